@@ -1,0 +1,66 @@
+#ifndef ORIEL_CONFIG_H
+#define ORIEL_CONFIG_H
+
+/*
+ * oriel.ini: the session's settings. Pure parsing, no wlroots, so unit
+ * tests and the fuzzer link it directly. Command-line options override it.
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define CONFIG_MAX_OUTPUTS 16
+#define CONFIG_MAX_ALLOWED_EXES 16
+
+enum config_mode { CONFIG_MODE_UNSET = 0, CONFIG_MODE_DESKTOP, CONFIG_MODE_KIOSK };
+enum config_xwayland {
+	CONFIG_XWAYLAND_UNSET = 0,
+	CONFIG_XWAYLAND_LAZY,
+	CONFIG_XWAYLAND_EAGER,
+	CONFIG_XWAYLAND_OFF,
+};
+
+struct config_output_mode {
+	int width, height;
+	int refresh_mhz; /* 0: the default, 60 Hz */
+};
+
+struct oriel_config {
+	enum config_mode mode;
+	enum config_xwayland xwayland;
+
+	struct config_output_mode outputs[CONFIG_MAX_OUTPUTS];
+	int n_outputs;
+
+	/* [keyboard]: NULL means "not set", fall back to XKB_DEFAULT_* */
+	char *xkb_rules, *xkb_model, *xkb_layout, *xkb_variant, *xkb_options;
+	int repeat_rate;  /* keys per second; -1 when unset */
+	int repeat_delay; /* ms; -1 when unset */
+
+	/* [cursor] */
+	char *cursor_theme;
+	int cursor_size; /* 0 when unset */
+
+	/* [control] allow = /abs/path/to/exe, repeatable */
+	char *allowed_exes[CONFIG_MAX_ALLOWED_EXES];
+	int n_allowed_exes;
+};
+
+void config_init(struct oriel_config *config);
+void config_finish(struct oriel_config *config);
+
+/*
+ * Parse text as oriel.ini. On error, write "FILE:LINE: problem" into err
+ * and return false; config then holds whatever was parsed before the bad
+ * line and must still be finished.
+ */
+bool config_parse_string(struct oriel_config *config, const char *text,
+	size_t len, const char *filename, char *err, size_t err_size);
+/* Reads and parses path; a missing file is an error too. */
+bool config_parse_file(struct oriel_config *config, const char *path,
+	char *err, size_t err_size);
+
+/* "WIDTHxHEIGHT[@HZ]", HZ may be fractional ("59.94"). Shared with --output. */
+bool config_parse_output_mode(const char *s, struct config_output_mode *mode);
+
+#endif

@@ -1,0 +1,313 @@
+#include <linux/input-event-codes.h>
+#include <stdlib.h>
+#include <wlr/types/wlr_cursor.h>
+#include <wlr/types/wlr_idle.h>
+#include <wlr/types/wlr_keyboard.h>
+#include <wlr/types/wlr_output_layout.h>
+#include <wlr/types/wlr_pointer.h>
+#include <wlr/types/wlr_pointer_constraints_v1.h>
+#include <wlr/types/wlr_relative_pointer_v1.h>
+#include <wlr/types/wlr_scene.h>
+#include <wlr/types/wlr_seat.h>
+#include <wlr/types/wlr_xcursor_manager.h>
+#include <wlr/util/edges.h>
+#include <wlr/util/region.h>
+#include "compositor/cursor.h"
+#include "compositor/layer_shell.h"
+#include "compositor/seat.h"
+#include "compositor/server.h"
+#include "compositor/view.h"
+
+#define MIN_VIEW_SIZE 32
+
+static struct wlr_surface *surface_at(struct seat *seat, double lx, double ly,
+		double *sx, double *sy, struct wlr_scene_node **node_out) {
+	struct wlr_scene_node *node =
+		wlr_scene_node_at(&seat->server->scene->node, lx, ly, sx, sy);
+	if (node_out) {
+		*node_out = node;
+	}
+	if (!node || node->type != WLR_SCENE_NODE_SURFACE) {
+		return NULL;
+	}
+	return wlr_scene_surface_from_node(node)->surface;
+}
+
+void seat_update_pointer_focus(struct seat *seat, uint32_t time_msec) {
+	double sx, sy;
+	struct wlr_surface *surface = surface_at(seat, seat->cursor->x, seat->cursor->y,
+		&sx, &sy, NULL);
+	if (!surface) {
+		wlr_xcursor_manager_set_cursor_image(seat->xcursor_manager, "left_ptr",
+			seat->cursor);
+		wlr_seat_pointer_notify_clear_focus(seat->wlr_seat);
+		return;
+	}
+	wlr_seat_pointer_notify_enter(seat->wlr_seat, surface, sx, sy);
+	wlr_seat_pointer_notify_motion(seat->wlr_seat, time_msec, sx, sy);
+}
+
+static void process_grab_motion(struct seat *seat) {
+	struct view *view = seat->grabbed_view;
+	double dx = seat->cursor->x - seat->grab_x;
+	double dy = seat->cursor->y - seat->grab_y;
+	struct wlr_box box = seat->grab_geometry;
+	if (seat->mode == CURSOR_MOVE) {
+		view_move(view, box.x + (int)dx, box.y + (int)dy);
+		return;
+	}
+	if (seat->resize_edges & WLR_EDGE_LEFT) {
+		box.x += (int)dx;
+		box.width -= (int)dx;
+	} else if (seat->resize_edges & WLR_EDGE_RIGHT) {
+		box.width += (int)dx;
+	}
+	if (seat->resize_edges & WLR_EDGE_TOP) {
+		box.y += (int)dy;
+		box.height -= (int)dy;
+	} else if (seat->resize_edges & WLR_EDGE_BOTTOM) {
+		box.height += (int)dy;
+	}
+	if (box.width < MIN_VIEW_SIZE) {
+		if (seat->resize_edges & WLR_EDGE_LEFT) {
+			box.x -= MIN_VIEW_SIZE - box.width;
+		}
+		box.width = MIN_VIEW_SIZE;
+	}
+	if (box.height < MIN_VIEW_SIZE) {
+		if (seat->resize_edges & WLR_EDGE_TOP) {
+			box.y -= MIN_VIEW_SIZE - box.height;
+		}
+		box.height = MIN_VIEW_SIZE;
+	}
+	view_move_resize(view, &box);
+}
+
+void seat_pointer_motion(struct seat *seat, uint32_t time_msec) {
+	wlr_idle_notify_activity(seat->server->idle, seat->wlr_seat);
+	if (seat->mode != CURSOR_PASSTHROUGH && seat->grabbed_view) {
+		process_grab_motion(seat);
+		return;
+	}
+	seat_update_pointer_focus(seat, time_msec);
+}
+
+static void handle_motion(struct wl_listener *listener, void *data) {
+	struct seat *seat = wl_container_of(listener, seat, cursor_motion);
+	struct wlr_event_pointer_motion *event = data;
+	wlr_relative_pointer_manager_v1_send_relative_motion(seat->relative_pointer,
+		seat->wlr_seat, (uint64_t)event->time_msec * 1000, event->delta_x,
+		event->delta_y, event->unaccel_dx, event->unaccel_dy);
+
+	struct wlr_pointer_constraint_v1 *constraint = seat->active_constraint;
+	if (constraint && constraint->type == WLR_POINTER_CONSTRAINT_V1_LOCKED) {
+		return; /* games get relative motion only */
+	}
+	double dx = event->delta_x, dy = event->delta_y;
+	if (constraint && constraint->type == WLR_POINTER_CONSTRAINT_V1_CONFINED) {
+		double sx, sy;
+		struct wlr_surface *surface = surface_at(seat, seat->cursor->x,
+			seat->cursor->y, &sx, &sy, NULL);
+		double cx, cy;
+		if (surface == constraint->surface && wlr_region_confine(
+				&constraint->region, sx, sy, sx + dx, sy + dy, &cx, &cy)) {
+			dx = cx - sx;
+			dy = cy - sy;
+		}
+	}
+	wlr_cursor_move(seat->cursor, event->device, dx, dy);
+	seat_pointer_motion(seat, event->time_msec);
+}
+
+static void handle_motion_absolute(struct wl_listener *listener, void *data) {
+	struct seat *seat = wl_container_of(listener, seat, cursor_motion_absolute);
+	struct wlr_event_pointer_motion_absolute *event = data;
+	wlr_cursor_warp_absolute(seat->cursor, event->device, event->x, event->y);
+	seat_pointer_motion(seat, event->time_msec);
+}
+
+static bool alt_held(struct seat *seat) {
+	struct wlr_keyboard *keyboard = wlr_seat_get_keyboard(seat->wlr_seat);
+	return keyboard && (wlr_keyboard_get_modifiers(keyboard) & WLR_MODIFIER_ALT);
+}
+
+void seat_begin_interactive(struct seat *seat, struct view *view,
+		enum cursor_mode mode, uint32_t edges) {
+	if (view->fullscreen || view->server->options->kiosk) {
+		return;
+	}
+	if (view->maximized) {
+		view_set_maximized(view, false);
+	}
+	seat->grabbed_view = view;
+	seat->mode = mode;
+	seat->grab_x = seat->cursor->x;
+	seat->grab_y = seat->cursor->y;
+	seat->grab_geometry = view->geometry;
+	seat->resize_edges = edges;
+}
+
+/* Alt+right-drag resizes from the edges nearest to the pointer. */
+static uint32_t nearest_edges(struct view *view, double x, double y) {
+	uint32_t edges = 0;
+	edges |= x < view->geometry.x + view->geometry.width / 2.0 ?
+		WLR_EDGE_LEFT : WLR_EDGE_RIGHT;
+	edges |= y < view->geometry.y + view->geometry.height / 2.0 ?
+		WLR_EDGE_TOP : WLR_EDGE_BOTTOM;
+	return edges;
+}
+
+void seat_pointer_button(struct seat *seat, uint32_t time_msec, uint32_t button,
+		bool pressed) {
+	wlr_idle_notify_activity(seat->server->idle, seat->wlr_seat);
+	if (!pressed && seat->mode != CURSOR_PASSTHROUGH) {
+		seat->mode = CURSOR_PASSTHROUGH;
+		seat->grabbed_view = NULL;
+		seat_update_pointer_focus(seat, time_msec);
+		return;
+	}
+	if (pressed) {
+		double sx, sy;
+		struct wlr_scene_node *node;
+		surface_at(seat, seat->cursor->x, seat->cursor->y, &sx, &sy, &node);
+		struct view *view = node ? view_from_node(node) : NULL;
+		if (view) {
+			if (alt_held(seat) && (button == BTN_LEFT || button == BTN_RIGHT)) {
+				view_focus(view);
+				seat_begin_interactive(seat, view,
+					button == BTN_LEFT ? CURSOR_MOVE : CURSOR_RESIZE,
+					nearest_edges(view, seat->cursor->x, seat->cursor->y));
+				return; /* the client never sees the grab's button */
+			}
+			view_focus(view);
+		} else if (node) {
+			layer_shell_focus_at(seat->server, node);
+		}
+	}
+	wlr_seat_pointer_notify_button(seat->wlr_seat, time_msec, button,
+		pressed ? WLR_BUTTON_PRESSED : WLR_BUTTON_RELEASED);
+}
+
+static void handle_button(struct wl_listener *listener, void *data) {
+	struct seat *seat = wl_container_of(listener, seat, cursor_button);
+	struct wlr_event_pointer_button *event = data;
+	seat_pointer_button(seat, event->time_msec, event->button,
+		event->state == WLR_BUTTON_PRESSED);
+}
+
+static void handle_axis(struct wl_listener *listener, void *data) {
+	struct seat *seat = wl_container_of(listener, seat, cursor_axis);
+	struct wlr_event_pointer_axis *event = data;
+	wlr_idle_notify_activity(seat->server->idle, seat->wlr_seat);
+	wlr_seat_pointer_notify_axis(seat->wlr_seat, event->time_msec, event->orientation,
+		event->delta, event->delta_discrete, event->source);
+}
+
+static void handle_frame(struct wl_listener *listener, void *data) {
+	struct seat *seat = wl_container_of(listener, seat, cursor_frame);
+	wlr_seat_pointer_notify_frame(seat->wlr_seat);
+}
+
+static void handle_request_set_cursor(struct wl_listener *listener, void *data) {
+	struct seat *seat = wl_container_of(listener, seat, request_set_cursor);
+	struct wlr_seat_pointer_request_set_cursor_event *event = data;
+	if (event->seat_client == seat->wlr_seat->pointer_state.focused_client) {
+		wlr_cursor_set_surface(seat->cursor, event->surface, event->hotspot_x,
+			event->hotspot_y);
+	}
+}
+
+/* Pointer constraints: only the focused surface's constraint is active. */
+struct constraint {
+	struct seat *seat;
+	struct wlr_pointer_constraint_v1 *wlr_constraint;
+	struct wl_listener destroy;
+};
+
+static void deactivate_constraint(struct seat *seat) {
+	if (seat->active_constraint) {
+		wlr_pointer_constraint_v1_send_deactivated(seat->active_constraint);
+		seat->active_constraint = NULL;
+	}
+}
+
+void cursor_constraint_check(struct seat *seat, struct wlr_surface *surface) {
+	struct wlr_pointer_constraint_v1 *constraint = surface ?
+		wlr_pointer_constraints_v1_constraint_for_surface(
+			seat->pointer_constraints, surface, seat->wlr_seat) : NULL;
+	if (constraint == seat->active_constraint) {
+		return;
+	}
+	deactivate_constraint(seat);
+	if (constraint) {
+		seat->active_constraint = constraint;
+		wlr_pointer_constraint_v1_send_activated(constraint);
+	}
+}
+
+static void handle_constraint_destroy(struct wl_listener *listener, void *data) {
+	struct constraint *constraint = wl_container_of(listener, constraint, destroy);
+	if (constraint->seat->active_constraint == constraint->wlr_constraint) {
+		constraint->seat->active_constraint = NULL;
+	}
+	wl_list_remove(&constraint->destroy.link);
+	free(constraint);
+}
+
+static void handle_new_constraint(struct wl_listener *listener, void *data) {
+	struct seat *seat = wl_container_of(listener, seat, new_constraint);
+	struct wlr_pointer_constraint_v1 *wlr_constraint = data;
+	struct constraint *constraint = calloc(1, sizeof(*constraint));
+	if (!constraint) {
+		return;
+	}
+	constraint->seat = seat;
+	constraint->wlr_constraint = wlr_constraint;
+	constraint->destroy.notify = handle_constraint_destroy;
+	wl_signal_add(&wlr_constraint->events.destroy, &constraint->destroy);
+	if (seat->wlr_seat->keyboard_state.focused_surface == wlr_constraint->surface) {
+		cursor_constraint_check(seat, wlr_constraint->surface);
+	}
+}
+
+void cursor_init(struct seat *seat) {
+	struct server *server = seat->server;
+	const struct oriel_config *config = &server->options->config;
+	seat->cursor = wlr_cursor_create();
+	wlr_cursor_attach_output_layout(seat->cursor, server->output_layout);
+	seat->xcursor_manager = wlr_xcursor_manager_create(config->cursor_theme,
+		config->cursor_size > 0 ? config->cursor_size : 24);
+	wlr_xcursor_manager_load(seat->xcursor_manager, 1);
+
+	seat->relative_pointer = wlr_relative_pointer_manager_v1_create(server->display);
+	seat->pointer_constraints = wlr_pointer_constraints_v1_create(server->display);
+	seat->new_constraint.notify = handle_new_constraint;
+	wl_signal_add(&seat->pointer_constraints->events.new_constraint,
+		&seat->new_constraint);
+
+	seat->cursor_motion.notify = handle_motion;
+	wl_signal_add(&seat->cursor->events.motion, &seat->cursor_motion);
+	seat->cursor_motion_absolute.notify = handle_motion_absolute;
+	wl_signal_add(&seat->cursor->events.motion_absolute, &seat->cursor_motion_absolute);
+	seat->cursor_button.notify = handle_button;
+	wl_signal_add(&seat->cursor->events.button, &seat->cursor_button);
+	seat->cursor_axis.notify = handle_axis;
+	wl_signal_add(&seat->cursor->events.axis, &seat->cursor_axis);
+	seat->cursor_frame.notify = handle_frame;
+	wl_signal_add(&seat->cursor->events.frame, &seat->cursor_frame);
+	seat->request_set_cursor.notify = handle_request_set_cursor;
+	wl_signal_add(&seat->wlr_seat->events.request_set_cursor,
+		&seat->request_set_cursor);
+}
+
+void cursor_finish(struct seat *seat) {
+	wl_list_remove(&seat->cursor_motion.link);
+	wl_list_remove(&seat->cursor_motion_absolute.link);
+	wl_list_remove(&seat->cursor_button.link);
+	wl_list_remove(&seat->cursor_axis.link);
+	wl_list_remove(&seat->cursor_frame.link);
+	wl_list_remove(&seat->request_set_cursor.link);
+	wl_list_remove(&seat->new_constraint.link);
+	wlr_xcursor_manager_destroy(seat->xcursor_manager);
+	wlr_cursor_destroy(seat->cursor);
+}

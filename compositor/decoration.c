@@ -1,0 +1,42 @@
+#include <wlr/types/wlr_scene.h>
+#include "compositor/decoration.h"
+
+static const float border_colour[4] = {0.2f, 0.2f, 0.25f, 1.0f};
+static const float title_focused[4] = {0.16f, 0.35f, 0.60f, 1.0f};
+static const float title_unfocused[4] = {0.35f, 0.35f, 0.38f, 1.0f};
+
+void decoration_init(struct decoration *decoration, struct wlr_scene_tree *parent) {
+	decoration->tree = wlr_scene_tree_create(&parent->node);
+	decoration->border = wlr_scene_rect_create(&decoration->tree->node, 0, 0,
+		border_colour);
+	decoration->title_bar = wlr_scene_rect_create(&decoration->tree->node, 0, 0,
+		title_unfocused);
+	decoration->enabled = false;
+	wlr_scene_node_set_enabled(&decoration->tree->node, false);
+}
+
+void decoration_finish(struct decoration *decoration) {
+	if (decoration->tree) {
+		wlr_scene_node_destroy(&decoration->tree->node);
+		decoration->tree = NULL;
+	}
+}
+
+void decoration_update(struct decoration *decoration, int width, int height,
+		const char *title, bool focused) {
+	decoration->focused = focused;
+	const int b = DECORATION_BORDER, t = DECORATION_TITLE_HEIGHT;
+	/* The content sits at (0,0); the frame reaches up and out from it. */
+	wlr_scene_node_set_position(&decoration->border->node, -b, -t - b);
+	wlr_scene_rect_set_size(decoration->border, width + 2 * b, height + t + 2 * b);
+	wlr_scene_node_set_position(&decoration->title_bar->node, 0, -t);
+	wlr_scene_rect_set_size(decoration->title_bar, width, t);
+	wlr_scene_rect_set_color(decoration->title_bar,
+		focused ? title_focused : title_unfocused);
+	(void)title;
+}
+
+void decoration_set_enabled(struct decoration *decoration, bool enabled) {
+	decoration->enabled = enabled;
+	wlr_scene_node_set_enabled(&decoration->tree->node, enabled);
+}

@@ -1,0 +1,29 @@
+#ifndef ORIEL_DECORATION_H
+#define ORIEL_DECORATION_H
+
+/* Server-side window decoration: a title bar and a thin border. */
+
+#include <stdbool.h>
+
+#define DECORATION_TITLE_HEIGHT 24
+#define DECORATION_BORDER 1
+
+struct wlr_scene_tree;
+
+struct decoration {
+	struct wlr_scene_tree *tree; /* child of the view's tree, behind the content */
+	struct wlr_scene_rect *border;
+	struct wlr_scene_rect *title_bar;
+	struct wlr_scene_buffer *title_text;
+	bool enabled;
+	bool focused;
+};
+
+void decoration_init(struct decoration *decoration, struct wlr_scene_tree *parent);
+void decoration_finish(struct decoration *decoration);
+/* Redraws for a content of this size; hidden when disabled. */
+void decoration_update(struct decoration *decoration, int width, int height,
+	const char *title, bool focused);
+void decoration_set_enabled(struct decoration *decoration, bool enabled);
+
+#endif

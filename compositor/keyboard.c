@@ -1,0 +1,90 @@
+#include <stdlib.h>
+#include <wlr/types/wlr_idle.h>
+#include <wlr/types/wlr_input_device.h>
+#include <wlr/types/wlr_keyboard.h>
+#include <wlr/types/wlr_seat.h>
+#include <wlr/util/log.h>
+#include <xkbcommon/xkbcommon.h>
+#include "compositor/keyboard.h"
+#include "compositor/seat.h"
+#include "compositor/server.h"
+#include "compositor/util.h"
+
+#define DEFAULT_REPEAT_RATE 25
+#define DEFAULT_REPEAT_DELAY 600
+
+bool keyboard_create_keymap(struct seat *seat) {
+	const struct oriel_config *config = &seat->server->options->config;
+	/* NULL fields fall back to XKB_DEFAULT_* and then to the system default. */
+	struct xkb_rule_names names = {
+		.rules = config->xkb_rules,
+		.model = config->xkb_model,
+		.layout = config->xkb_layout,
+		.variant = config->xkb_variant,
+		.options = config->xkb_options,
+	};
+	struct xkb_context *context = xkb_context_new(XKB_CONTEXT_NO_FLAGS);
+	if (!context) {
+		return false;
+	}
+	seat->keymap = xkb_keymap_new_from_names(context, &names,
+		XKB_KEYMAP_COMPILE_NO_FLAGS);
+	xkb_context_unref(context);
+	if (!seat->keymap) {
+		wlr_log(WLR_ERROR, "Cannot compile the keyboard layout");
+		return false;
+	}
+	return true;
+}
+
+static void handle_modifiers(struct wl_listener *listener, void *data) {
+	struct keyboard *keyboard = wl_container_of(listener, keyboard, modifiers);
+	struct wlr_seat *wlr_seat = keyboard->seat->wlr_seat;
+	wlr_seat_set_keyboard(wlr_seat, keyboard->device);
+	wlr_seat_keyboard_notify_modifiers(wlr_seat, &keyboard->device->keyboard->modifiers);
+}
+
+static void handle_key(struct wl_listener *listener, void *data) {
+	struct keyboard *keyboard = wl_container_of(listener, keyboard, key);
+	struct wlr_event_keyboard_key *event = data;
+	struct wlr_seat *wlr_seat = keyboard->seat->wlr_seat;
+	wlr_idle_notify_activity(keyboard->seat->server->idle, wlr_seat);
+	wlr_seat_set_keyboard(wlr_seat, keyboard->device);
+	wlr_seat_keyboard_notify_key(wlr_seat, event->time_msec, event->keycode,
+		event->state);
+}
+
+static void handle_destroy(struct wl_listener *listener, void *data) {
+	struct keyboard *keyboard = wl_container_of(listener, keyboard, destroy);
+	keyboard_destroy(keyboard);
+}
+
+void keyboard_create(struct seat *seat, struct wlr_input_device *device) {
+	const struct oriel_config *config = &seat->server->options->config;
+	struct keyboard *keyboard = zalloc(sizeof(*keyboard));
+	keyboard->seat = seat;
+	keyboard->device = device;
+
+	struct wlr_keyboard *wlr_keyboard = device->keyboard;
+	wlr_keyboard_set_keymap(wlr_keyboard, seat->keymap);
+	wlr_keyboard_set_repeat_info(wlr_keyboard,
+		config->repeat_rate >= 0 ? config->repeat_rate : DEFAULT_REPEAT_RATE,
+		config->repeat_delay >= 0 ? config->repeat_delay : DEFAULT_REPEAT_DELAY);
+
+	keyboard->modifiers.notify = handle_modifiers;
+	wl_signal_add(&wlr_keyboard->events.modifiers, &keyboard->modifiers);
+	keyboard->key.notify = handle_key;
+	wl_signal_add(&wlr_keyboard->events.key, &keyboard->key);
+	keyboard->destroy.notify = handle_destroy;
+	wl_signal_add(&device->events.destroy, &keyboard->destroy);
+	wl_list_insert(&seat->keyboards, &keyboard->link);
+	wlr_seat_set_keyboard(seat->wlr_seat, device);
+}
+
+void keyboard_destroy(struct keyboard *keyboard) {
+	wl_list_remove(&keyboard->modifiers.link);
+	wl_list_remove(&keyboard->key.link);
+	wl_list_remove(&keyboard->destroy.link);
+	wl_list_remove(&keyboard->link);
+	free(keyboard);
+}

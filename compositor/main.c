@@ -1,0 +1,119 @@
+#include <signal.h>
+#include <stdlib.h>
+#include <wlr/util/log.h>
+#include "oriel-config.h"
+#include "capture/virtual_input.h"
+#include "compositor/child.h"
+#include "compositor/control.h"
+#include "compositor/options.h"
+#include "compositor/server.h"
+#include "compositor/session_bus.h"
+#if HAVE_XWAYLAND
+#include "xwm/xwayland.h"
+#endif
+
+static int handle_terminate(int signal, void *data) {
+	wlr_log(WLR_INFO, "Stopping on signal %d", signal);
+	wl_display_terminate(data);
+	return 0;
+}
+
+static void start_xwayland(struct server *server) {
+	if (server->options->xwayland == CONFIG_XWAYLAND_OFF) {
+		return;
+	}
+#if HAVE_XWAYLAND
+	server->xwm = xwm_create(server,
+		server->options->xwayland == CONFIG_XWAYLAND_LAZY);
+	if (!server->xwm) {
+		wlr_log(WLR_ERROR, "Continuing without X11 support");
+	}
+#else
+	wlr_log(WLR_INFO, "oriel was built without Xwayland");
+#endif
+}
+
+static void stop_xwayland(struct server *server) {
+#if HAVE_XWAYLAND
+	xwm_destroy(server->xwm);
+	server->xwm = NULL;
+#endif
+}
+
+int main(int argc, char *argv[]) {
+	struct oriel_options options;
+	switch (options_parse(&options, argc, argv)) {
+	case OPTIONS_OK:
+		break;
+	case OPTIONS_EXIT_SUCCESS:
+		options_finish(&options);
+		return EXIT_SUCCESS;
+	case OPTIONS_EXIT_FAILURE:
+		options_finish(&options);
+		return EXIT_FAILURE;
+	}
+	/* A bad config stops oriel before it touches the display. */
+	if (!options_load_config(&options)) {
+		options_finish(&options);
+		return EXIT_FAILURE;
+	}
+	wlr_log_init(options.debug ? WLR_DEBUG : WLR_INFO, NULL);
+	signal(SIGPIPE, SIG_IGN);
+
+	int status = EXIT_FAILURE;
+	struct session_bus bus;
+	struct server server = {0};
+	struct child child = {0};
+	struct wl_event_source *sigterm = NULL, *sigint = NULL;
+
+	if (!session_bus_init(&bus, options.dbus)) {
+		goto out_options;
+	}
+	if (!server_init(&server, &options)) {
+		goto out;
+	}
+	server.virtual_input = virtual_input_create(&server);
+	if (!server_start(&server)) {
+		goto out;
+	}
+	start_xwayland(&server);
+	setenv("XDG_SESSION_TYPE", "wayland", 1);
+	setenv("XDG_CURRENT_DESKTOP", "oriel", 1);
+
+	if (bus.available) {
+		server.control = control_create(&server);
+		if (server.control) {
+			control_update_activation_environment(server.control);
+		} else if (options.dbus != DBUS_AUTO) {
+			goto out;
+		}
+	}
+
+	sigterm = wl_event_loop_add_signal(server.loop, SIGTERM, handle_terminate,
+		server.display);
+	sigint = wl_event_loop_add_signal(server.loop, SIGINT, handle_terminate,
+		server.display);
+	if (options.command && !child_start(&child, server.display, options.command)) {
+		goto out;
+	}
+
+	wl_display_run(server.display);
+	status = child.exited ? child.exit_status : EXIT_SUCCESS;
+
+out:
+	child_finish(&child);
+	if (sigterm) {
+		wl_event_source_remove(sigterm);
+	}
+	if (sigint) {
+		wl_event_source_remove(sigint);
+	}
+	control_destroy(server.control);
+	stop_xwayland(&server);
+	virtual_input_destroy(server.virtual_input);
+	server_finish(&server);
+	session_bus_finish(&bus);
+out_options:
+	options_finish(&options);
+	return status;
+}

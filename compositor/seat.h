@@ -1,0 +1,71 @@
+#ifndef ORIEL_SEAT_H
+#define ORIEL_SEAT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <wayland-server-core.h>
+#include <wlr/util/box.h>
+
+struct server;
+struct view;
+struct wlr_surface;
+struct wlr_input_device;
+struct xkb_keymap;
+
+enum cursor_mode { CURSOR_PASSTHROUGH, CURSOR_MOVE, CURSOR_RESIZE };
+
+struct seat {
+	struct server *server;
+	struct wlr_seat *wlr_seat;
+	struct wlr_cursor *cursor;
+	struct wlr_xcursor_manager *xcursor_manager;
+	struct wl_list keyboards; /* keyboard.link */
+	/* The keymap every keyboard shares; keysym lookups use it too. */
+	struct xkb_keymap *keymap;
+
+	/* Interactive move/resize. */
+	enum cursor_mode mode;
+	struct view *grabbed_view;
+	double grab_x, grab_y;
+	struct wlr_box grab_geometry;
+	uint32_t resize_edges;
+
+	struct wlr_relative_pointer_manager_v1 *relative_pointer;
+	struct wlr_pointer_constraints_v1 *pointer_constraints;
+	struct wlr_pointer_constraint_v1 *active_constraint;
+	struct wlr_keyboard_shortcuts_inhibit_manager_v1 *shortcuts_inhibit;
+
+	struct wl_listener new_input;
+	struct wl_listener cursor_motion;
+	struct wl_listener cursor_motion_absolute;
+	struct wl_listener cursor_button;
+	struct wl_listener cursor_axis;
+	struct wl_listener cursor_frame;
+	struct wl_listener request_set_cursor;
+	struct wl_listener request_set_selection;
+	struct wl_listener request_set_primary_selection;
+	struct wl_listener request_start_drag;
+	struct wl_listener start_drag;
+	struct wl_listener new_constraint;
+};
+
+struct seat *seat_create(struct server *server);
+void seat_destroy(struct seat *seat);
+
+void seat_add_device(struct seat *seat, struct wlr_input_device *device);
+/* Gives keyboard focus to surface (NULL clears it). */
+void seat_focus_surface(struct seat *seat, struct wlr_surface *surface);
+/* A view went away: drop grabs that point at it. */
+void seat_view_gone(struct seat *seat, struct view *view);
+void seat_begin_interactive(struct seat *seat, struct view *view,
+	enum cursor_mode mode, uint32_t edges);
+struct wlr_cursor *seat_cursor(struct seat *seat);
+/* Re-evaluates pointer focus after the scene changed under the cursor. */
+void seat_update_pointer_focus(struct seat *seat, uint32_t time_msec);
+
+/* Pointer entry points shared by real devices and virtual input. */
+void seat_pointer_motion(struct seat *seat, uint32_t time_msec);
+void seat_pointer_button(struct seat *seat, uint32_t time_msec, uint32_t button,
+	bool pressed);
+
+#endif

@@ -1,0 +1,72 @@
+#ifndef ORIEL_SERVER_H
+#define ORIEL_SERVER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <wayland-server-core.h>
+#include "compositor/options.h"
+
+struct wlr_scene_tree;
+
+/* Scene layers, bottom to top. */
+enum scene_layer {
+	LAYER_BACKGROUND,
+	LAYER_BOTTOM,
+	LAYER_VIEWS,
+	LAYER_TOP,
+	LAYER_UNMANAGED, /* override-redirect X windows: menus, tooltips */
+	LAYER_OVERLAY,
+	LAYER_COUNT,
+};
+
+struct server {
+	const struct oriel_options *options;
+
+	struct wl_display *display;
+	struct wl_event_loop *loop;
+	const char *socket;
+
+	struct wlr_backend *backend;
+	/* Present when oriel runs headless: our outputs, idle without wakeups. */
+	struct wlr_backend *headless;
+	/* wlroots' headless backend: source of the virtual input devices. */
+	struct wlr_backend *input_backend;
+	struct wlr_renderer *renderer;
+	struct wlr_allocator *allocator;
+
+	struct wlr_compositor *compositor;
+	struct wlr_output_layout *output_layout;
+	struct wl_list outputs; /* output.link */
+
+	struct wlr_scene *scene;
+	struct wlr_scene_tree *layers[LAYER_COUNT];
+
+	struct wl_list views; /* view.link, top of the stack first */
+	struct view *focused_view;
+	int cascade; /* counts placements, to cascade new windows */
+	uint64_t next_view_id;
+
+	struct seat *seat;
+	struct shells *shells;
+	struct layer_shell *layer_shell;
+	struct decoration_protocols *decoration_protocols;
+	struct protocols *protocols;
+	struct xwm *xwm;
+	struct control *control;
+	struct virtual_input *virtual_input;
+
+	struct wlr_presentation *presentation;
+	struct wlr_foreign_toplevel_manager_v1 *foreign_toplevels;
+	struct wlr_idle *idle;
+
+	struct wl_listener new_output;
+	struct wl_listener layout_change;
+	struct wl_signal events_outputs_changed; /* output geometry changed */
+};
+
+bool server_init(struct server *server, const struct oriel_options *options);
+/* Starts the backend and the Wayland socket; returns false on failure. */
+bool server_start(struct server *server);
+void server_finish(struct server *server);
+
+#endif

@@ -1,0 +1,451 @@
+#include <assert.h>
+#include <stdlib.h>
+#include <wlr/types/wlr_foreign_toplevel_management_v1.h>
+#include <wlr/types/wlr_output.h>
+#include <wlr/types/wlr_scene.h>
+#include <wlr/types/wlr_surface.h>
+#include "compositor/output.h"
+#include "compositor/placement.h"
+#include "compositor/seat.h"
+#include "compositor/server.h"
+#include "compositor/view.h"
+
+static bool view_is_kiosk(const struct view *view) {
+	return view->server->options->kiosk;
+}
+
+static int frame_top(const struct view *view) {
+	return view->decoration.enabled ?
+		DECORATION_TITLE_HEIGHT + DECORATION_BORDER : 0;
+}
+
+static int frame_side(const struct view *view) {
+	return view->decoration.enabled ? DECORATION_BORDER : 0;
+}
+
+void view_frame_box(const struct view *view, struct wlr_box *box) {
+	*box = view->geometry;
+	box->x -= frame_side(view);
+	box->y -= frame_top(view);
+	box->width += 2 * frame_side(view);
+	box->height += frame_top(view) + frame_side(view);
+}
+
+static struct placement_box to_placement(const struct wlr_box *box) {
+	return (struct placement_box){box->x, box->y, box->width, box->height};
+}
+
+static void redraw_decoration(struct view *view) {
+	decoration_update(&view->decoration, view->geometry.width, view->geometry.height,
+		view->impl->get_title(view), view->server->focused_view == view);
+}
+
+/* The output the view is mostly on: the one under its center. */
+static struct output *view_output(struct view *view) {
+	struct output *output = output_at(view->server,
+		view->geometry.x + view->geometry.width / 2.0,
+		view->geometry.y + view->geometry.height / 2.0);
+	return output ? output : output_focused(view->server);
+}
+
+static void handle_toplevel_request_activate(struct wl_listener *listener, void *data) {
+	struct view *view = wl_container_of(listener, view, toplevel_request_activate);
+	view_focus(view);
+}
+
+static void handle_toplevel_request_close(struct wl_listener *listener, void *data) {
+	struct view *view = wl_container_of(listener, view, toplevel_request_close);
+	view_close(view);
+}
+
+static void handle_toplevel_request_maximize(struct wl_listener *listener, void *data) {
+	struct view *view = wl_container_of(listener, view, toplevel_request_maximize);
+	struct wlr_foreign_toplevel_handle_v1_maximized_event *event = data;
+	view_set_maximized(view, event->maximized);
+}
+
+static void handle_toplevel_request_fullscreen(struct wl_listener *listener, void *data) {
+	struct view *view = wl_container_of(listener, view, toplevel_request_fullscreen);
+	struct wlr_foreign_toplevel_handle_v1_fullscreen_event *event = data;
+	view_set_fullscreen(view, event->fullscreen);
+}
+
+static void handle_toplevel_request_minimize(struct wl_listener *listener, void *data) {
+	struct view *view = wl_container_of(listener, view, toplevel_request_minimize);
+	struct wlr_foreign_toplevel_handle_v1_minimized_event *event = data;
+	view_set_minimized(view, event->minimized);
+}
+
+static void toplevel_handle_create(struct view *view) {
+	struct wlr_foreign_toplevel_handle_v1 *handle =
+		wlr_foreign_toplevel_handle_v1_create(view->server->foreign_toplevels);
+	if (!handle) {
+		return;
+	}
+	view->toplevel_handle = handle;
+	const char *title = view->impl->get_title(view);
+	const char *app_id = view->impl->get_app_id(view);
+	wlr_foreign_toplevel_handle_v1_set_title(handle, title ? title : "");
+	wlr_foreign_toplevel_handle_v1_set_app_id(handle, app_id ? app_id : "");
+	view->toplevel_request_activate.notify = handle_toplevel_request_activate;
+	wl_signal_add(&handle->events.request_activate, &view->toplevel_request_activate);
+	view->toplevel_request_close.notify = handle_toplevel_request_close;
+	wl_signal_add(&handle->events.request_close, &view->toplevel_request_close);
+	view->toplevel_request_maximize.notify = handle_toplevel_request_maximize;
+	wl_signal_add(&handle->events.request_maximize, &view->toplevel_request_maximize);
+	view->toplevel_request_fullscreen.notify = handle_toplevel_request_fullscreen;
+	wl_signal_add(&handle->events.request_fullscreen,
+		&view->toplevel_request_fullscreen);
+	view->toplevel_request_minimize.notify = handle_toplevel_request_minimize;
+	wl_signal_add(&handle->events.request_minimize, &view->toplevel_request_minimize);
+}
+
+static void toplevel_handle_destroy(struct view *view) {
+	if (!view->toplevel_handle) {
+		return;
+	}
+	wl_list_remove(&view->toplevel_request_activate.link);
+	wl_list_remove(&view->toplevel_request_close.link);
+	wl_list_remove(&view->toplevel_request_maximize.link);
+	wl_list_remove(&view->toplevel_request_fullscreen.link);
+	wl_list_remove(&view->toplevel_request_minimize.link);
+	wlr_foreign_toplevel_handle_v1_destroy(view->toplevel_handle);
+	view->toplevel_handle = NULL;
+}
+
+void view_init(struct view *view, struct server *server, const struct view_impl *impl,
+		struct wlr_surface *surface) {
+	view->server = server;
+	view->impl = impl;
+	view->surface = surface;
+	view->id = ++server->next_view_id;
+	view->scene_tree = wlr_scene_tree_create(&server->layers[LAYER_VIEWS]->node);
+	view->scene_tree->node.data = view;
+	wlr_scene_node_set_enabled(&view->scene_tree->node, false);
+	decoration_init(&view->decoration, view->scene_tree);
+	wl_list_insert(&server->views, &view->link);
+}
+
+void view_destroy(struct view *view) {
+	if (!view) {
+		return;
+	}
+	if (view->mapped) {
+		view_unmap(view);
+	}
+	wl_list_remove(&view->link);
+	decoration_finish(&view->decoration);
+	wlr_scene_node_destroy(&view->scene_tree->node);
+	view->impl->destroy(view);
+}
+
+static void place_new_view(struct view *view, bool has_position, int x, int y) {
+	struct output *output = output_focused(view->server);
+	if (!output) {
+		return;
+	}
+	struct placement_box area = to_placement(&output->usable_area);
+	struct view *parent = view->impl->get_parent ? view->impl->get_parent(view) : NULL;
+	struct placement_box placed;
+	if (parent && parent->mapped) {
+		struct placement_box parent_box = to_placement(&parent->geometry);
+		placed = placement_center_over(&area, &parent_box, view->geometry.width,
+			view->geometry.height, frame_top(view), frame_side(view));
+	} else {
+		struct placement_box requested = {x, y, 0, 0};
+		placed = placement_new_window(&area, view->geometry.width,
+			view->geometry.height, frame_top(view), frame_side(view),
+			has_position ? &requested : NULL, view->server->cascade++);
+	}
+	view->geometry.x = placed.x;
+	view->geometry.y = placed.y;
+}
+
+void view_map(struct view *view, struct wlr_scene_node *content, int width,
+		int height, bool has_position, int requested_x, int requested_y) {
+	view->content = content;
+	view->mapped = true;
+	view->geometry.width = width;
+	view->geometry.height = height;
+	decoration_set_enabled(&view->decoration, !view_is_kiosk(view) &&
+		!view->impl->wants_client_decorations(view));
+	toplevel_handle_create(view);
+
+	struct view *parent = view->impl->get_parent ? view->impl->get_parent(view) : NULL;
+	if (!view->placed) {
+		place_new_view(view, has_position, requested_x, requested_y);
+		view->placed = true;
+	}
+	wlr_scene_node_set_position(&view->scene_tree->node, view->geometry.x,
+		view->geometry.y);
+	wlr_scene_node_set_enabled(&view->scene_tree->node, !view->minimized);
+	redraw_decoration(view);
+
+	if (view_is_kiosk(view) && !parent) {
+		view_set_fullscreen(view, true);
+	} else {
+		view->impl->configure(view, &view->geometry);
+	}
+	if (!view->minimized) {
+		view_focus(view);
+	}
+}
+
+static struct view *topmost_focusable(struct server *server, struct view *except) {
+	struct view *view;
+	wl_list_for_each(view, &server->views, link) {
+		if (view != except && view->mapped && !view->minimized) {
+			return view;
+		}
+	}
+	return NULL;
+}
+
+void view_unmap(struct view *view) {
+	view->mapped = false;
+	wlr_scene_node_set_enabled(&view->scene_tree->node, false);
+	toplevel_handle_destroy(view);
+	seat_view_gone(view->server->seat, view);
+	if (view->server->focused_view == view) {
+		view->server->focused_view = NULL;
+		struct view *next = topmost_focusable(view->server, view);
+		if (next) {
+			view_focus(next);
+		} else {
+			seat_focus_surface(view->server->seat, NULL);
+		}
+	}
+}
+
+void view_update_size(struct view *view, int width, int height) {
+	if (view->geometry.width == width && view->geometry.height == height) {
+		return;
+	}
+	view->geometry.width = width;
+	view->geometry.height = height;
+	if (view->mapped) {
+		redraw_decoration(view);
+	}
+}
+
+void view_update_title(struct view *view) {
+	const char *title = view->impl->get_title(view);
+	if (view->toplevel_handle) {
+		wlr_foreign_toplevel_handle_v1_set_title(view->toplevel_handle,
+			title ? title : "");
+	}
+	if (view->mapped) {
+		redraw_decoration(view);
+	}
+}
+
+void view_update_app_id(struct view *view) {
+	const char *app_id = view->impl->get_app_id(view);
+	if (view->toplevel_handle) {
+		wlr_foreign_toplevel_handle_v1_set_app_id(view->toplevel_handle,
+			app_id ? app_id : "");
+	}
+}
+
+void view_raise(struct view *view) {
+	wlr_scene_node_raise_to_top(&view->scene_tree->node);
+	wl_list_remove(&view->link);
+	wl_list_insert(&view->server->views, &view->link);
+	/* Dialogs stay above the window they belong to. */
+	struct view *child, *tmp;
+	wl_list_for_each_safe(child, tmp, &view->server->views, link) {
+		if (child != view && child->mapped && child->impl->get_parent &&
+				child->impl->get_parent(child) == view) {
+			wlr_scene_node_raise_to_top(&child->scene_tree->node);
+			wl_list_remove(&child->link);
+			wl_list_insert(&view->server->views, &child->link);
+		}
+	}
+}
+
+void view_focus(struct view *view) {
+	struct server *server = view->server;
+	if (!view->mapped) {
+		return;
+	}
+	if (view->minimized) {
+		view_set_minimized(view, false);
+	}
+	view_raise(view);
+	struct view *previous = server->focused_view;
+	if (previous == view) {
+		seat_focus_surface(server->seat, view->surface);
+		return;
+	}
+	server->focused_view = view;
+	if (previous) {
+		previous->impl->set_activated(previous, false);
+		if (previous->toplevel_handle) {
+			wlr_foreign_toplevel_handle_v1_set_activated(previous->toplevel_handle,
+				false);
+		}
+		redraw_decoration(previous);
+	}
+	view->impl->set_activated(view, true);
+	if (view->toplevel_handle) {
+		wlr_foreign_toplevel_handle_v1_set_activated(view->toplevel_handle, true);
+	}
+	redraw_decoration(view);
+	seat_focus_surface(server->seat, view->surface);
+}
+
+void view_move(struct view *view, int x, int y) {
+	struct wlr_box box = view->geometry;
+	box.x = x;
+	box.y = y;
+	view_move_resize(view, &box);
+}
+
+void view_move_resize(struct view *view, const struct wlr_box *geometry) {
+	view->geometry.x = geometry->x;
+	view->geometry.y = geometry->y;
+	wlr_scene_node_set_position(&view->scene_tree->node, geometry->x, geometry->y);
+	view->impl->configure(view, geometry);
+}
+
+static void maximized_box(struct view *view, struct output *output, struct wlr_box *box) {
+	*box = output->usable_area;
+	box->x += frame_side(view);
+	box->y += frame_top(view);
+	box->width -= 2 * frame_side(view);
+	box->height -= frame_top(view) + frame_side(view);
+}
+
+static void fit_to_output(struct view *view) {
+	struct output *output = view_output(view);
+	if (!output) {
+		return;
+	}
+	struct wlr_box box;
+	if (view->fullscreen) {
+		output_layout_box(output, &box);
+	} else if (view->maximized) {
+		maximized_box(view, output, &box);
+	} else {
+		return;
+	}
+	view_move_resize(view, &box);
+}
+
+void view_set_maximized(struct view *view, bool maximized) {
+	if (view->maximized == maximized || view_is_kiosk(view)) {
+		view->impl->set_maximized(view, view->maximized);
+		return;
+	}
+	if (maximized && !view->fullscreen) {
+		view->restore = view->geometry;
+	}
+	view->maximized = maximized;
+	view->impl->set_maximized(view, maximized);
+	if (view->toplevel_handle) {
+		wlr_foreign_toplevel_handle_v1_set_maximized(view->toplevel_handle, maximized);
+	}
+	if (view->fullscreen) {
+		return;
+	}
+	if (maximized) {
+		fit_to_output(view);
+	} else {
+		view_move_resize(view, &view->restore);
+	}
+}
+
+void view_set_fullscreen(struct view *view, bool fullscreen) {
+	if (view->fullscreen == fullscreen ||
+			(view_is_kiosk(view) && !fullscreen)) {
+		view->impl->set_fullscreen(view, view->fullscreen);
+		return;
+	}
+	if (fullscreen && !view->maximized) {
+		view->restore = view->geometry;
+	}
+	view->fullscreen = fullscreen;
+	view->impl->set_fullscreen(view, fullscreen);
+	if (view->toplevel_handle) {
+		wlr_foreign_toplevel_handle_v1_set_fullscreen(view->toplevel_handle,
+			fullscreen);
+	}
+	decoration_set_enabled(&view->decoration, !fullscreen && !view_is_kiosk(view) &&
+		!view->impl->wants_client_decorations(view));
+	/* Fullscreen windows cover panels too. */
+	wlr_scene_node_reparent(&view->scene_tree->node,
+		&view->server->layers[fullscreen ? LAYER_TOP : LAYER_VIEWS]->node);
+	if (fullscreen || view->maximized) {
+		fit_to_output(view);
+	} else {
+		view_move_resize(view, &view->restore);
+	}
+	redraw_decoration(view);
+}
+
+void view_set_minimized(struct view *view, bool minimized) {
+	if (view->minimized == minimized) {
+		return;
+	}
+	view->minimized = minimized;
+	view->impl->set_minimized(view, minimized);
+	if (view->toplevel_handle) {
+		wlr_foreign_toplevel_handle_v1_set_minimized(view->toplevel_handle, minimized);
+	}
+	if (!view->mapped) {
+		return;
+	}
+	wlr_scene_node_set_enabled(&view->scene_tree->node, !minimized);
+	if (minimized && view->server->focused_view == view) {
+		view->impl->set_activated(view, false);
+		view->server->focused_view = NULL;
+		struct view *next = topmost_focusable(view->server, view);
+		if (next) {
+			view_focus(next);
+		} else {
+			seat_focus_surface(view->server->seat, NULL);
+		}
+	} else if (!minimized) {
+		view_focus(view);
+	}
+}
+
+void view_close(struct view *view) {
+	view->impl->close(view);
+}
+
+void view_arrange_all(struct server *server) {
+	struct view *view;
+	wl_list_for_each(view, &server->views, link) {
+		if (view->mapped) {
+			fit_to_output(view);
+		}
+	}
+}
+
+struct view *view_from_id(struct server *server, uint64_t id) {
+	struct view *view;
+	wl_list_for_each(view, &server->views, link) {
+		if (view->id == id && view->mapped) {
+			return view;
+		}
+	}
+	return NULL;
+}
+
+struct view *view_focused(struct server *server) {
+	return server->focused_view;
+}
+
+struct view *view_from_node(struct wlr_scene_node *node) {
+	for (; node; node = node->parent) {
+		if (node->type == WLR_SCENE_NODE_TREE && node->data) {
+			return node->data;
+		}
+	}
+	return NULL;
+}
+
+const char *view_kind_name(const struct view *view) {
+	return view->impl->kind == VIEW_XWAYLAND ? "x11" : "wayland";
+}

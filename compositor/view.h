@@ -1,0 +1,110 @@
+#ifndef ORIEL_VIEW_H
+#define ORIEL_VIEW_H
+
+/*
+ * A view is a managed toplevel window, whatever its shell. xdg toplevels
+ * and managed X windows implement view_impl; override-redirect X windows
+ * are not views (see xwm/).
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <wayland-server-core.h>
+#include <wlr/util/box.h>
+#include "compositor/decoration.h"
+
+struct server;
+struct view;
+struct wlr_surface;
+
+enum view_kind { VIEW_XDG, VIEW_XWAYLAND };
+
+struct view_impl {
+	enum view_kind kind;
+	const char *(*get_title)(struct view *view);
+	/* app_id, or WM_CLASS class for X11 */
+	const char *(*get_app_id)(struct view *view);
+	pid_t (*get_pid)(struct view *view);
+	/* Asks the client for this content geometry, in layout coordinates. */
+	void (*configure)(struct view *view, const struct wlr_box *geometry);
+	void (*set_activated)(struct view *view, bool activated);
+	void (*set_maximized)(struct view *view, bool maximized);
+	void (*set_fullscreen)(struct view *view, bool fullscreen);
+	void (*set_minimized)(struct view *view, bool minimized);
+	void (*close)(struct view *view);
+	/* The view this one is a dialog of, or NULL. */
+	struct view *(*get_parent)(struct view *view);
+	/* Whether the client draws its own decorations. */
+	bool (*wants_client_decorations)(struct view *view);
+	/* Frees the implementation's struct; called by view_destroy. */
+	void (*destroy)(struct view *view);
+};
+
+struct view {
+	struct server *server;
+	const struct view_impl *impl;
+	struct wl_list link; /* server.views, top first */
+	uint64_t id;
+
+	struct wlr_surface *surface;
+	/* Placed at the content's top-left; holds the decoration and the content. */
+	struct wlr_scene_tree *scene_tree;
+	struct wlr_scene_node *content;
+	struct decoration decoration;
+
+	/* Content geometry in layout coordinates. */
+	struct wlr_box geometry;
+	/* Geometry to return to after maximize or fullscreen. */
+	struct wlr_box restore;
+	bool mapped, maximized, fullscreen, minimized;
+	/* Set once the view was placed, so later maps keep their position. */
+	bool placed;
+
+	struct wlr_foreign_toplevel_handle_v1 *toplevel_handle;
+	struct wl_listener toplevel_request_activate;
+	struct wl_listener toplevel_request_close;
+	struct wl_listener toplevel_request_maximize;
+	struct wl_listener toplevel_request_fullscreen;
+	struct wl_listener toplevel_request_minimize;
+};
+
+void view_init(struct view *view, struct server *server, const struct view_impl *impl,
+	struct wlr_surface *surface);
+/* Removes the view from the scene and lists and frees it through impl->destroy. */
+void view_destroy(struct view *view);
+
+/* The shell calls these when the client maps, unmaps or changes. */
+/*
+ * content is the surface tree the shell made under view->scene_tree.
+ * requested_x/y are honoured when has_position (X11 USPosition/PPosition).
+ */
+void view_map(struct view *view, struct wlr_scene_node *content, int width,
+	int height, bool has_position, int requested_x, int requested_y);
+void view_unmap(struct view *view);
+/* The client committed a new size; x/y stay where the compositor put them. */
+void view_update_size(struct view *view, int width, int height);
+void view_update_title(struct view *view);
+void view_update_app_id(struct view *view);
+
+/* Policy, used by input, the control API and client requests. */
+void view_focus(struct view *view);
+void view_raise(struct view *view);
+void view_move(struct view *view, int x, int y);
+void view_move_resize(struct view *view, const struct wlr_box *geometry);
+void view_set_maximized(struct view *view, bool maximized);
+void view_set_fullscreen(struct view *view, bool fullscreen);
+void view_set_minimized(struct view *view, bool minimized);
+void view_close(struct view *view);
+/* Outputs changed: keep maximized, fullscreen and kiosk views fitted. */
+void view_arrange_all(struct server *server);
+
+struct view *view_from_id(struct server *server, uint64_t id);
+struct view *view_focused(struct server *server);
+/* The view whose scene node contains node, or NULL. */
+struct view *view_from_node(struct wlr_scene_node *node);
+const char *view_kind_name(const struct view *view);
+/* Geometry including the server-side decoration. */
+void view_frame_box(const struct view *view, struct wlr_box *box);
+
+#endif

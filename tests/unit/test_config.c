@@ -1,0 +1,518 @@
+/* Unit tests for the oriel.ini parser (compositor/config.c). */
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "compositor/config.h"
+
+static int failures;
+
+#define EXPECT(cond, ...) do { \
+	if (!(cond)) { \
+		fprintf(stderr, "%s:%d: FAILED %s: ", __FILE__, __LINE__, #cond); \
+		fprintf(stderr, __VA_ARGS__); \
+		fputc('\n', stderr); \
+		failures++; \
+	} \
+} while (0)
+
+#define EXPECT_STR(actual, expected) do { \
+	const char *a_ = (actual), *e_ = (expected); \
+	EXPECT(a_ && strcmp(a_, e_) == 0, "%s is '%s', expected '%s'", \
+		#actual, a_ ? a_ : "(null)", e_); \
+} while (0)
+
+static bool parse(struct oriel_config *config, const char *text, char *err,
+		size_t err_size) {
+	config_init(config);
+	return config_parse_string(config, text, strlen(text), "oriel.ini",
+		err, err_size);
+}
+
+/*
+ * text must fail with an error that starts with "oriel.ini:LINE: " and
+ * contains every one of the NULL-terminated fragments.
+ */
+static void expect_error_at(int test_line, const char *text, int line, ...) {
+	struct oriel_config config;
+	char err[512];
+	bool ok = parse(&config, text, err, sizeof(err));
+	if (ok) {
+		fprintf(stderr, "%s:%d: FAILED: parsing succeeded, expected an error "
+			"on line %d for:\n%s\n", __FILE__, test_line, line, text);
+		failures++;
+		config_finish(&config);
+		return;
+	}
+	char prefix[64];
+	snprintf(prefix, sizeof(prefix), "oriel.ini:%d: ", line);
+	if (strncmp(err, prefix, strlen(prefix)) != 0) {
+		fprintf(stderr, "%s:%d: FAILED: error '%s' does not start with '%s'\n",
+			__FILE__, test_line, err, prefix);
+		failures++;
+	}
+	va_list fragments;
+	va_start(fragments, line);
+	for (const char *f; (f = va_arg(fragments, const char *));) {
+		if (!strstr(err, f)) {
+			fprintf(stderr, "%s:%d: FAILED: error '%s' does not mention '%s'\n",
+				__FILE__, test_line, err, f);
+			failures++;
+		}
+	}
+	va_end(fragments);
+	config_finish(&config);
+}
+
+#define EXPECT_ERROR(text, line, ...) \
+	expect_error_at(__LINE__, text, line, __VA_ARGS__, (const char *)NULL)
+
+static void test_init_finish(void) {
+	struct oriel_config config;
+	config_init(&config);
+	EXPECT(config.mode == CONFIG_MODE_UNSET, "mode %d", config.mode);
+	EXPECT(config.xwayland == CONFIG_XWAYLAND_UNSET, "xwayland %d", config.xwayland);
+	EXPECT(config.n_outputs == 0, "n_outputs %d", config.n_outputs);
+	EXPECT(config.repeat_rate == -1, "repeat_rate %d", config.repeat_rate);
+	EXPECT(config.repeat_delay == -1, "repeat_delay %d", config.repeat_delay);
+	EXPECT(config.cursor_size == 0, "cursor_size %d", config.cursor_size);
+	EXPECT(!config.xkb_layout && !config.cursor_theme, "strings not NULL");
+	EXPECT(config.n_allowed_exes == 0, "n_allowed_exes %d", config.n_allowed_exes);
+	config_finish(&config);
+	config_finish(&config);
+}
+
+static void test_full_file(void) {
+	static const char text[] =
+		"# oriel.ini\n"
+		"; another comment\n"
+		"\n"
+		"[session]\n"
+		"mode = kiosk\n"
+		"  xwayland=eager  \n"
+		"[output]            ; repeatable section\n"
+		"size = 1920x1080@60 ; WIDTHxHEIGHT[@HZ]\n"
+		"[output]\n"
+		"size = 800x600@59.94\n"
+		"[output]\n"
+		"size=1280x720\n"
+		"[keyboard]\n"
+		"rules = evdev\n"
+		"model = pc105\n"
+		"layout = us,de\n"
+		"variant =\n"
+		"options = grp:alt_shift_toggle,compose:ralt\n"
+		"repeat-rate = 25\n"
+		"repeat-delay = 600\n"
+		"[cursor]\n"
+		"theme = Adwaita\n"
+		"size = 24\n"
+		"[control]\n"
+		"allow = /usr/bin/some-tool   ; absolute path\n"
+		"allow = /usr/libexec/xdg-desktop-portal-oriel\n"
+		"\t allow = /opt/a;b#c\r\n";
+	struct oriel_config config;
+	char err[256] = "";
+	bool ok = parse(&config, text, err, sizeof(err));
+	EXPECT(ok, "parse failed: %s", err);
+	EXPECT(config.mode == CONFIG_MODE_KIOSK, "mode %d", config.mode);
+	EXPECT(config.xwayland == CONFIG_XWAYLAND_EAGER, "xwayland %d", config.xwayland);
+	EXPECT(config.n_outputs == 3, "n_outputs %d", config.n_outputs);
+	EXPECT(config.outputs[0].width == 1920 && config.outputs[0].height == 1080 &&
+		config.outputs[0].refresh_mhz == 60000, "output 0 %dx%d@%d",
+		config.outputs[0].width, config.outputs[0].height, config.outputs[0].refresh_mhz);
+	EXPECT(config.outputs[1].width == 800 && config.outputs[1].height == 600 &&
+		config.outputs[1].refresh_mhz == 59940, "output 1 %dx%d@%d",
+		config.outputs[1].width, config.outputs[1].height, config.outputs[1].refresh_mhz);
+	EXPECT(config.outputs[2].width == 1280 && config.outputs[2].height == 720 &&
+		config.outputs[2].refresh_mhz == 0, "output 2 %dx%d@%d",
+		config.outputs[2].width, config.outputs[2].height, config.outputs[2].refresh_mhz);
+	EXPECT_STR(config.xkb_rules, "evdev");
+	EXPECT_STR(config.xkb_model, "pc105");
+	EXPECT_STR(config.xkb_layout, "us,de");
+	EXPECT_STR(config.xkb_variant, "");
+	EXPECT_STR(config.xkb_options, "grp:alt_shift_toggle,compose:ralt");
+	EXPECT(config.repeat_rate == 25, "repeat_rate %d", config.repeat_rate);
+	EXPECT(config.repeat_delay == 600, "repeat_delay %d", config.repeat_delay);
+	EXPECT_STR(config.cursor_theme, "Adwaita");
+	EXPECT(config.cursor_size == 24, "cursor_size %d", config.cursor_size);
+	EXPECT(config.n_allowed_exes == 3, "n_allowed_exes %d", config.n_allowed_exes);
+	EXPECT_STR(config.allowed_exes[0], "/usr/bin/some-tool");
+	EXPECT_STR(config.allowed_exes[1], "/usr/libexec/xdg-desktop-portal-oriel");
+	/* A ';' or '#' not after whitespace is part of the value. */
+	EXPECT_STR(config.allowed_exes[2], "/opt/a;b#c");
+	config_finish(&config);
+	config_finish(&config);
+	EXPECT(config.xkb_layout == NULL && config.n_allowed_exes == 0,
+		"finish did not reset the config");
+}
+
+static void test_small_valid(void) {
+	struct oriel_config config;
+	char err[256] = "";
+
+	EXPECT(parse(&config, "", err, sizeof(err)), "empty file: %s", err);
+	EXPECT(config.n_outputs == 0 && config.repeat_rate == -1, "empty file set fields");
+	config_finish(&config);
+
+	EXPECT(parse(&config, "\n\n   \n# only comments\n\t; here\n", err, sizeof(err)),
+		"comments only: %s", err);
+	config_finish(&config);
+
+	/* No final newline, CRLF line ends, a byte order mark. */
+	EXPECT(parse(&config, "\xef\xbb\xbf[session]\r\nmode = desktop\r\nxwayland = off",
+		err, sizeof(err)), "CRLF/BOM: %s", err);
+	EXPECT(config.mode == CONFIG_MODE_DESKTOP, "mode %d", config.mode);
+	EXPECT(config.xwayland == CONFIG_XWAYLAND_OFF, "xwayland %d", config.xwayland);
+	config_finish(&config);
+
+	EXPECT(parse(&config, "[session]\nxwayland = lazy\n", err, sizeof(err)),
+		"lazy: %s", err);
+	EXPECT(config.xwayland == CONFIG_XWAYLAND_LAZY, "xwayland %d", config.xwayland);
+	config_finish(&config);
+
+	/* Range bounds are inclusive; a section may be opened twice. */
+	EXPECT(parse(&config,
+		"[keyboard]\nrepeat-rate = 0\n[cursor]\nsize = 512\n"
+		"[keyboard]\nrepeat-delay = 10000\n[ cursor ]\ntheme = x\n",
+		err, sizeof(err)), "bounds: %s", err);
+	EXPECT(config.repeat_rate == 0 && config.repeat_delay == 10000 &&
+		config.cursor_size == 512, "bounds %d %d %d",
+		config.repeat_rate, config.repeat_delay, config.cursor_size);
+	config_finish(&config);
+
+	EXPECT(parse(&config, "[keyboard]\nrepeat-rate = 1000\nrepeat-delay = 0\n"
+		"[cursor]\nsize = 1\n", err, sizeof(err)), "bounds: %s", err);
+	EXPECT(config.repeat_rate == 1000 && config.repeat_delay == 0 &&
+		config.cursor_size == 1, "bounds %d %d %d",
+		config.repeat_rate, config.repeat_delay, config.cursor_size);
+	config_finish(&config);
+
+	/* Keyboard strings may be empty, and a value may hold '='. */
+	EXPECT(parse(&config, "[keyboard]\nrules=\nmodel =\nlayout= \noptions = a=b\n",
+		err, sizeof(err)), "empty keyboard strings: %s", err);
+	EXPECT_STR(config.xkb_rules, "");
+	EXPECT_STR(config.xkb_model, "");
+	EXPECT_STR(config.xkb_layout, "");
+	EXPECT_STR(config.xkb_options, "a=b");
+	EXPECT(config.xkb_variant == NULL, "variant set");
+	config_finish(&config);
+
+	/* Exactly the maximum of outputs and allows. */
+	char text[4096] = "";
+	for (int i = 0; i < CONFIG_MAX_OUTPUTS; i++) {
+		snprintf(text + strlen(text), sizeof(text) - strlen(text),
+			"[output]\nsize = %dx100\n", i + 1);
+	}
+	strcat(text, "[control]\n");
+	for (int i = 0; i < CONFIG_MAX_ALLOWED_EXES; i++) {
+		snprintf(text + strlen(text), sizeof(text) - strlen(text),
+			"allow = /bin/tool%d\n", i);
+	}
+	EXPECT(parse(&config, text, err, sizeof(err)), "maximum: %s", err);
+	EXPECT(config.n_outputs == CONFIG_MAX_OUTPUTS, "n_outputs %d", config.n_outputs);
+	EXPECT(config.outputs[CONFIG_MAX_OUTPUTS - 1].width == CONFIG_MAX_OUTPUTS,
+		"last output width %d", config.outputs[CONFIG_MAX_OUTPUTS - 1].width);
+	EXPECT(config.n_allowed_exes == CONFIG_MAX_ALLOWED_EXES,
+		"n_allowed_exes %d", config.n_allowed_exes);
+	config_finish(&config);
+
+	/* A line of exactly 4096 bytes is fine. */
+	char long_line[4200];
+	int n = snprintf(long_line, sizeof(long_line), "[cursor]\ntheme = ");
+	int theme_len = 4096 - (int)strlen("theme = ");
+	memset(long_line + n, 'a', theme_len);
+	strcpy(long_line + n + theme_len, "\n");
+	EXPECT(parse(&config, long_line, err, sizeof(err)), "4096-byte line: %s", err);
+	EXPECT(config.cursor_theme && (int)strlen(config.cursor_theme) == theme_len,
+		"long theme not stored");
+	config_finish(&config);
+}
+
+static void test_errors(void) {
+	/* Syntax */
+	EXPECT_ERROR("[session\nmode = kiosk\n", 1, "missing ']'");
+	EXPECT_ERROR("[session] mode = kiosk\n", 1, "after ']'");
+	EXPECT_ERROR("# c\n[display]\n", 2, "unknown section", "[display]");
+	EXPECT_ERROR("[]\n", 1, "unknown section", "[]");
+	EXPECT_ERROR("[Session]\n", 1, "unknown section", "[Session]");
+	EXPECT_ERROR("[session]\nmode = kiosk\nfoo = bar\n", 3, "unknown key", "'foo'",
+		"[session]");
+	EXPECT_ERROR("[output]\nsize = 1x1\nrefresh = 60\n", 3, "unknown key", "'refresh'",
+		"[output]");
+	EXPECT_ERROR("mode = kiosk\n[session]\n", 1, "outside", "'mode'");
+	EXPECT_ERROR("\n\nmode\n", 3, "missing '='", "'mode'");
+	EXPECT_ERROR("[session]\nmode kiosk\n", 2, "missing '='", "'mode kiosk'");
+	EXPECT_ERROR("[session]\n = kiosk\n", 2, "missing key");
+
+	/* Values */
+	EXPECT_ERROR("[session]\nmode = tablet\n", 2, "mode", "'tablet'", "desktop, kiosk");
+	EXPECT_ERROR("[session]\nmode = Kiosk\n", 2, "mode", "'Kiosk'");
+	EXPECT_ERROR("[session]\nxwayland = yes\n", 2, "xwayland", "'yes'",
+		"lazy, eager, off");
+	EXPECT_ERROR("[session]\nmode =\n", 2, "mode", "missing value");
+	EXPECT_ERROR("[cursor]\ntheme = \n", 2, "theme", "missing value");
+	EXPECT_ERROR("[cursor]\nsize =\n", 2, "size", "missing value");
+	EXPECT_ERROR("[control]\nallow =\n", 2, "allow", "missing value");
+	EXPECT_ERROR("[keyboard]\nrepeat-rate = 25x\n", 2, "repeat-rate", "'25x'",
+		"not a whole number");
+	EXPECT_ERROR("[keyboard]\nrepeat-rate = 0x10\n", 2, "repeat-rate", "'0x10'",
+		"not a whole number");
+	EXPECT_ERROR("[keyboard]\nrepeat-rate = +5\n", 2, "repeat-rate", "'+5'",
+		"not a whole number");
+	EXPECT_ERROR("[keyboard]\nrepeat-rate = 2 5\n", 2, "repeat-rate", "'2 5'",
+		"not a whole number");
+	EXPECT_ERROR("[keyboard]\nrepeat-rate = -\n", 2, "repeat-rate", "not a whole number");
+	EXPECT_ERROR("[keyboard]\nrepeat-rate = 1001\n", 2, "repeat-rate", "1001",
+		"out of range", "0..1000");
+	EXPECT_ERROR("[keyboard]\nrepeat-rate = -1\n", 2, "repeat-rate", "-1",
+		"out of range");
+	EXPECT_ERROR("[keyboard]\nrepeat-delay = 10001\n", 2, "repeat-delay", "10001",
+		"out of range", "0..10000");
+	EXPECT_ERROR("[keyboard]\nrepeat-delay = 99999999999999999999999\n", 2,
+		"repeat-delay", "99999999999999999999999", "out of range");
+	EXPECT_ERROR("[keyboard]\nrepeat-delay = -99999999999999999999999\n", 2,
+		"repeat-delay", "out of range");
+	EXPECT_ERROR("[keyboard]\nrepeat-delay = 4294967896\n", 2,
+		"repeat-delay", "out of range");
+	EXPECT_ERROR("[cursor]\nsize = 0\n", 2, "size", "out of range", "1..512");
+	EXPECT_ERROR("[cursor]\nsize = 513\n", 2, "size", "out of range", "1..512");
+	EXPECT_ERROR("[output]\nsize = 1280x\n", 2, "size", "'1280x'");
+	EXPECT_ERROR("[output]\nsize = 0x0\n", 2, "size", "'0x0'");
+	EXPECT_ERROR("[control]\nallow = bin/tool\n", 2, "allow", "'bin/tool'",
+		"absolute path");
+	EXPECT_ERROR("[control]\nallow = ~/bin/tool\n", 2, "allow", "absolute path");
+
+	/* Repeats */
+	EXPECT_ERROR("[session]\nmode = kiosk\nmode = desktop\n", 3, "mode",
+		"already set on line 2");
+	EXPECT_ERROR("[keyboard]\nlayout = us\n[session]\n[keyboard]\nlayout = de\n", 5,
+		"layout", "already set on line 2");
+	EXPECT_ERROR("[output]\nsize = 1x1\nsize = 2x2\n", 3, "size",
+		"already set on line 2");
+	EXPECT_ERROR("[cursor]\nsize = 24\n[output]\nsize = 1x1\n[cursor]\nsize = 32\n", 6,
+		"[cursor] size", "already set on line 2");
+
+	/* Limits */
+	char text[4096] = "";
+	for (int i = 0; i <= CONFIG_MAX_OUTPUTS; i++) {
+		strcat(text, "[output]\nsize = 640x480\n");
+	}
+	EXPECT_ERROR(text, 2 * CONFIG_MAX_OUTPUTS + 1, "too many [output]", "16");
+	strcpy(text, "[control]\n");
+	for (int i = 0; i <= CONFIG_MAX_ALLOWED_EXES; i++) {
+		strcat(text, "allow = /usr/bin/x\n");
+	}
+	EXPECT_ERROR(text, CONFIG_MAX_ALLOWED_EXES + 2, "allow", "too many", "16");
+
+	/* An [output] without size is reported at its header. */
+	EXPECT_ERROR("[output]\n# nothing\n[session]\nmode = kiosk\n", 1,
+		"[output]", "no size");
+	EXPECT_ERROR("[output]\nsize = 1x1\n\n[output]\n\n", 4, "[output]", "no size");
+	EXPECT_ERROR("[output]\nsize = 1x1\n[output]\n[output]\nsize = 1x1\n", 3,
+		"[output]", "no size");
+
+	/* Bytes */
+	static const char nul_text[] = "[session]\nmode = ki\0sk\n";
+	struct oriel_config config;
+	char err[256];
+	config_init(&config);
+	EXPECT(!config_parse_string(&config, nul_text, sizeof(nul_text) - 1, "oriel.ini",
+		err, sizeof(err)), "embedded NUL accepted");
+	EXPECT(strncmp(err, "oriel.ini:2: ", 13) == 0 && strstr(err, "NUL"),
+		"NUL error is '%s'", err);
+	config_finish(&config);
+
+	char *long_text = malloc(5000);
+	strcpy(long_text, "[cursor]\n\ntheme = ");
+	memset(long_text + strlen(long_text), 'a', 4096 - strlen("theme = ") + 1);
+	long_text[strlen("[cursor]\n\n") + 4097] = '\0';
+	EXPECT(strlen(long_text) == strlen("[cursor]\n\n") + 4097, "test setup");
+	EXPECT_ERROR(long_text, 3, "longer than 4096 bytes");
+	free(long_text);
+
+	/* Control characters in values are not echoed raw; long ones are cut. */
+	config_init(&config);
+	bool ok = config_parse_string(&config, "[session]\nmode = \x1b[2J\n",
+		strlen("[session]\nmode = \x1b[2J\n"), "oriel.ini", err, sizeof(err));
+	EXPECT(!ok && !strchr(err, '\x1b') && strstr(err, "'?[2J'"), "error is '%s'", err);
+	config_finish(&config);
+	char big[300] = "[session]\nmode = ";
+	memset(big + strlen(big), 'k', 200);
+	config_init(&config);
+	ok = config_parse_string(&config, big, strlen(big), "oriel.ini", err, sizeof(err));
+	EXPECT(!ok && strstr(err, "...") && strlen(err) < 200, "error is '%s'", err);
+	config_finish(&config);
+}
+
+static void test_error_buffer(void) {
+	struct oriel_config config;
+	/* A tiny buffer is truncated but stays terminated. */
+	char small[12];
+	memset(small, 'z', sizeof(small));
+	EXPECT(!parse(&config, "[nope]\n", small, sizeof(small)), "accepted [nope]");
+	EXPECT(memchr(small, '\0', sizeof(small)) != NULL, "error not terminated");
+	EXPECT(strncmp(small, "oriel.ini:1", 11) == 0, "small error '%s'", small);
+	config_finish(&config);
+	/* No buffer at all. */
+	EXPECT(!parse(&config, "[nope]\n", NULL, 0), "accepted [nope]");
+	config_finish(&config);
+	/* Success clears a stale message. */
+	char err[64] = "stale";
+	EXPECT(parse(&config, "[session]\n", err, sizeof(err)) && err[0] == '\0',
+		"err is '%s' after success", err);
+	config_finish(&config);
+	/* A failed parse keeps what came before and is still finished cleanly. */
+	EXPECT(!parse(&config, "[cursor]\ntheme = a\n[keyboard]\nlayout = us\nbad\n",
+		err, sizeof(err)), "accepted bad line");
+	EXPECT_STR(config.cursor_theme, "a");
+	EXPECT_STR(config.xkb_layout, "us");
+	config_finish(&config);
+}
+
+static void test_parse_file(void) {
+	struct oriel_config config;
+	char err[512];
+	char dir[] = "/tmp/oriel-test-config-XXXXXX";
+	EXPECT(mkdtemp(dir) != NULL, "mkdtemp failed");
+	char path[600];
+	snprintf(path, sizeof(path), "%s/oriel.ini", dir);
+
+	config_init(&config);
+	EXPECT(!config_parse_file(&config, path, err, sizeof(err)), "missing file accepted");
+	EXPECT(strncmp(err, path, strlen(path)) == 0 && strstr(err, "No such file"),
+		"missing file error is '%s'", err);
+	config_finish(&config);
+
+	FILE *f = fopen(path, "w");
+	EXPECT(f != NULL, "cannot write %s", path);
+	if (f) {
+		fputs("[cursor]\nsize = 32\n[session]\nmode = desktop\nxwayland = never\n", f);
+		fclose(f);
+	}
+	config_init(&config);
+	EXPECT(!config_parse_file(&config, path, err, sizeof(err)), "bad file accepted");
+	char expected[700];
+	snprintf(expected, sizeof(expected), "%s:5: ", path);
+	EXPECT(strncmp(err, expected, strlen(expected)) == 0 && strstr(err, "'never'"),
+		"file error is '%s'", err);
+	EXPECT(config.cursor_size == 32, "cursor_size %d", config.cursor_size);
+	config_finish(&config);
+
+	f = fopen(path, "w");
+	if (f) {
+		fputs("[output]\nsize = 1024x768@75\n", f);
+		fclose(f);
+	}
+	config_init(&config);
+	EXPECT(config_parse_file(&config, path, err, sizeof(err)), "good file: %s", err);
+	EXPECT(config.n_outputs == 1 && config.outputs[0].refresh_mhz == 75000,
+		"outputs %d", config.n_outputs);
+	config_finish(&config);
+
+	/* A directory cannot be read as a file. */
+	config_init(&config);
+	EXPECT(!config_parse_file(&config, dir, err, sizeof(err)), "directory accepted");
+	EXPECT(strncmp(err, dir, strlen(dir)) == 0, "directory error is '%s'", err);
+	config_finish(&config);
+
+	unlink(path);
+	rmdir(dir);
+}
+
+static void expect_mode(int line, const char *s, int width, int height, int mhz) {
+	struct config_output_mode mode = {-1, -1, -1};
+	if (!config_parse_output_mode(s, &mode)) {
+		fprintf(stderr, "%s:%d: FAILED: '%s' was rejected\n", __FILE__, line, s);
+		failures++;
+	} else if (mode.width != width || mode.height != height || mode.refresh_mhz != mhz) {
+		fprintf(stderr, "%s:%d: FAILED: '%s' gave %dx%d@%d mHz, expected %dx%d@%d\n",
+			__FILE__, line, s, mode.width, mode.height, mode.refresh_mhz,
+			width, height, mhz);
+		failures++;
+	}
+}
+
+static void expect_bad_mode(int line, const char *s) {
+	struct config_output_mode mode = {7, 8, 9};
+	if (config_parse_output_mode(s, &mode)) {
+		fprintf(stderr, "%s:%d: FAILED: '%s' was accepted\n", __FILE__, line,
+			s ? s : "(null)");
+		failures++;
+	}
+	if (mode.width != 7 || mode.height != 8 || mode.refresh_mhz != 9) {
+		fprintf(stderr, "%s:%d: FAILED: rejecting '%s' changed the mode\n",
+			__FILE__, line, s ? s : "(null)");
+		failures++;
+	}
+}
+
+#define EXPECT_MODE(s, w, h, mhz) expect_mode(__LINE__, s, w, h, mhz)
+#define EXPECT_BAD_MODE(s) expect_bad_mode(__LINE__, s)
+
+static void test_output_mode(void) {
+	EXPECT_MODE("1280x720", 1280, 720, 0);
+	EXPECT_MODE("1920x1080@60", 1920, 1080, 60000);
+	EXPECT_MODE("800x600@59.94", 800, 600, 59940);
+	EXPECT_MODE("800x600@59.9", 800, 600, 59900);
+	EXPECT_MODE("800x600@59.940", 800, 600, 59940);
+	EXPECT_MODE("800x600@59.9404", 800, 600, 59940);
+	EXPECT_MODE("800x600@59.9405", 800, 600, 59941);
+	EXPECT_MODE("800x600@59.99999999999999999999", 800, 600, 60000);
+	EXPECT_MODE("1x1@1", 1, 1, 1000);
+	EXPECT_MODE("16384x16384@1000", 16384, 16384, 1000000);
+	EXPECT_MODE("1x1@1000.0", 1, 1, 1000000);
+	EXPECT_MODE("1x1@0.9995", 1, 1, 1000);
+	EXPECT_MODE("0640x0480", 640, 480, 0);
+
+	EXPECT_BAD_MODE(NULL);
+	EXPECT_BAD_MODE("");
+	EXPECT_BAD_MODE("x720");
+	EXPECT_BAD_MODE("1280x");
+	EXPECT_BAD_MODE("1280");
+	EXPECT_BAD_MODE("1280x720@");
+	EXPECT_BAD_MODE("0x0");
+	EXPECT_BAD_MODE("0x720");
+	EXPECT_BAD_MODE("1280x0");
+	EXPECT_BAD_MODE("16385x100");
+	EXPECT_BAD_MODE("100x16385");
+	EXPECT_BAD_MODE("99999999999999999999999x1");
+	EXPECT_BAD_MODE("1280x720@0");
+	EXPECT_BAD_MODE("1280x720@0.5");
+	EXPECT_BAD_MODE("1280x720@0.9994");
+	EXPECT_BAD_MODE("1280x720@1001");
+	EXPECT_BAD_MODE("1280x720@1000.001");
+	EXPECT_BAD_MODE("1280x720@60.");
+	EXPECT_BAD_MODE("1280x720@.5");
+	EXPECT_BAD_MODE("1280x720@60Hz");
+	EXPECT_BAD_MODE("1280x720@60.0.0");
+	EXPECT_BAD_MODE("1280x720junk");
+	EXPECT_BAD_MODE("1280x720 ");
+	EXPECT_BAD_MODE(" 1280x720");
+	EXPECT_BAD_MODE("1280 x 720");
+	EXPECT_BAD_MODE("1280X720");
+	EXPECT_BAD_MODE("-1280x720");
+	EXPECT_BAD_MODE("+1280x720");
+	EXPECT_BAD_MODE("1280x-720");
+	EXPECT_BAD_MODE("1280x720@-60");
+	EXPECT_BAD_MODE("1280x720@+60");
+	EXPECT_BAD_MODE("1280x720@@60");
+}
+
+int main(void) {
+	test_init_finish();
+	test_full_file();
+	test_small_valid();
+	test_errors();
+	test_error_buffer();
+	test_parse_file();
+	test_output_mode();
+	if (failures) {
+		fprintf(stderr, "test-config: %d check(s) failed\n", failures);
+		return 1;
+	}
+	printf("test-config: all checks passed\n");
+	return 0;
+}

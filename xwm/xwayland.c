@@ -1,0 +1,179 @@
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <wlr/types/wlr_seat.h>
+#include <wlr/types/wlr_xcursor_manager.h>
+#include <wlr/util/log.h>
+#include <wlr/xcursor.h>
+#include <wlr/xwayland.h>
+#include "compositor/seat.h"
+#include "compositor/server.h"
+#include "compositor/util.h"
+#include "xwm/xwayland.h"
+
+struct xwm {
+	struct server *server;
+	struct wlr_xwayland *xwayland;
+	bool lazy;
+	char display_name[16];
+	struct wlr_xcursor_manager *xcursor_manager;
+	struct wl_event_source *restart_timer;
+	int restart_waits;
+
+	struct wl_listener ready;
+	struct wl_listener new_surface;
+	struct wl_listener client_destroy;
+	bool client_destroy_linked;
+};
+
+static void handle_new_surface(struct wl_listener *listener, void *data) {
+	struct xwm *xwm = wl_container_of(listener, xwm, new_surface);
+	struct wlr_xwayland_surface *xsurface = data;
+	if (xsurface->override_redirect) {
+		xwayland_unmanaged_create(xwm->server, xsurface);
+	} else {
+		xwayland_view_create(xwm->server, xsurface);
+	}
+}
+
+static bool xwm_start(struct xwm *xwm);
+static void xwm_stop(struct xwm *xwm);
+
+#define RESTART_CHECK_MS 20
+#define RESTART_MAX_WAITS 100
+
+/*
+ * wlroots restarts Xwayland only when it ran for more than 5 seconds. A
+ * session must survive an X server that dies early too, so when wlroots
+ * did not restart it, oriel starts a new one on the same display. The old
+ * window manager connection must be gone first: wlroots 0.15 frees it only
+ * when it sees the hangup, and it still points at its wlr_xwayland.
+ */
+static int handle_restart_timer(void *data) {
+	struct xwm *xwm = data;
+	struct wlr_xwayland_server *server = xwm->xwayland->server;
+	bool restarted = server && (server->pid != 0 || server->client ||
+		server->pipe_source || server->x_fd_read_event[0]);
+	if (restarted) {
+		return 0;
+	}
+	if (xwm->xwayland->xwm && ++xwm->restart_waits < RESTART_MAX_WAITS) {
+		wl_event_source_timer_update(xwm->restart_timer, RESTART_CHECK_MS);
+		return 0;
+	}
+	wlr_log(WLR_INFO, "Xwayland exited; starting it again");
+	xwm_stop(xwm);
+	if (!xwm_start(xwm)) {
+		wlr_log(WLR_ERROR, "Cannot restart Xwayland");
+	}
+	return 0;
+}
+
+static void handle_client_destroy(struct wl_listener *listener, void *data) {
+	struct xwm *xwm = wl_container_of(listener, xwm, client_destroy);
+	wl_list_remove(&xwm->client_destroy.link);
+	xwm->client_destroy_linked = false;
+	xwm->restart_waits = 0;
+	wl_event_source_timer_update(xwm->restart_timer, 1);
+}
+
+static void handle_ready(struct wl_listener *listener, void *data) {
+	struct xwm *xwm = wl_container_of(listener, xwm, ready);
+	struct wlr_xwayland *xwayland = xwm->xwayland;
+	wlr_xwayland_set_seat(xwayland, xwm->server->seat->wlr_seat);
+
+	struct wlr_xcursor *xcursor =
+		wlr_xcursor_manager_get_xcursor(xwm->xcursor_manager, "left_ptr", 1);
+	if (xcursor) {
+		struct wlr_xcursor_image *image = xcursor->images[0];
+		wlr_xwayland_set_cursor(xwayland, image->buffer, image->width * 4,
+			image->width, image->height, image->hotspot_x, image->hotspot_y);
+	}
+	if (xwayland->server->client && !xwm->client_destroy_linked) {
+		xwm->client_destroy.notify = handle_client_destroy;
+		wl_client_add_destroy_listener(xwayland->server->client, &xwm->client_destroy);
+		xwm->client_destroy_linked = true;
+	}
+	wlr_log(WLR_INFO, "Xwayland is ready on %s", xwayland->display_name);
+}
+
+static bool xwm_start(struct xwm *xwm) {
+	struct server *server = xwm->server;
+	xwm->xwayland = wlr_xwayland_create(server->display, server->compositor, xwm->lazy);
+	if (!xwm->xwayland) {
+		return false;
+	}
+	xwm->ready.notify = handle_ready;
+	wl_signal_add(&xwm->xwayland->events.ready, &xwm->ready);
+	xwm->new_surface.notify = handle_new_surface;
+	wl_signal_add(&xwm->xwayland->events.new_surface, &xwm->new_surface);
+	if (strcmp(xwm->display_name, xwm->xwayland->display_name) != 0) {
+		snprintf(xwm->display_name, sizeof(xwm->display_name), "%s",
+			xwm->xwayland->display_name);
+		setenv("DISPLAY", xwm->display_name, 1);
+	}
+	return true;
+}
+
+/* Ends the X server and waits (bounded) until wlroots freed its WM. */
+static void end_x_server(struct xwm *xwm) {
+	struct wlr_xwayland *xwayland = xwm->xwayland;
+	struct wlr_xwayland_server *server = xwayland->server;
+	if (server && server->client) {
+		/* A fresh start time keeps wlroots from restarting it. */
+		server->server_start = time(NULL);
+		wl_client_destroy(server->client);
+	}
+	for (int i = 0; i < RESTART_MAX_WAITS && xwayland->xwm; i++) {
+		wl_event_loop_dispatch(xwm->server->loop, RESTART_CHECK_MS);
+	}
+}
+
+static void xwm_stop(struct xwm *xwm) {
+	if (!xwm->xwayland) {
+		return;
+	}
+	if (xwm->client_destroy_linked) {
+		wl_list_remove(&xwm->client_destroy.link);
+		xwm->client_destroy_linked = false;
+	}
+	end_x_server(xwm);
+	wl_list_remove(&xwm->ready.link);
+	wl_list_remove(&xwm->new_surface.link);
+	wlr_xwayland_destroy(xwm->xwayland);
+	xwm->xwayland = NULL;
+}
+
+struct xwm *xwm_create(struct server *server, bool lazy) {
+	struct xwm *xwm = zalloc(sizeof(*xwm));
+	xwm->server = server;
+	xwm->lazy = lazy;
+	const struct oriel_config *config = &server->options->config;
+	xwm->xcursor_manager = wlr_xcursor_manager_create(config->cursor_theme,
+		config->cursor_size > 0 ? config->cursor_size : 24);
+	wlr_xcursor_manager_load(xwm->xcursor_manager, 1);
+	xwm->restart_timer = wl_event_loop_add_timer(server->loop, handle_restart_timer, xwm);
+	if (!xwm_start(xwm)) {
+		wlr_log(WLR_ERROR, "Cannot start Xwayland");
+		wl_event_source_remove(xwm->restart_timer);
+		wlr_xcursor_manager_destroy(xwm->xcursor_manager);
+		free(xwm);
+		return NULL;
+	}
+	return xwm;
+}
+
+void xwm_destroy(struct xwm *xwm) {
+	if (!xwm) {
+		return;
+	}
+	wl_event_source_remove(xwm->restart_timer);
+	xwm_stop(xwm);
+	wlr_xcursor_manager_destroy(xwm->xcursor_manager);
+	free(xwm);
+}
+
+const char *xwm_display_name(struct xwm *xwm) {
+	return xwm->display_name;
+}

@@ -1,0 +1,309 @@
+#include <assert.h>
+#include <stdlib.h>
+#include <wlr/types/wlr_scene.h>
+#include <wlr/xwayland.h>
+#include <xcb/xcb_icccm.h>
+#include "compositor/seat.h"
+#include "compositor/server.h"
+#include "compositor/util.h"
+#include "compositor/view.h"
+#include "xwm/xwayland.h"
+
+/* A managed X window: a view whose client is an X11 app. */
+struct xwayland_view {
+	struct view base;
+	struct wlr_xwayland_surface *xsurface;
+
+	struct wl_listener destroy;
+	struct wl_listener map;
+	struct wl_listener unmap;
+	struct wl_listener commit;
+	struct wl_listener request_configure;
+	struct wl_listener request_move;
+	struct wl_listener request_resize;
+	struct wl_listener request_minimize;
+	struct wl_listener request_maximize;
+	struct wl_listener request_fullscreen;
+	struct wl_listener request_activate;
+	struct wl_listener set_title;
+	struct wl_listener set_class;
+	struct wl_listener set_override_redirect;
+	bool commit_linked;
+};
+
+static const struct view_impl xwayland_view_impl;
+
+static struct xwayland_view *xwayland_view_from_view(struct view *view) {
+	assert(view->impl == &xwayland_view_impl);
+	return (struct xwayland_view *)view;
+}
+
+static const char *get_title(struct view *view) {
+	return xwayland_view_from_view(view)->xsurface->title;
+}
+
+static const char *get_app_id(struct view *view) {
+	return xwayland_view_from_view(view)->xsurface->class;
+}
+
+static pid_t get_pid(struct view *view) {
+	return xwayland_view_from_view(view)->xsurface->pid;
+}
+
+static void configure(struct view *view, const struct wlr_box *geometry) {
+	/* X windows live in root coordinates, which are layout coordinates. */
+	wlr_xwayland_surface_configure(xwayland_view_from_view(view)->xsurface,
+		geometry->x, geometry->y, geometry->width, geometry->height);
+}
+
+static void set_activated(struct view *view, bool activated) {
+	struct wlr_xwayland_surface *xsurface = xwayland_view_from_view(view)->xsurface;
+	if (activated) {
+		wlr_xwayland_surface_restack(xsurface, NULL, XCB_STACK_MODE_ABOVE);
+	}
+	wlr_xwayland_surface_activate(xsurface, activated);
+}
+
+static void set_maximized(struct view *view, bool maximized) {
+	wlr_xwayland_surface_set_maximized(xwayland_view_from_view(view)->xsurface, maximized);
+}
+
+static void set_fullscreen(struct view *view, bool fullscreen) {
+	wlr_xwayland_surface_set_fullscreen(xwayland_view_from_view(view)->xsurface,
+		fullscreen);
+}
+
+static void set_minimized(struct view *view, bool minimized) {
+	wlr_xwayland_surface_set_minimized(xwayland_view_from_view(view)->xsurface, minimized);
+}
+
+static void close_view(struct view *view) {
+	wlr_xwayland_surface_close(xwayland_view_from_view(view)->xsurface);
+}
+
+static struct view *get_parent(struct view *view) {
+	struct wlr_xwayland_surface *parent = xwayland_view_from_view(view)->xsurface->parent;
+	return parent && !parent->override_redirect ? parent->data : NULL;
+}
+
+static bool wants_client_decorations(struct view *view) {
+	return xwayland_view_from_view(view)->xsurface->decorations !=
+		WLR_XWAYLAND_SURFACE_DECORATIONS_ALL;
+}
+
+static void unlink_listeners(struct xwayland_view *xview) {
+	wl_list_remove(&xview->destroy.link);
+	wl_list_remove(&xview->map.link);
+	wl_list_remove(&xview->unmap.link);
+	wl_list_remove(&xview->request_configure.link);
+	wl_list_remove(&xview->request_move.link);
+	wl_list_remove(&xview->request_resize.link);
+	wl_list_remove(&xview->request_minimize.link);
+	wl_list_remove(&xview->request_maximize.link);
+	wl_list_remove(&xview->request_fullscreen.link);
+	wl_list_remove(&xview->request_activate.link);
+	wl_list_remove(&xview->set_title.link);
+	wl_list_remove(&xview->set_class.link);
+	wl_list_remove(&xview->set_override_redirect.link);
+	if (xview->commit_linked) {
+		wl_list_remove(&xview->commit.link);
+		xview->commit_linked = false;
+	}
+}
+
+static void destroy(struct view *view) {
+	struct xwayland_view *xview = xwayland_view_from_view(view);
+	unlink_listeners(xview);
+	xview->xsurface->data = NULL;
+	free(xview);
+}
+
+static const struct view_impl xwayland_view_impl = {
+	.kind = VIEW_XWAYLAND,
+	.get_title = get_title,
+	.get_app_id = get_app_id,
+	.get_pid = get_pid,
+	.configure = configure,
+	.set_activated = set_activated,
+	.set_maximized = set_maximized,
+	.set_fullscreen = set_fullscreen,
+	.set_minimized = set_minimized,
+	.close = close_view,
+	.get_parent = get_parent,
+	.wants_client_decorations = wants_client_decorations,
+	.destroy = destroy,
+};
+
+static void handle_commit(struct wl_listener *listener, void *data) {
+	struct xwayland_view *xview = wl_container_of(listener, xview, commit);
+	struct wlr_surface *surface = xview->xsurface->surface;
+	view_update_size(&xview->base, surface->current.width, surface->current.height);
+}
+
+static bool has_requested_position(struct wlr_xwayland_surface *xsurface) {
+	return xsurface->size_hints && (xsurface->size_hints->flags &
+		(XCB_ICCCM_SIZE_HINT_US_POSITION | XCB_ICCCM_SIZE_HINT_P_POSITION));
+}
+
+static void handle_map(struct wl_listener *listener, void *data) {
+	struct xwayland_view *xview = wl_container_of(listener, xview, map);
+	struct wlr_xwayland_surface *xsurface = xview->xsurface;
+	struct view *view = &xview->base;
+	view->surface = xsurface->surface;
+	view->content = wlr_scene_subsurface_tree_create(&view->scene_tree->node,
+		xsurface->surface);
+	xview->commit.notify = handle_commit;
+	wl_signal_add(&xsurface->surface->events.commit, &xview->commit);
+	xview->commit_linked = true;
+	view_map(view, view->content, xsurface->width, xsurface->height,
+		has_requested_position(xsurface), xsurface->x, xsurface->y);
+	if (xsurface->fullscreen) {
+		view_set_fullscreen(view, true);
+	} else if (xsurface->maximized_horz && xsurface->maximized_vert) {
+		view_set_maximized(view, true);
+	}
+}
+
+static void handle_unmap(struct wl_listener *listener, void *data) {
+	struct xwayland_view *xview = wl_container_of(listener, xview, unmap);
+	struct view *view = &xview->base;
+	view_unmap(view);
+	if (xview->commit_linked) {
+		wl_list_remove(&xview->commit.link);
+		xview->commit_linked = false;
+	}
+	/* An X window may map again with another surface: start afresh then. */
+	if (view->content) {
+		wlr_scene_node_destroy(view->content);
+		view->content = NULL;
+	}
+}
+
+static void handle_destroy(struct wl_listener *listener, void *data) {
+	struct xwayland_view *xview = wl_container_of(listener, xview, destroy);
+	view_destroy(&xview->base);
+}
+
+static void handle_request_configure(struct wl_listener *listener, void *data) {
+	struct xwayland_view *xview = wl_container_of(listener, xview, request_configure);
+	struct wlr_xwayland_surface_configure_event *event = data;
+	struct view *view = &xview->base;
+	if (!view->mapped) {
+		wlr_xwayland_surface_configure(xview->xsurface, event->x, event->y,
+			event->width, event->height);
+		return;
+	}
+	/* Floating windows may place and size themselves; managed states win. */
+	if (view->fullscreen || view->maximized || view->server->options->kiosk) {
+		configure(view, &view->geometry);
+		return;
+	}
+	struct wlr_box box = {event->x, event->y, event->width, event->height};
+	view_move_resize(view, &box);
+}
+
+static void handle_request_move(struct wl_listener *listener, void *data) {
+	struct xwayland_view *xview = wl_container_of(listener, xview, request_move);
+	if (xview->base.mapped) {
+		seat_begin_interactive(xview->base.server->seat, &xview->base, CURSOR_MOVE, 0);
+	}
+}
+
+static void handle_request_resize(struct wl_listener *listener, void *data) {
+	struct xwayland_view *xview = wl_container_of(listener, xview, request_resize);
+	struct wlr_xwayland_resize_event *event = data;
+	if (xview->base.mapped) {
+		seat_begin_interactive(xview->base.server->seat, &xview->base, CURSOR_RESIZE,
+			event->edges);
+	}
+}
+
+static void handle_request_minimize(struct wl_listener *listener, void *data) {
+	struct xwayland_view *xview = wl_container_of(listener, xview, request_minimize);
+	struct wlr_xwayland_minimize_event *event = data;
+	view_set_minimized(&xview->base, event->minimize);
+}
+
+static void handle_request_maximize(struct wl_listener *listener, void *data) {
+	struct xwayland_view *xview = wl_container_of(listener, xview, request_maximize);
+	struct wlr_xwayland_surface *xsurface = xview->xsurface;
+	if (xview->base.mapped) {
+		view_set_maximized(&xview->base,
+			xsurface->maximized_horz && xsurface->maximized_vert);
+	}
+}
+
+static void handle_request_fullscreen(struct wl_listener *listener, void *data) {
+	struct xwayland_view *xview = wl_container_of(listener, xview, request_fullscreen);
+	if (xview->base.mapped) {
+		view_set_fullscreen(&xview->base, xview->xsurface->fullscreen);
+	}
+}
+
+static void handle_request_activate(struct wl_listener *listener, void *data) {
+	struct xwayland_view *xview = wl_container_of(listener, xview, request_activate);
+	if (xview->base.mapped) {
+		view_focus(&xview->base);
+	}
+}
+
+static void handle_set_title(struct wl_listener *listener, void *data) {
+	struct xwayland_view *xview = wl_container_of(listener, xview, set_title);
+	view_update_title(&xview->base);
+}
+
+static void handle_set_class(struct wl_listener *listener, void *data) {
+	struct xwayland_view *xview = wl_container_of(listener, xview, set_class);
+	view_update_app_id(&xview->base);
+}
+
+/* A window that becomes override-redirect stops being managed: new type. */
+static void handle_set_override_redirect(struct wl_listener *listener, void *data) {
+	struct xwayland_view *xview = wl_container_of(listener, xview, set_override_redirect);
+	struct wlr_xwayland_surface *xsurface = xview->xsurface;
+	struct server *server = xview->base.server;
+	bool mapped = xsurface->mapped;
+	if (mapped) {
+		handle_unmap(&xview->unmap, NULL);
+	}
+	view_destroy(&xview->base);
+	xwayland_unmanaged_create(server, xsurface);
+	if (mapped) {
+		wl_signal_emit(&xsurface->events.map, xsurface);
+	}
+}
+
+void xwayland_view_create(struct server *server, struct wlr_xwayland_surface *xsurface) {
+	struct xwayland_view *xview = zalloc(sizeof(*xview));
+	xview->xsurface = xsurface;
+	view_init(&xview->base, server, &xwayland_view_impl, xsurface->surface);
+	xsurface->data = &xview->base;
+
+	xview->destroy.notify = handle_destroy;
+	wl_signal_add(&xsurface->events.destroy, &xview->destroy);
+	xview->map.notify = handle_map;
+	wl_signal_add(&xsurface->events.map, &xview->map);
+	xview->unmap.notify = handle_unmap;
+	wl_signal_add(&xsurface->events.unmap, &xview->unmap);
+	xview->request_configure.notify = handle_request_configure;
+	wl_signal_add(&xsurface->events.request_configure, &xview->request_configure);
+	xview->request_move.notify = handle_request_move;
+	wl_signal_add(&xsurface->events.request_move, &xview->request_move);
+	xview->request_resize.notify = handle_request_resize;
+	wl_signal_add(&xsurface->events.request_resize, &xview->request_resize);
+	xview->request_minimize.notify = handle_request_minimize;
+	wl_signal_add(&xsurface->events.request_minimize, &xview->request_minimize);
+	xview->request_maximize.notify = handle_request_maximize;
+	wl_signal_add(&xsurface->events.request_maximize, &xview->request_maximize);
+	xview->request_fullscreen.notify = handle_request_fullscreen;
+	wl_signal_add(&xsurface->events.request_fullscreen, &xview->request_fullscreen);
+	xview->request_activate.notify = handle_request_activate;
+	wl_signal_add(&xsurface->events.request_activate, &xview->request_activate);
+	xview->set_title.notify = handle_set_title;
+	wl_signal_add(&xsurface->events.set_title, &xview->set_title);
+	xview->set_class.notify = handle_set_class;
+	wl_signal_add(&xsurface->events.set_class, &xview->set_class);
+	xview->set_override_redirect.notify = handle_set_override_redirect;
+	wl_signal_add(&xsurface->events.set_override_redirect,
+		&xview->set_override_redirect);
+}

@@ -262,7 +262,7 @@ static bool parse_enum(struct parser *p, const struct config_key *key,
 static bool set_mode(struct parser *p, const struct config_key *key,
 		const char *value) {
 	static const char *const names[] = {"desktop", "kiosk"};
-	int v;
+	int v = 0;
 	if (!parse_enum(p, key, value, names, ARRAY_LEN(names), &v)) {
 		return false;
 	}
@@ -273,7 +273,7 @@ static bool set_mode(struct parser *p, const struct config_key *key,
 static bool set_xwayland(struct parser *p, const struct config_key *key,
 		const char *value) {
 	static const char *const names[] = {"lazy", "eager", "off"};
-	int v;
+	int v = 0;
 	if (!parse_enum(p, key, value, names, ARRAY_LEN(names), &v)) {
 		return false;
 	}

@@ -1,9 +1,14 @@
+#include <stdlib.h>
+#include <string.h>
+#include <wlr/types/wlr_buffer.h>
 #include <wlr/types/wlr_scene.h>
 #include "compositor/decoration.h"
+#include "compositor/text_buffer.h"
 
 static const float border_colour[4] = {0.2f, 0.2f, 0.25f, 1.0f};
 static const float title_focused[4] = {0.16f, 0.35f, 0.60f, 1.0f};
 static const float title_unfocused[4] = {0.35f, 0.35f, 0.38f, 1.0f};
+static const float text_colour[4] = {1.0f, 1.0f, 1.0f, 1.0f};
 
 void decoration_init(struct decoration *decoration, struct wlr_scene_tree *parent) {
 	decoration->tree = wlr_scene_tree_create(&parent->node);
@@ -15,7 +20,38 @@ void decoration_init(struct decoration *decoration, struct wlr_scene_tree *paren
 	wlr_scene_node_set_enabled(&decoration->tree->node, false);
 }
 
+/* Redrawn only when the title or the bar's width changed. */
+static void update_title_text(struct decoration *decoration, int width, const char *title) {
+	if (!title) {
+		title = "";
+	}
+	if (decoration->title_text && decoration->text_width == width &&
+			decoration->text && strcmp(decoration->text, title) == 0) {
+		return;
+	}
+	if (decoration->title_text) {
+		wlr_scene_node_destroy(&decoration->title_text->node);
+		decoration->title_text = NULL;
+	}
+	free(decoration->text);
+	decoration->text = strdup(title);
+	decoration->text_width = width;
+	struct wlr_buffer *buffer = text_buffer_create(title, width,
+		DECORATION_TITLE_HEIGHT, text_colour);
+	if (!buffer) {
+		return;
+	}
+	decoration->title_text = wlr_scene_buffer_create(&decoration->tree->node, buffer);
+	wlr_buffer_drop(buffer);
+	if (decoration->title_text) {
+		wlr_scene_node_set_position(&decoration->title_text->node, 0,
+			-DECORATION_TITLE_HEIGHT);
+	}
+}
+
 void decoration_finish(struct decoration *decoration) {
+	free(decoration->text);
+	decoration->text = NULL;
 	if (decoration->tree) {
 		wlr_scene_node_destroy(&decoration->tree->node);
 		decoration->tree = NULL;
@@ -33,10 +69,17 @@ void decoration_update(struct decoration *decoration, int width, int height,
 	wlr_scene_rect_set_size(decoration->title_bar, width, t);
 	wlr_scene_rect_set_color(decoration->title_bar,
 		focused ? title_focused : title_unfocused);
-	(void)title;
+	if (decoration->enabled) {
+		update_title_text(decoration, width, title);
+	}
 }
 
 void decoration_set_enabled(struct decoration *decoration, bool enabled) {
 	decoration->enabled = enabled;
 	wlr_scene_node_set_enabled(&decoration->tree->node, enabled);
+	if (!enabled && decoration->title_text) {
+		/* Frees the text; it is drawn again on the next update. */
+		wlr_scene_node_destroy(&decoration->title_text->node);
+		decoration->title_text = NULL;
+	}
 }

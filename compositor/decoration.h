@@ -15,6 +15,8 @@ struct decoration {
 	struct wlr_scene_rect *border;
 	struct wlr_scene_rect *title_bar;
 	struct wlr_scene_buffer *title_text;
+	char *text;     /* what title_text shows */
+	int text_width; /* and how wide it was drawn */
 	bool enabled;
 	bool focused;
 };

@@ -55,10 +55,6 @@ bool child_start(struct child *child, struct wl_display *display, char *const ar
 		return false;
 	}
 	if (child->pid == 0) {
-		/* The event loop blocks signals it watches; the command must not inherit that. */
-		sigset_t none;
-		sigemptyset(&none);
-		sigprocmask(SIG_SETMASK, &none, NULL);
 		setpgid(0, 0);
 		execvp(argv[0], argv);
 		fprintf(stderr, "oriel: cannot run %s: %s\n", argv[0], strerror(errno));

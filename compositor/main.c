@@ -1,3 +1,4 @@
+#include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <wlr/util/log.h>
@@ -11,6 +12,17 @@
 #if HAVE_XWAYLAND
 #include "xwm/xwayland.h"
 #endif
+
+/*
+ * The event loop blocks the signals it watches. Every process oriel forks
+ * (Xwayland through wlroots, the session command, dbus-daemon) must start
+ * with them unblocked, or it would ignore SIGTERM.
+ */
+static void unblock_signals_in_child(void) {
+	sigset_t none;
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+}
 
 static int handle_terminate(int signal, void *data) {
 	wlr_log(WLR_INFO, "Stopping on signal %d", signal);
@@ -59,6 +71,7 @@ int main(int argc, char *argv[]) {
 	}
 	wlr_log_init(options.debug ? WLR_DEBUG : WLR_INFO, NULL);
 	signal(SIGPIPE, SIG_IGN);
+	pthread_atfork(NULL, NULL, unblock_signals_in_child);
 
 	int status = EXIT_FAILURE;
 	struct session_bus bus;
@@ -101,6 +114,8 @@ int main(int argc, char *argv[]) {
 	status = child.exited ? child.exit_status : EXIT_SUCCESS;
 
 out:
+	/* X goes first, so that X clients exiting cannot make wlroots restart it. */
+	stop_xwayland(&server);
 	child_finish(&child);
 	if (sigterm) {
 		wl_event_source_remove(sigterm);
@@ -109,7 +124,6 @@ out:
 		wl_event_source_remove(sigint);
 	}
 	control_destroy(server.control);
-	stop_xwayland(&server);
 	virtual_input_destroy(server.virtual_input);
 	server_finish(&server);
 	session_bus_finish(&bus);

@@ -94,12 +94,13 @@ void server_finish(struct server *server) {
 		output_finish_server(server);
 		wlr_backend_destroy(server->backend);
 	}
+	/* The scene listens to the layout: the layout goes first. */
+	wlr_output_layout_destroy(server->output_layout);
 	if (server->scene) {
 		wlr_scene_node_destroy(&server->scene->node);
 	}
 	wlr_allocator_destroy(server->allocator);
 	wlr_renderer_destroy(server->renderer);
-	wlr_output_layout_destroy(server->output_layout);
 	wl_display_destroy(server->display);
 	server->display = NULL;
 }

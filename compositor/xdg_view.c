@@ -35,7 +35,10 @@ struct xdg_view {
 struct xdg_popup {
 	struct xdg_view *view;
 	struct wlr_xdg_surface *xdg_surface;
+	/* Shows the popup's surfaces; a child of its parent's node. */
+	struct wlr_scene_node *node;
 	struct wl_listener new_popup;
+	struct wl_listener commit;
 	struct wl_listener destroy;
 };
 
@@ -137,13 +140,13 @@ static const struct view_impl xdg_view_impl = {
 	.destroy = destroy,
 };
 
-/* The window geometry excludes client shadows: keep its corner at view x/y. */
+/*
+ * The window geometry excludes client shadows. The scene's xdg node keeps
+ * its origin at the geometry's corner, so only the size needs following.
+ */
 static void sync_geometry(struct xdg_view *xdg_view) {
 	struct wlr_box geometry;
 	wlr_xdg_surface_get_geometry(xdg_view->xdg_surface, &geometry);
-	if (xdg_view->base.content) {
-		wlr_scene_node_set_position(xdg_view->base.content, -geometry.x, -geometry.y);
-	}
 	view_update_size(&xdg_view->base, geometry.width, geometry.height);
 }
 
@@ -163,7 +166,6 @@ static void handle_map(struct wl_listener *listener, void *data) {
 		view->content = wlr_scene_xdg_surface_create(&view->scene_tree->node,
 			xdg_view->xdg_surface);
 	}
-	wlr_scene_node_set_position(view->content, -geometry.x, -geometry.y);
 	view_map(view, view->content, geometry.width, geometry.height, false, 0, 0);
 
 	struct wlr_xdg_toplevel_requested *requested =
@@ -240,7 +242,8 @@ static void handle_set_app_id(struct wl_listener *listener, void *data) {
 	view_update_app_id(&xdg_view->base);
 }
 
-static void popup_create(struct xdg_view *view, struct wlr_xdg_surface *xdg_surface);
+static void popup_create(struct xdg_view *view, struct wlr_xdg_surface *xdg_surface,
+	struct wlr_scene_node *parent_node);
 
 static void unconstrain_popup(struct xdg_popup *popup) {
 	struct view *view = &popup->view->base;
@@ -261,24 +264,45 @@ static void unconstrain_popup(struct xdg_popup *popup) {
 	wlr_xdg_popup_unconstrain_from_box(popup->xdg_surface->popup, &box);
 }
 
+/*
+ * Scene xdg nodes have their origin at the window geometry, and
+ * popup->geometry is relative to the parent's window geometry.
+ */
+static void position_popup(struct xdg_popup *popup) {
+	struct wlr_box *placed = &popup->xdg_surface->popup->geometry;
+	wlr_scene_node_set_position(popup->node, placed->x, placed->y);
+}
+
 static void handle_popup_new_popup(struct wl_listener *listener, void *data) {
 	struct xdg_popup *popup = wl_container_of(listener, popup, new_popup);
-	popup_create(popup->view, data);
+	struct wlr_xdg_popup *wlr_popup = data;
+	popup_create(popup->view, wlr_popup->base, popup->node);
+}
+
+static void handle_popup_commit(struct wl_listener *listener, void *data) {
+	struct xdg_popup *popup = wl_container_of(listener, popup, commit);
+	position_popup(popup);
 }
 
 static void handle_popup_destroy(struct wl_listener *listener, void *data) {
 	struct xdg_popup *popup = wl_container_of(listener, popup, destroy);
 	wl_list_remove(&popup->new_popup.link);
+	wl_list_remove(&popup->commit.link);
 	wl_list_remove(&popup->destroy.link);
+	wlr_scene_node_destroy(popup->node);
 	free(popup);
 }
 
-static void popup_create(struct xdg_view *view, struct wlr_xdg_surface *xdg_surface) {
+static void popup_create(struct xdg_view *view, struct wlr_xdg_surface *xdg_surface,
+		struct wlr_scene_node *parent_node) {
 	struct xdg_popup *popup = zalloc(sizeof(*popup));
 	popup->view = view;
 	popup->xdg_surface = xdg_surface;
+	popup->node = wlr_scene_xdg_surface_create(parent_node, xdg_surface);
 	popup->new_popup.notify = handle_popup_new_popup;
 	wl_signal_add(&xdg_surface->events.new_popup, &popup->new_popup);
+	popup->commit.notify = handle_popup_commit;
+	wl_signal_add(&xdg_surface->surface->events.commit, &popup->commit);
 	popup->destroy.notify = handle_popup_destroy;
 	wl_signal_add(&xdg_surface->events.destroy, &popup->destroy);
 	unconstrain_popup(popup);
@@ -286,7 +310,13 @@ static void popup_create(struct xdg_view *view, struct wlr_xdg_surface *xdg_surf
 
 static void handle_new_popup(struct wl_listener *listener, void *data) {
 	struct xdg_view *xdg_view = wl_container_of(listener, xdg_view, new_popup);
-	popup_create(xdg_view, data);
+	struct wlr_xdg_popup *wlr_popup = data;
+	struct view *view = &xdg_view->base;
+	if (!view->content) {
+		view->content = wlr_scene_xdg_surface_create(&view->scene_tree->node,
+			xdg_view->xdg_surface);
+	}
+	popup_create(xdg_view, wlr_popup->base, view->content);
 }
 
 static void xdg_view_create(struct server *server, struct wlr_xdg_surface *xdg_surface) {

@@ -1,7 +1,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <wlr/types/wlr_seat.h>
 #include <wlr/types/wlr_xcursor_manager.h>
 #include <wlr/util/log.h>
@@ -116,14 +115,20 @@ static bool xwm_start(struct xwm *xwm) {
 	return true;
 }
 
-/* Ends the X server and waits (bounded) until wlroots freed its WM. */
+/*
+ * Ends the X server and waits (bounded) until wlroots freed its WM.
+ * wlroots 0.15 restarts Xwayland whenever its client goes away, so its
+ * listener is taken off first; Xwayland then exits on the broken pipe.
+ */
 static void end_x_server(struct xwm *xwm) {
 	struct wlr_xwayland *xwayland = xwm->xwayland;
 	struct wlr_xwayland_server *server = xwayland->server;
 	if (server && server->client) {
-		/* A fresh start time keeps wlroots from restarting it. */
-		server->server_start = time(NULL);
-		wl_client_destroy(server->client);
+		struct wl_client *client = server->client;
+		wl_list_remove(&server->client_destroy.link);
+		wl_list_init(&server->client_destroy.link);
+		server->client = NULL;
+		wl_client_destroy(client);
 	}
 	for (int i = 0; i < RESTART_MAX_WAITS && xwayland->xwm; i++) {
 		wl_event_loop_dispatch(xwm->server->loop, RESTART_CHECK_MS);

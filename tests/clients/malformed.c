@@ -3,7 +3,6 @@
  * check that a misbehaving client gets a protocol error and is cut off
  * while the compositor and its other clients carry on.
  */
-#define _GNU_SOURCE /* memfd_create */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>

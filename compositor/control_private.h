@@ -1,0 +1,48 @@
+#ifndef ORIEL_CONTROL_PRIVATE_H
+#define ORIEL_CONTROL_PRIVATE_H
+
+/* Shared by the control*.c files only. */
+
+#include <systemd/sd-bus.h>
+#include <wayland-server-core.h>
+
+#define CONTROL_BUS_NAME "org.oriel.Compositor"
+#define CONTROL_PATH "/org/oriel/Compositor"
+#define CONTROL_IFACE_OUTPUTS CONTROL_BUS_NAME ".Outputs"
+#define CONTROL_IFACE_WINDOWS CONTROL_BUS_NAME ".Windows"
+#define CONTROL_IFACE_SCREENSHOT CONTROL_BUS_NAME ".Screenshot"
+#define CONTROL_IFACE_INPUT CONTROL_BUS_NAME ".Input"
+
+struct server;
+
+struct control {
+	struct server *server;
+	sd_bus *bus;
+	struct wl_event_source *bus_source;
+	/* Armed only while sd-bus has a finite timeout pending. */
+	struct wl_event_source *timer_source;
+
+	sd_bus_slot *outputs_slot;
+	sd_bus_slot *windows_slot;
+	sd_bus_slot *screenshot_slot;
+	sd_bus_slot *input_slot;
+	/* The pending UpdateActivationEnvironment call, if any. */
+	sd_bus_slot *activation_slot;
+};
+
+/* One vtable per interface of protocols/org.oriel.Compositor.xml. */
+extern const sd_bus_vtable control_outputs_vtable[];
+extern const sd_bus_vtable control_windows_vtable[];
+extern const sd_bus_vtable control_screenshot_vtable[];
+extern const sd_bus_vtable control_input_vtable[];
+
+/*
+ * Whether the sender of msg may read the screen, inject input or change
+ * windows and outputs: same euid as oriel, executable on the allowlist.
+ * Returns 0 when allowed; otherwise sets error (AccessDenied) and returns
+ * the negative errno a method handler returns as is.
+ */
+int control_check_caller(struct control *control, sd_bus_message *msg,
+	sd_bus_error *error);
+
+#endif

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "compositor/control_utf8.h"
+#include "compositor/utf8.h"
 #include "compositor/util.h"
 
 /* As sd-bus's unichar_is_valid: no surrogates, no noncharacters. */
@@ -16,36 +17,12 @@ static bool code_point_valid(uint32_t c) {
 }
 
 size_t control_utf8_char_len(const unsigned char *s, size_t len) {
+	uint32_t c;
 	if (len == 0 || s[0] == 0) {
 		return 0;
 	}
-	if (s[0] < 0x80) {
-		return 1;
-	}
-	size_t n;
-	uint32_t c, min;
-	if ((s[0] & 0xe0) == 0xc0) {
-		n = 2, c = s[0] & 0x1f, min = 0x80;
-	} else if ((s[0] & 0xf0) == 0xe0) {
-		n = 3, c = s[0] & 0x0f, min = 0x800;
-	} else if ((s[0] & 0xf8) == 0xf0) {
-		n = 4, c = s[0] & 0x07, min = 0x10000;
-	} else {
-		return 0;
-	}
-	if (len < n) {
-		return 0;
-	}
-	for (size_t i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80) {
-			return 0;
-		}
-		c = (c << 6) | (s[i] & 0x3f);
-	}
-	if (c < min || !code_point_valid(c)) {
-		return 0;
-	}
-	return n;
+	size_t n = utf8_decode((const char *)s, len, &c);
+	return n > 0 && code_point_valid(c) ? n : 0;
 }
 
 bool control_utf8_is_valid(const char *s) {

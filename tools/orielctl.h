@@ -75,11 +75,6 @@ int ctl_cmd_pointer(struct ctl *ctl);
 int ctl_cmd_key(struct ctl *ctl);
 
 /* orielctl_format.c */
-/*
- * Decodes one UTF-8 code point at s (len bytes): its length, or 0 when the
- * bytes are not valid UTF-8 (overlong, surrogate, beyond U+10FFFF, cut).
- */
-size_t ctl_utf8_decode(const char *s, size_t len, uint32_t *code_point);
 /* A JSON string literal: escapes quotes, backslashes and control
  * characters; invalid UTF-8 becomes \ufffd. */
 void ctl_json_string(FILE *f, const char *s);

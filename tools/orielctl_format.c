@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include "compositor/utf8.h"
 #include "tools/orielctl.h"
 
 void *ctl_zalloc(size_t size) {
@@ -35,42 +36,6 @@ char *ctl_asprintf(const char *fmt, ...) {
 	vsnprintf(s, (size_t)len + 1, fmt, args);
 	va_end(args);
 	return s;
-}
-
-size_t ctl_utf8_decode(const char *str, size_t len, uint32_t *code_point) {
-	const unsigned char *s = (const unsigned char *)str;
-	if (len == 0) {
-		return 0;
-	}
-	if (s[0] < 0x80) {
-		*code_point = s[0];
-		return 1;
-	}
-	size_t n;
-	uint32_t c, min;
-	if ((s[0] & 0xe0) == 0xc0) {
-		n = 2, c = s[0] & 0x1f, min = 0x80;
-	} else if ((s[0] & 0xf0) == 0xe0) {
-		n = 3, c = s[0] & 0x0f, min = 0x800;
-	} else if ((s[0] & 0xf8) == 0xf0) {
-		n = 4, c = s[0] & 0x07, min = 0x10000;
-	} else {
-		return 0;
-	}
-	if (len < n) {
-		return 0;
-	}
-	for (size_t i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80) {
-			return 0;
-		}
-		c = (c << 6) | (s[i] & 0x3f);
-	}
-	if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff)) {
-		return 0;
-	}
-	*code_point = c;
-	return n;
 }
 
 void ctl_json_string(FILE *f, const char *s) {
@@ -107,7 +72,7 @@ void ctl_json_string(FILE *f, const char *s) {
 				fprintf(f, "\\u%04x", c);
 			} else if (c < 0x80) {
 				fputc(c, f);
-			} else if ((n = ctl_utf8_decode(s, len, &cp)) > 0) {
+			} else if ((n = utf8_decode(s, len, &cp)) > 0) {
 				fwrite(s, 1, n, f);
 			} else {
 				fputs("\\ufffd", f);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <xkbcommon/xkbcommon.h>
+#include "compositor/utf8.h"
 #include "tools/orielctl.h"
 
 enum action { ACTION_PRESS, ACTION_RELEASE, ACTION_BOTH };
@@ -180,7 +181,7 @@ static int key_type(struct ctl *ctl) {
 	size_t n_keysyms = 0;
 	for (size_t i = 0; i < len;) {
 		uint32_t cp;
-		size_t n = ctl_utf8_decode(text + i, len - i, &cp);
+		size_t n = utf8_decode(text + i, len - i, &cp);
 		if (n == 0) {
 			free(keysyms);
 			return ctl_usage_error("TEXT is not valid UTF-8 (at byte %zu)", i);

@@ -46,3 +46,25 @@ bool placement_intersects(const struct placement_box *a, const struct placement_
 	return a->x < b->x + b->width && b->x < a->x + a->width &&
 		a->y < b->y + b->height && b->y < a->y + a->height;
 }
+
+void placement_apply_gravity(enum placement_gravity gravity, int w, int h,
+		int border, int frame_top, int frame_side, int *x, int *y) {
+	if (gravity == PLACEMENT_GRAVITY_STATIC) {
+		*x += border;
+		*y += border;
+		return;
+	}
+	int frame_w = w + 2 * frame_side;
+	int frame_h = h + frame_top + frame_side;
+	/* Column and row of the reference point: 0 start, 1 middle, 2 end. */
+	int col = 0, row = 0;
+	if (gravity >= PLACEMENT_GRAVITY_NORTH_WEST && gravity <= PLACEMENT_GRAVITY_SOUTH_EAST) {
+		col = gravity % 3;
+		row = gravity / 3;
+	}
+	/* The reference point on the unframed window, where the frame's goes. */
+	int fx = *x + col * (w + 2 * border) / 2 - col * frame_w / 2;
+	int fy = *y + row * (h + 2 * border) / 2 - row * frame_h / 2;
+	*x = fx + frame_side;
+	*y = fy + frame_top;
+}

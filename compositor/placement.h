@@ -25,6 +25,33 @@ struct placement_box placement_new_window(const struct placement_box *area,
 struct placement_box placement_center_over(const struct placement_box *area,
 	const struct placement_box *parent, int w, int h, int frame_top, int frame_side);
 
+/* A reference point, as X's win_gravity names it (ICCCM 4.1.2.3). */
+enum placement_gravity {
+	PLACEMENT_GRAVITY_NORTH_WEST = 0, /* the default */
+	PLACEMENT_GRAVITY_NORTH,
+	PLACEMENT_GRAVITY_NORTH_EAST,
+	PLACEMENT_GRAVITY_WEST,
+	PLACEMENT_GRAVITY_CENTER,
+	PLACEMENT_GRAVITY_EAST,
+	PLACEMENT_GRAVITY_SOUTH_WEST,
+	PLACEMENT_GRAVITY_SOUTH,
+	PLACEMENT_GRAVITY_SOUTH_EAST,
+	PLACEMENT_GRAVITY_STATIC,
+};
+
+/*
+ * A client asked for its window, a content of w x h, at (*x, *y) as if it
+ * had no frame, with its own X border of border pixels around the content
+ * (which the window manager takes away). ICCCM 4.1.2.3: the reference point that gravity names on
+ * that unframed window (its top-left corner for NorthWest, its center for
+ * Center, its bottom-right corner for SouthEast...) is where the same
+ * point of the frame goes; with Static the content stays where asked.
+ * Returns through x/y the content's top-left inside the frame so placed
+ * (frame_side borders, a frame_top title).
+ */
+void placement_apply_gravity(enum placement_gravity gravity, int w, int h,
+	int border, int frame_top, int frame_side, int *x, int *y);
+
 /* Whether a and b overlap. */
 bool placement_intersects(const struct placement_box *a, const struct placement_box *b);
 

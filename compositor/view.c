@@ -152,6 +152,9 @@ static void place_new_view(struct view *view, bool has_position, int x, int y) {
 		placed = placement_center_over(&area, &parent_box, view->geometry.width,
 			view->geometry.height, frame_top(view), frame_side(view));
 	} else {
+		placement_apply_gravity(view->requested_gravity, view->geometry.width,
+			view->geometry.height, view->requested_border, frame_top(view),
+			frame_side(view), &x, &y);
 		struct placement_box requested = {x, y, 0, 0};
 		placed = placement_new_window(&area, view->geometry.width,
 			view->geometry.height, frame_top(view), frame_side(view),
@@ -301,11 +304,34 @@ void view_move(struct view *view, int x, int y) {
 	view_move_resize(view, &box);
 }
 
+/*
+ * Applies the client's size constraints. When only the left (top) edge
+ * moved, as in a resize from that edge, the right (bottom) edge stays put.
+ */
+static void constrain_box(struct view *view, struct wlr_box *box) {
+	if (!view->impl->constrain_size || view->fullscreen) {
+		return;
+	}
+	int width = box->width, height = box->height;
+	view->impl->constrain_size(view, &width, &height);
+	const struct wlr_box *old = &view->geometry;
+	if (box->x != old->x && box->x + box->width == old->x + old->width) {
+		box->x += box->width - width;
+	}
+	if (box->y != old->y && box->y + box->height == old->y + old->height) {
+		box->y += box->height - height;
+	}
+	box->width = width;
+	box->height = height;
+}
+
 void view_move_resize(struct view *view, const struct wlr_box *geometry) {
-	view->geometry.x = geometry->x;
-	view->geometry.y = geometry->y;
-	wlr_scene_node_set_position(&view->scene_tree->node, geometry->x, geometry->y);
-	view->impl->configure(view, geometry);
+	struct wlr_box box = *geometry;
+	constrain_box(view, &box);
+	view->geometry.x = box.x;
+	view->geometry.y = box.y;
+	wlr_scene_node_set_position(&view->scene_tree->node, box.x, box.y);
+	view->impl->configure(view, &box);
 }
 
 static void maximized_box(struct view *view, struct output *output, struct wlr_box *box) {
@@ -421,6 +447,11 @@ void view_arrange_all(struct server *server) {
 			fit_to_output(view);
 		}
 	}
+	/*
+	 * Usable areas changed (a panel came or went) or outputs did: the X
+	 * work area follows. Listeners must not call view_arrange_all.
+	 */
+	wl_signal_emit(&server->events_outputs_changed, NULL);
 }
 
 struct view *view_from_id(struct server *server, uint64_t id) {

@@ -35,6 +35,11 @@ struct view_impl {
 	void (*close)(struct view *view);
 	/* The view this one is a dialog of, or NULL. */
 	struct view *(*get_parent)(struct view *view);
+	/*
+	 * Optional: the allowed content size closest to *width x *height
+	 * (X11 WM_NORMAL_HINTS). Applied to every resize but fullscreen.
+	 */
+	void (*constrain_size)(struct view *view, int *width, int *height);
 	/* Whether the client draws its own decorations. */
 	bool (*wants_client_decorations)(struct view *view);
 	/* Frees the implementation's struct; called by view_destroy. */
@@ -58,6 +63,12 @@ struct view {
 	/* Geometry to return to after maximize or fullscreen. */
 	struct wlr_box restore;
 	bool mapped, maximized, fullscreen, minimized;
+	/*
+	 * enum placement_gravity of a position the client asks for at map
+	 * (X11 win_gravity); the shell sets it before view_map.
+	 */
+	int requested_gravity;
+	int requested_border; /* X border width around that position */
 	/* Set once the view was placed, so later maps keep their position. */
 	bool placed;
 

@@ -9,6 +9,7 @@
 #include "compositor/seat.h"
 #include "compositor/server.h"
 #include "compositor/util.h"
+#include "xwm/x11.h"
 #include "xwm/xwayland.h"
 
 struct xwm {
@@ -17,6 +18,8 @@ struct xwm {
 	bool lazy;
 	char display_name[16];
 	struct wlr_xcursor_manager *xcursor_manager;
+	/* oriel's own X connection, while Xwayland is ready. */
+	struct xwm_x11 *x11;
 	struct wl_event_source *restart_timer;
 	int restart_waits;
 
@@ -94,6 +97,9 @@ static void handle_ready(struct wl_listener *listener, void *data) {
 		wl_client_add_destroy_listener(xwayland->server->client, &xwm->client_destroy);
 		xwm->client_destroy_linked = true;
 	}
+	/* A restarted Xwayland: the old connection has hung up by now. */
+	xwm_x11_disconnect(xwm->x11);
+	xwm->x11 = xwm_x11_connect(xwm->server, xwayland->display_name);
 	wlr_log(WLR_INFO, "Xwayland is ready on %s", xwayland->display_name);
 }
 
@@ -143,6 +149,8 @@ static void xwm_stop(struct xwm *xwm) {
 		wl_list_remove(&xwm->client_destroy.link);
 		xwm->client_destroy_linked = false;
 	}
+	xwm_x11_disconnect(xwm->x11);
+	xwm->x11 = NULL;
 	end_x_server(xwm);
 	wl_list_remove(&xwm->ready.link);
 	wl_list_remove(&xwm->new_surface.link);
@@ -181,4 +189,8 @@ void xwm_destroy(struct xwm *xwm) {
 
 const char *xwm_display_name(struct xwm *xwm) {
 	return xwm->display_name;
+}
+
+struct xwm_x11 *xwm_get_x11(struct xwm *xwm) {
+	return xwm ? xwm->x11 : NULL;
 }

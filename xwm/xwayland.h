@@ -12,6 +12,8 @@ struct xwm *xwm_create(struct server *server, bool lazy);
 void xwm_destroy(struct xwm *xwm);
 /* ":N"; stays the same across restarts as long as the number is free. */
 const char *xwm_display_name(struct xwm *xwm);
+/* oriel's own X connection (xwm/x11.h), or NULL while Xwayland is not ready. */
+struct xwm_x11 *xwm_get_x11(struct xwm *xwm);
 
 /* Window types, one file each: managed views and override-redirect windows. */
 void xwayland_view_create(struct server *server, struct wlr_xwayland_surface *xsurface);

@@ -1,12 +1,16 @@
 #include <assert.h>
 #include <stdlib.h>
 #include <wlr/types/wlr_scene.h>
+#include <wlr/util/log.h>
 #include <wlr/xwayland.h>
 #include <xcb/xcb_icccm.h>
 #include "compositor/seat.h"
 #include "compositor/server.h"
 #include "compositor/util.h"
 #include "compositor/view.h"
+#include "compositor/placement.h"
+#include "xwm/icccm_hints.h"
+#include "xwm/x11.h"
 #include "xwm/xwayland.h"
 
 /* A managed X window: a view whose client is an X11 app. */
@@ -50,9 +54,21 @@ static pid_t get_pid(struct view *view) {
 	return xwayland_view_from_view(view)->xsurface->pid;
 }
 
+static struct xwm_x11 *view_x11(struct view *view) {
+	return xwm_get_x11(view->server->xwm);
+}
+
 static void configure(struct view *view, const struct wlr_box *geometry) {
 	/* X windows live in root coordinates, which are layout coordinates. */
-	wlr_xwayland_surface_configure(xwayland_view_from_view(view)->xsurface,
+	struct wlr_xwayland_surface *xsurface = xwayland_view_from_view(view)->xsurface;
+	wlr_xwayland_surface_configure(xsurface,
+		geometry->x, geometry->y, geometry->width, geometry->height);
+	/*
+	 * ICCCM 4.1.5: wlroots sends only the real ConfigureNotify, which X
+	 * omits when nothing changed (a refused request). The synthetic one
+	 * always tells the client its root position.
+	 */
+	xwm_x11_send_configure_notify(view_x11(view), xsurface->window_id,
 		geometry->x, geometry->y, geometry->width, geometry->height);
 }
 
@@ -84,6 +100,58 @@ static void close_view(struct view *view) {
 static struct view *get_parent(struct view *view) {
 	struct wlr_xwayland_surface *parent = xwayland_view_from_view(view)->xsurface->parent;
 	return parent && !parent->override_redirect ? parent->data : NULL;
+}
+
+/*
+ * wlroots 0.15 memcpy()s xcb_size_hints_t into its own struct, whose
+ * fields after height_inc are in another order: its base_* hold the min
+ * aspect, its min_aspect_* the max aspect and its max_aspect_* the base
+ * size. It then overwrites its "base" (our min aspect) with the min size
+ * when the client gave no base size. Undone here; a min aspect that was
+ * overwritten so is dropped (only the max aspect is honoured then).
+ */
+static void decode_size_hints(const struct wlr_xwayland_surface_size_hints *wlr_hints,
+		struct icccm_size_hints *hints) {
+	*hints = (struct icccm_size_hints){
+		.flags = wlr_hints->flags,
+		.min_width = wlr_hints->min_width,
+		.min_height = wlr_hints->min_height,
+		.max_width = wlr_hints->max_width,
+		.max_height = wlr_hints->max_height,
+		.width_inc = wlr_hints->width_inc,
+		.height_inc = wlr_hints->height_inc,
+		.max_aspect_num = wlr_hints->min_aspect_num,
+		.max_aspect_den = wlr_hints->min_aspect_den,
+		.base_width = wlr_hints->max_aspect_num,
+		.base_height = wlr_hints->max_aspect_den,
+		.win_gravity = wlr_hints->win_gravity,
+	};
+	if (wlr_hints->flags & ICCCM_P_BASE_SIZE) {
+		hints->min_aspect_num = wlr_hints->base_width;
+		hints->min_aspect_den = wlr_hints->base_height;
+	}
+}
+
+static void constrain_size(struct view *view, int *width, int *height) {
+	const struct wlr_xwayland_surface_size_hints *wlr_hints =
+		xwayland_view_from_view(view)->xsurface->size_hints;
+	if (!wlr_hints) {
+		icccm_constrain_size(NULL, width, height);
+		return;
+	}
+	struct icccm_size_hints hints;
+	decode_size_hints(wlr_hints, &hints);
+	icccm_constrain_size(&hints, width, height);
+}
+
+/* X's win_gravity (1 NorthWest .. 10 Static) as a placement gravity. */
+static int requested_gravity(struct wlr_xwayland_surface *xsurface) {
+	const struct wlr_xwayland_surface_size_hints *hints = xsurface->size_hints;
+	if (!hints || !(hints->flags & ICCCM_P_WIN_GRAVITY) || hints->win_gravity < 1 ||
+			hints->win_gravity > 10) {
+		return PLACEMENT_GRAVITY_NORTH_WEST;
+	}
+	return (int)hints->win_gravity - 1;
 }
 
 static bool wants_client_decorations(struct view *view) {
@@ -130,6 +198,7 @@ static const struct view_impl xwayland_view_impl = {
 	.set_minimized = set_minimized,
 	.close = close_view,
 	.get_parent = get_parent,
+	.constrain_size = constrain_size,
 	.wants_client_decorations = wants_client_decorations,
 	.destroy = destroy,
 };
@@ -155,6 +224,10 @@ static void handle_map(struct wl_listener *listener, void *data) {
 	xview->commit.notify = handle_commit;
 	wl_signal_add(&xsurface->surface->events.commit, &xview->commit);
 	xview->commit_linked = true;
+	xwm_x11_window_managed(view_x11(view), xsurface->window_id);
+	view->requested_gravity = requested_gravity(xsurface);
+	view->requested_border = has_requested_position(xsurface) ?
+		xwm_x11_border_width(view_x11(view), xsurface->window_id) : 0;
 	view_map(view, view->content, xsurface->width, xsurface->height,
 		has_requested_position(xsurface), xsurface->x, xsurface->y);
 	if (xsurface->fullscreen) {

@@ -1,3 +1,4 @@
+#include <arpa/inet.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -365,6 +366,155 @@ static const struct config_key control_keys[] = {
 	{ .name = "allow", .set = add_allowed_exe, .flags = KEY_REPEATABLE },
 };
 
+/* [vnc] */
+
+bool config_parse_vnc_address(const char *s, struct config_vnc_address *address) {
+	if (!s || !s[0]) {
+		return false;
+	}
+	const char *port;
+	size_t host_len;
+	const char *host = s;
+	if (s[0] == '[') {
+		const char *close = strchr(s, ']');
+		if (!close || close[1] != ':') {
+			return false;
+		}
+		host = s + 1;
+		host_len = (size_t)(close - host);
+		port = close + 2;
+		struct in6_addr a6;
+		char tmp[INET6_ADDRSTRLEN + 1];
+		if (host_len == 0 || host_len >= sizeof(tmp)) {
+			return false;
+		}
+		memcpy(tmp, host, host_len);
+		tmp[host_len] = '\0';
+		if (inet_pton(AF_INET6, tmp, &a6) != 1) {
+			return false;
+		}
+	} else {
+		const char *colon = strrchr(s, ':');
+		if (colon) {
+			if (memchr(s, ':', (size_t)(colon - s))) {
+				return false; /* bare IPv6 needs brackets */
+			}
+			host_len = (size_t)(colon - s);
+			port = colon + 1;
+			if (host_len == 0) {
+				return false;
+			}
+		} else {
+			host = "127.0.0.1";
+			host_len = strlen(host);
+			port = s;
+		}
+		for (size_t i = 0; i < host_len; i++) {
+			char c = host[i];
+			if (!(is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+					c == '.' || c == '-')) {
+				return false;
+			}
+		}
+	}
+	if (host_len >= sizeof(address->host)) {
+		return false;
+	}
+	long v;
+	const char *p = port;
+	if (!parse_digits(&p, 65535, &v) || *p != '\0' || v < 1) {
+		return false;
+	}
+	memcpy(address->host, host, host_len);
+	address->host[host_len] = '\0';
+	address->port = (int)v;
+	return true;
+}
+
+bool config_vnc_address_is_loopback(const struct config_vnc_address *address) {
+	struct in_addr a4;
+	struct in6_addr a6;
+	if (strcmp(address->host, "localhost") == 0) {
+		return true;
+	}
+	if (inet_pton(AF_INET, address->host, &a4) == 1) {
+		return (ntohl(a4.s_addr) >> 24) == 127;
+	}
+	if (inet_pton(AF_INET6, address->host, &a6) == 1) {
+		if (IN6_IS_ADDR_LOOPBACK(&a6)) {
+			return true;
+		}
+		return IN6_IS_ADDR_V4MAPPED(&a6) && a6.s6_addr[12] == 127;
+	}
+	return false;
+}
+
+static bool add_vnc_listen(struct parser *p, const struct config_key *key,
+		const char *value) {
+	char q[QUOTE_MAX + 4];
+	struct config_vnc_address address;
+	if (!config_parse_vnc_address(value, &address)) {
+		return fail(p, "[vnc] %s: '%s' is not [ADDR:]PORT (IPv6 as [ADDR]:PORT)",
+			key->name, quote(value, q));
+	}
+	struct oriel_config *config = p->config;
+	if (config->n_vnc_listen >= CONFIG_MAX_VNC_LISTEN) {
+		return fail(p, "[vnc] %s: too many entries (at most %d)",
+			key->name, CONFIG_MAX_VNC_LISTEN);
+	}
+	config->vnc_listen[config->n_vnc_listen++] = xstrdup(value);
+	return true;
+}
+
+static bool add_vnc_unix(struct parser *p, const struct config_key *key,
+		const char *value) {
+	char q[QUOTE_MAX + 4];
+	struct oriel_config *config = p->config;
+	/* sockaddr_un.sun_path holds 108 bytes with the NUL. */
+	if (strlen(value) >= 108) {
+		return fail(p, "[vnc] %s: '%s' is longer than 107 bytes",
+			key->name, quote(value, q));
+	}
+	if (config->n_vnc_unix >= CONFIG_MAX_VNC_LISTEN) {
+		return fail(p, "[vnc] %s: too many entries (at most %d)",
+			key->name, CONFIG_MAX_VNC_LISTEN);
+	}
+	config->vnc_unix[config->n_vnc_unix++] = xstrdup(value);
+	return true;
+}
+
+static bool set_bool(struct parser *p, const struct config_key *key,
+		const char *value) {
+	static const char *const names[] = {"false", "true", "no", "yes", "off", "on"};
+	int v = 0;
+	if (!parse_enum(p, key, value, names, ARRAY_LEN(names), &v)) {
+		return false;
+	}
+	int *field = (int *)((char *)p->config + key->offset);
+	*field = (v - 1) % 2;
+	return true;
+}
+
+#define VNC_STRING(key, field) { .name = key, .set = set_string, \
+	.offset = offsetof(struct oriel_config, field) }
+#define VNC_INT(key, field, lo, hi) { .name = key, .set = set_int, \
+	.offset = offsetof(struct oriel_config, field), .min = lo, .max = hi }
+
+static const struct config_key vnc_keys[] = {
+	{ .name = "listen", .set = add_vnc_listen, .flags = KEY_REPEATABLE },
+	{ .name = "unix", .set = add_vnc_unix, .flags = KEY_REPEATABLE },
+	VNC_STRING("output", vnc_output),
+	VNC_STRING("password-file", vnc_password_file),
+	{ .name = "view-only", .set = set_bool,
+		.offset = offsetof(struct oriel_config, vnc_view_only) },
+	VNC_INT("max-fps", vnc_max_fps, 1, 1000),
+	VNC_INT("max-clients", vnc_max_clients, 1, 1024),
+	VNC_INT("max-cut-text", vnc_max_cut_text, 1, 64 * 1024 * 1024),
+	VNC_STRING("http", vnc_http),
+	VNC_STRING("tls-cert", vnc_tls_cert),
+	VNC_STRING("tls-key", vnc_tls_key),
+};
+
 #define SECTION_KEYS(table) .keys = table, .n_keys = ARRAY_LEN(table)
 
 static const struct config_section sections[] = {
@@ -374,6 +524,7 @@ static const struct config_section sections[] = {
 	{ .name = "keyboard", SECTION_KEYS(keyboard_keys) },
 	{ .name = "cursor", SECTION_KEYS(cursor_keys) },
 	{ .name = "control", SECTION_KEYS(control_keys) },
+	{ .name = "vnc", SECTION_KEYS(vnc_keys) },
 };
 
 _Static_assert(ARRAY_LEN(sections) <= MAX_SECTIONS, "raise MAX_SECTIONS");
@@ -382,6 +533,7 @@ _Static_assert(ARRAY_LEN(output_keys) <= MAX_SECTION_KEYS, "raise MAX_SECTION_KE
 _Static_assert(ARRAY_LEN(keyboard_keys) <= MAX_SECTION_KEYS, "raise MAX_SECTION_KEYS");
 _Static_assert(ARRAY_LEN(cursor_keys) <= MAX_SECTION_KEYS, "raise MAX_SECTION_KEYS");
 _Static_assert(ARRAY_LEN(control_keys) <= MAX_SECTION_KEYS, "raise MAX_SECTION_KEYS");
+_Static_assert(ARRAY_LEN(vnc_keys) <= MAX_SECTION_KEYS, "raise MAX_SECTION_KEYS");
 
 static int *seen_line(struct parser *p, const struct config_key *key) {
 	return &p->seen[p->section - sections][key - p->section->keys];
@@ -503,6 +655,7 @@ void config_init(struct oriel_config *config) {
 	memset(config, 0, sizeof(*config));
 	config->repeat_rate = -1;
 	config->repeat_delay = -1;
+	config->vnc_view_only = -1;
 }
 
 void config_finish(struct oriel_config *config) {
@@ -515,6 +668,17 @@ void config_finish(struct oriel_config *config) {
 	for (int i = 0; i < config->n_allowed_exes; i++) {
 		free(config->allowed_exes[i]);
 	}
+	for (int i = 0; i < config->n_vnc_listen; i++) {
+		free(config->vnc_listen[i]);
+	}
+	for (int i = 0; i < config->n_vnc_unix; i++) {
+		free(config->vnc_unix[i]);
+	}
+	free(config->vnc_output);
+	free(config->vnc_password_file);
+	free(config->vnc_http);
+	free(config->vnc_tls_cert);
+	free(config->vnc_tls_key);
 	/* Back to the initial state, so finishing twice is harmless. */
 	config_init(config);
 }

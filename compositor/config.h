@@ -11,6 +11,7 @@
 
 #define CONFIG_MAX_OUTPUTS 16
 #define CONFIG_MAX_ALLOWED_EXES 16
+#define CONFIG_MAX_VNC_LISTEN 8
 
 enum config_mode { CONFIG_MODE_UNSET = 0, CONFIG_MODE_DESKTOP, CONFIG_MODE_KIOSK };
 enum config_xwayland {
@@ -44,6 +45,21 @@ struct oriel_config {
 	/* [control] allow = /abs/path/to/exe, repeatable */
 	char *allowed_exes[CONFIG_MAX_ALLOWED_EXES];
 	int n_allowed_exes;
+
+	/* [vnc]: mirrors the --vnc* options; unset values are NULL, 0 or -1. */
+	char *vnc_listen[CONFIG_MAX_VNC_LISTEN]; /* "[ADDR:]PORT", validated */
+	int n_vnc_listen;
+	char *vnc_unix[CONFIG_MAX_VNC_LISTEN];
+	int n_vnc_unix;
+	char *vnc_output, *vnc_password_file, *vnc_http, *vnc_tls_cert, *vnc_tls_key;
+	int vnc_view_only; /* -1 unset, else 0 or 1 */
+	int vnc_max_fps, vnc_max_clients, vnc_max_cut_text; /* 0: unset */
+};
+
+/* A VNC listen address, from "PORT", "ADDR:PORT" or "[IPV6]:PORT". */
+struct config_vnc_address {
+	char host[256]; /* "127.0.0.1" when the string has no address */
+	int port;       /* 1..65535 */
 };
 
 void config_init(struct oriel_config *config);
@@ -62,5 +78,10 @@ bool config_parse_file(struct oriel_config *config, const char *path,
 
 /* "WIDTHxHEIGHT[@HZ]", HZ may be fractional ("59.94"). Shared with --output. */
 bool config_parse_output_mode(const char *s, struct config_output_mode *mode);
+
+/* "[ADDR:]PORT" with IPv6 in brackets. Shared with --vnc. */
+bool config_parse_vnc_address(const char *s, struct config_vnc_address *address);
+/* localhost, 127.0.0.0/8, ::1 and ::ffff:127.x; names are not resolved. */
+bool config_vnc_address_is_loopback(const struct config_vnc_address *address);
 
 #endif

@@ -4,6 +4,9 @@
 #include <wlr/util/log.h>
 #include "oriel-config.h"
 #include "capture/virtual_input.h"
+#if HAVE_VNC
+#include "capture/vnc.h"
+#endif
 #include "compositor/child.h"
 #include "compositor/control.h"
 #include "compositor/options.h"
@@ -78,6 +81,9 @@ int main(int argc, char *argv[]) {
 	struct server server = {0};
 	struct child child = {0};
 	struct wl_event_source *sigterm = NULL, *sigint = NULL;
+#if HAVE_VNC
+	struct vnc_server *vnc = NULL;
+#endif
 
 	if (!session_bus_init(&bus, options.dbus)) {
 		goto out_options;
@@ -90,6 +96,17 @@ int main(int argc, char *argv[]) {
 		goto out;
 	}
 	start_xwayland(&server);
+	if (options.vnc.n_listen + options.vnc.n_unix > 0) {
+#if HAVE_VNC
+		vnc = vnc_server_create(&server);
+		if (!vnc) {
+			goto out;
+		}
+#else
+		wlr_log(WLR_ERROR, "oriel was built without VNC support");
+		goto out;
+#endif
+	}
 	setenv("XDG_SESSION_TYPE", "wayland", 1);
 	setenv("XDG_CURRENT_DESKTOP", "oriel", 1);
 
@@ -124,6 +141,9 @@ out:
 		wl_event_source_remove(sigint);
 	}
 	control_destroy(server.control);
+#if HAVE_VNC
+	vnc_server_destroy(vnc);
+#endif
 	virtual_input_destroy(server.virtual_input);
 	server_finish(&server);
 	session_bus_finish(&bus);

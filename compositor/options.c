@@ -1,4 +1,5 @@
 #include <getopt.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,18 @@ static const char usage[] =
 	"  --config FILE                             settings file\n"
 	"                                            ($XDG_CONFIG_HOME/oriel/oriel.ini)\n"
 	"  --dbus auto|session|spawn|off             session bus to use (auto)\n"
+	"  --vnc [ADDR:]PORT                         serve VNC (repeatable; address\n"
+	"                                            127.0.0.1, IPv6 as [::1]:5901)\n"
+	"  --vnc-unix PATH                           serve VNC on a Unix socket\n"
+	"  --vnc-output NAME|layout                  what VNC shows (the first output)\n"
+	"  --vnc-password-file FILE                  lines SECRET or view-only:SECRET\n"
+	"  --vnc-view-only                           ignore every viewer's input\n"
+	"  --vnc-max-fps N                           updates per viewer per second (60)\n"
+	"  --vnc-max-clients N                       viewers at once (16)\n"
+	"  --vnc-max-cut-text BYTES                  clipboard size limit (1048576)\n"
+	"  --vnc-http DIR|none                       noVNC files served on the VNC\n"
+	"                                            port (/usr/share/novnc)\n"
+	"  --vnc-tls-cert FILE --vnc-tls-key FILE    TLS for WebSocket viewers (wss)\n"
 	"  -d, --debug                               debug logging\n"
 	"  -h, --help                                show this help\n"
 	"  -v, --version                             show the version\n";
@@ -33,7 +46,19 @@ static int parse_choice(const char *value, const char *const choices[], int n) {
 }
 
 enum { OPT_BACKEND = 256, OPT_RENDERER, OPT_OUTPUT, OPT_XWAYLAND, OPT_KIOSK,
-	OPT_CONFIG, OPT_DBUS };
+	OPT_CONFIG, OPT_DBUS, OPT_VNC, OPT_VNC_UNIX, OPT_VNC_OUTPUT,
+	OPT_VNC_PASSWORD_FILE, OPT_VNC_VIEW_ONLY, OPT_VNC_MAX_FPS, OPT_VNC_MAX_CLIENTS,
+	OPT_VNC_MAX_CUT_TEXT, OPT_VNC_HTTP, OPT_VNC_TLS_CERT, OPT_VNC_TLS_KEY };
+
+static bool parse_count(const char *value, int min, int max, int *out) {
+	char *end;
+	long v = strtol(value, &end, 10);
+	if (value[0] < '0' || value[0] > '9' || *end || v < min || v > max) {
+		return false;
+	}
+	*out = (int)v;
+	return true;
+}
 
 enum options_result options_parse(struct oriel_options *options, int argc, char *argv[]) {
 	static const struct option long_options[] = {
@@ -44,6 +69,17 @@ enum options_result options_parse(struct oriel_options *options, int argc, char 
 		{"kiosk", no_argument, NULL, OPT_KIOSK},
 		{"config", required_argument, NULL, OPT_CONFIG},
 		{"dbus", required_argument, NULL, OPT_DBUS},
+		{"vnc", required_argument, NULL, OPT_VNC},
+		{"vnc-unix", required_argument, NULL, OPT_VNC_UNIX},
+		{"vnc-output", required_argument, NULL, OPT_VNC_OUTPUT},
+		{"vnc-password-file", required_argument, NULL, OPT_VNC_PASSWORD_FILE},
+		{"vnc-view-only", no_argument, NULL, OPT_VNC_VIEW_ONLY},
+		{"vnc-max-fps", required_argument, NULL, OPT_VNC_MAX_FPS},
+		{"vnc-max-clients", required_argument, NULL, OPT_VNC_MAX_CLIENTS},
+		{"vnc-max-cut-text", required_argument, NULL, OPT_VNC_MAX_CUT_TEXT},
+		{"vnc-http", required_argument, NULL, OPT_VNC_HTTP},
+		{"vnc-tls-cert", required_argument, NULL, OPT_VNC_TLS_CERT},
+		{"vnc-tls-key", required_argument, NULL, OPT_VNC_TLS_KEY},
 		{"debug", no_argument, NULL, 'd'},
 		{"help", no_argument, NULL, 'h'},
 		{"version", no_argument, NULL, 'v'},
@@ -56,6 +92,9 @@ enum options_result options_parse(struct oriel_options *options, int argc, char 
 
 	memset(options, 0, sizeof(*options));
 	config_init(&options->config);
+	options->vnc.view_only = -1;
+	struct options_vnc *vnc = &options->vnc;
+	struct config_vnc_address address;
 
 	optind = 1;
 	int c, choice;
@@ -102,6 +141,58 @@ enum options_result options_parse(struct oriel_options *options, int argc, char 
 		case OPT_CONFIG:
 			options->config_path = optarg;
 			break;
+		case OPT_VNC:
+		case OPT_VNC_UNIX:
+			if (vnc->n_listen + vnc->n_unix >= CONFIG_MAX_VNC_LISTEN) {
+				fprintf(stderr, "oriel: at most %d VNC listeners\n",
+					CONFIG_MAX_VNC_LISTEN);
+				return OPTIONS_EXIT_FAILURE;
+			}
+			if (c == OPT_VNC) {
+				if (!config_parse_vnc_address(optarg, &address)) {
+					goto bad_value;
+				}
+				vnc->listen[vnc->n_listen++] = optarg;
+			} else {
+				if (!optarg[0] || strlen(optarg) >= 108) {
+					goto bad_value;
+				}
+				vnc->unix_paths[vnc->n_unix++] = optarg;
+			}
+			break;
+		case OPT_VNC_OUTPUT:
+			vnc->output = optarg;
+			break;
+		case OPT_VNC_PASSWORD_FILE:
+			vnc->password_file = optarg;
+			break;
+		case OPT_VNC_VIEW_ONLY:
+			vnc->view_only = 1;
+			break;
+		case OPT_VNC_MAX_FPS:
+			if (!parse_count(optarg, 1, 1000, &vnc->max_fps)) {
+				goto bad_value;
+			}
+			break;
+		case OPT_VNC_MAX_CLIENTS:
+			if (!parse_count(optarg, 1, 1024, &vnc->max_clients)) {
+				goto bad_value;
+			}
+			break;
+		case OPT_VNC_MAX_CUT_TEXT:
+			if (!parse_count(optarg, 1, 64 * 1024 * 1024, &vnc->max_cut_text)) {
+				goto bad_value;
+			}
+			break;
+		case OPT_VNC_HTTP:
+			vnc->http = optarg;
+			break;
+		case OPT_VNC_TLS_CERT:
+			vnc->tls_cert = optarg;
+			break;
+		case OPT_VNC_TLS_KEY:
+			vnc->tls_key = optarg;
+			break;
 		case 'd':
 			options->debug = true;
 			break;
@@ -147,6 +238,67 @@ static char *default_config_path(void) {
 	return path;
 }
 
+/* The command line's VNC settings win; listeners from it replace the file's. */
+static bool merge_vnc(struct oriel_options *options) {
+	struct options_vnc *vnc = &options->vnc;
+	const struct oriel_config *config = &options->config;
+	if (vnc->n_listen + vnc->n_unix == 0) {
+		for (int i = 0; i < config->n_vnc_listen; i++) {
+			vnc->listen[vnc->n_listen++] = config->vnc_listen[i];
+		}
+		for (int i = 0; i < config->n_vnc_unix &&
+				vnc->n_listen + vnc->n_unix < CONFIG_MAX_VNC_LISTEN; i++) {
+			vnc->unix_paths[vnc->n_unix++] = config->vnc_unix[i];
+		}
+	}
+#define MERGE(field, config_field) \
+	if (!vnc->field) { vnc->field = config->config_field; }
+	MERGE(output, vnc_output)
+	MERGE(password_file, vnc_password_file)
+	MERGE(http, vnc_http)
+	MERGE(tls_cert, vnc_tls_cert)
+	MERGE(tls_key, vnc_tls_key)
+	MERGE(max_fps, vnc_max_fps)
+	MERGE(max_clients, vnc_max_clients)
+	MERGE(max_cut_text, vnc_max_cut_text)
+#undef MERGE
+	if (vnc->view_only < 0) {
+		vnc->view_only = config->vnc_view_only > 0;
+	}
+	if (!vnc->max_fps) {
+		vnc->max_fps = 60;
+	}
+	if (!vnc->max_clients) {
+		vnc->max_clients = 16;
+	}
+	if (!vnc->max_cut_text) {
+		vnc->max_cut_text = 1024 * 1024;
+	}
+	if (!vnc->tls_cert != !vnc->tls_key) {
+		fprintf(stderr, "oriel: --vnc-tls-cert and --vnc-tls-key go together\n");
+		return false;
+	}
+	if (vnc->password_file && access(vnc->password_file, R_OK) != 0) {
+		fprintf(stderr, "oriel: cannot read the VNC password file %s\n",
+			vnc->password_file);
+		return false;
+	}
+	/* The security model: only loopback and Unix sockets may go without. */
+	for (int i = 0; i < vnc->n_listen; i++) {
+		struct config_vnc_address address;
+		if (!config_parse_vnc_address(vnc->listen[i], &address)) {
+			return false; /* both sources validated it already */
+		}
+		if (!vnc->password_file && !config_vnc_address_is_loopback(&address)) {
+			fprintf(stderr, "oriel: refusing to serve VNC on %s without a password: "
+				"%s is not a loopback address; give --vnc-password-file FILE "
+				"(or [vnc] password-file)\n", vnc->listen[i], address.host);
+			return false;
+		}
+	}
+	return true;
+}
+
 bool options_load_config(struct oriel_options *options) {
 	char err[512];
 	bool ok = true;
@@ -182,7 +334,7 @@ bool options_load_config(struct oriel_options *options) {
 		options->outputs[0] = (struct config_output_mode){1920, 1080, 60000};
 		options->n_outputs = 1;
 	}
-	return true;
+	return merge_vnc(options);
 }
 
 void options_finish(struct oriel_options *options) {

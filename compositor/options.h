@@ -12,6 +12,20 @@ enum options_backend {
 enum options_renderer { RENDERER_AUTO, RENDERER_PIXMAN, RENDERER_GLES2 };
 enum options_dbus { DBUS_AUTO, DBUS_SESSION, DBUS_SPAWN, DBUS_OFF };
 
+/* The VNC server's settings: the command line over [vnc], then defaults. */
+struct options_vnc {
+	const char *listen[CONFIG_MAX_VNC_LISTEN]; /* "[ADDR:]PORT" */
+	int n_listen;
+	const char *unix_paths[CONFIG_MAX_VNC_LISTEN];
+	int n_unix;
+	const char *output;        /* NULL: the first output; "layout": all */
+	const char *password_file; /* NULL: no authentication */
+	const char *http;          /* NULL: /usr/share/novnc if present; "none" */
+	const char *tls_cert, *tls_key;
+	int view_only;             /* -1 unset on the command line, else 0/1 */
+	int max_fps, max_clients, max_cut_text;
+};
+
 struct oriel_options {
 	enum options_backend backend;
 	enum options_renderer renderer;
@@ -24,6 +38,8 @@ struct oriel_options {
 	/* Headless outputs from --output, else from the config, else 1920x1080. */
 	struct config_output_mode outputs[CONFIG_MAX_OUTPUTS];
 	int n_outputs;
+
+	struct options_vnc vnc;
 
 	char **command; /* argv after "--", NULL-terminated; NULL for none */
 

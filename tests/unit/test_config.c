@@ -501,6 +501,85 @@ static void test_output_mode(void) {
 	EXPECT_BAD_MODE("1280x720@@60");
 }
 
+static void test_vnc(void) {
+	struct oriel_config config;
+	char err[512];
+	EXPECT(parse(&config,
+		"[vnc]\n"
+		"listen = 5901\n"
+		"listen = 0.0.0.0:5902\n"
+		"listen = [::1]:5903\n"
+		"unix = /run/user/1000/oriel-vnc\n"
+		"output = HEADLESS-1\n"
+		"password-file = /etc/oriel/vnc-passwords\n"
+		"view-only = yes\n"
+		"max-fps = 30\n"
+		"max-clients = 4\n"
+		"max-cut-text = 65536\n"
+		"http = none\n"
+		"tls-cert = /etc/oriel/cert.pem\n"
+		"tls-key = /etc/oriel/key.pem\n", err, sizeof(err)), "%s", err);
+	EXPECT(config.n_vnc_listen == 3, "n_vnc_listen %d", config.n_vnc_listen);
+	EXPECT_STR(config.vnc_listen[0], "5901");
+	EXPECT_STR(config.vnc_listen[2], "[::1]:5903");
+	EXPECT(config.n_vnc_unix == 1, "n_vnc_unix %d", config.n_vnc_unix);
+	EXPECT_STR(config.vnc_unix[0], "/run/user/1000/oriel-vnc");
+	EXPECT_STR(config.vnc_output, "HEADLESS-1");
+	EXPECT_STR(config.vnc_password_file, "/etc/oriel/vnc-passwords");
+	EXPECT(config.vnc_view_only == 1, "view-only %d", config.vnc_view_only);
+	EXPECT(config.vnc_max_fps == 30, "max-fps %d", config.vnc_max_fps);
+	EXPECT(config.vnc_max_clients == 4, "max-clients %d", config.vnc_max_clients);
+	EXPECT(config.vnc_max_cut_text == 65536, "max-cut-text %d", config.vnc_max_cut_text);
+	EXPECT_STR(config.vnc_http, "none");
+	EXPECT_STR(config.vnc_tls_key, "/etc/oriel/key.pem");
+	config_finish(&config);
+
+	EXPECT(parse(&config, "[vnc]\nview-only = false\n", err, sizeof(err)), "%s", err);
+	EXPECT(config.vnc_view_only == 0, "view-only %d", config.vnc_view_only);
+	config_finish(&config);
+	EXPECT(parse(&config, "", err, sizeof(err)), "%s", err);
+	EXPECT(config.vnc_view_only == -1 && config.n_vnc_listen == 0, "unset");
+	config_finish(&config);
+
+	EXPECT_ERROR("[vnc]\nlisten = 70000\n", 2, "[vnc] listen", "70000");
+	EXPECT_ERROR("[vnc]\nlisten = ::1:5900\n", 2, "[vnc] listen");
+	EXPECT_ERROR("[vnc]\nlisten = [::1]5900\n", 2, "[vnc] listen");
+	EXPECT_ERROR("[vnc]\nlisten = host:\n", 2, "[vnc] listen");
+	EXPECT_ERROR("[vnc]\nlisten = a b:5900\n", 2, "[vnc] listen");
+	EXPECT_ERROR("[vnc]\nlisten = 0\n", 2, "[vnc] listen");
+	EXPECT_ERROR("[vnc]\nview-only = maybe\n", 2, "view-only", "maybe");
+	EXPECT_ERROR("[vnc]\nmax-fps = 0\n", 2, "max-fps", "out of range");
+	EXPECT_ERROR("[vnc]\nmax-clients = many\n", 2, "max-clients", "whole number");
+	EXPECT_ERROR("[vnc]\noutput = a\noutput = b\n", 3, "already set on line 2");
+	EXPECT_ERROR("[vnc]\nport = 5900\n", 2, "unknown key 'port' in [vnc]");
+	EXPECT_ERROR("[vnc]\nlisten = 1\nlisten = 2\nlisten = 3\nlisten = 4\n"
+		"listen = 5\nlisten = 6\nlisten = 7\nlisten = 8\nlisten = 9\n", 10,
+		"too many entries");
+
+	struct config_vnc_address address;
+	EXPECT(config_parse_vnc_address("5900", &address) && address.port == 5900 &&
+		strcmp(address.host, "127.0.0.1") == 0, "default address");
+	EXPECT(config_parse_vnc_address("[::1]:5901", &address) &&
+		strcmp(address.host, "::1") == 0 && address.port == 5901, "ipv6");
+	EXPECT(config_vnc_address_is_loopback(&address), "::1 is loopback");
+	EXPECT(config_parse_vnc_address("127.1.2.3:1", &address) &&
+		config_vnc_address_is_loopback(&address), "127/8 is loopback");
+	EXPECT(config_parse_vnc_address("localhost:5900", &address) &&
+		config_vnc_address_is_loopback(&address), "localhost");
+	EXPECT(config_parse_vnc_address("0.0.0.0:5900", &address) &&
+		!config_vnc_address_is_loopback(&address), "0.0.0.0 is not loopback");
+	EXPECT(config_parse_vnc_address("[::]:5900", &address) &&
+		!config_vnc_address_is_loopback(&address), ":: is not loopback");
+	EXPECT(config_parse_vnc_address("[::ffff:127.0.0.1]:5900", &address) &&
+		config_vnc_address_is_loopback(&address), "v4-mapped loopback");
+	EXPECT(config_parse_vnc_address("example.org:5900", &address) &&
+		!config_vnc_address_is_loopback(&address), "names are not loopback");
+	EXPECT(!config_parse_vnc_address("", &address), "empty");
+	EXPECT(!config_parse_vnc_address("[]:1", &address), "empty brackets");
+	EXPECT(!config_parse_vnc_address("[zz]:1", &address), "bad ipv6");
+	EXPECT(!config_parse_vnc_address("5900x", &address), "junk after port");
+}
+
 int main(void) {
 	test_init_finish();
 	test_full_file();
@@ -509,6 +588,7 @@ int main(void) {
 	test_error_buffer();
 	test_parse_file();
 	test_output_mode();
+	test_vnc();
 	if (failures) {
 		fprintf(stderr, "test-config: %d check(s) failed\n", failures);
 		return 1;

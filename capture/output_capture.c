@@ -1,0 +1,191 @@
+#include <drm_fourcc.h>
+#include <stdlib.h>
+#include <string.h>
+#include <wlr/render/wlr_renderer.h>
+#include <wlr/types/wlr_buffer.h>
+#include <wlr/types/wlr_output.h>
+#include <wlr/types/wlr_output_damage.h>
+#include <wlr/types/wlr_scene.h>
+#include <wlr/util/log.h>
+#include "capture/output_capture.h"
+#include "compositor/output.h"
+#include "compositor/server.h"
+#include "compositor/util.h"
+
+static struct wl_list captures = { &captures, &captures };
+
+static void damage_whole(struct output_capture *capture) {
+	struct wlr_output *wlr_output = capture->output->wlr_output;
+	pixman_region32_union_rect(&capture->damage, &capture->damage, 0, 0,
+		wlr_output->width, wlr_output->height);
+}
+
+static void handle_precommit(struct wl_listener *listener, void *data) {
+	struct output_capture *capture = wl_container_of(listener, capture, precommit);
+	struct wlr_output *wlr_output = capture->output->wlr_output;
+	if (!(wlr_output->pending.committed & WLR_OUTPUT_STATE_BUFFER)) {
+		return;
+	}
+	if (wlr_output->pending.committed & WLR_OUTPUT_STATE_DAMAGE) {
+		pixman_region32_union(&capture->damage, &capture->damage,
+			&wlr_output->pending.damage);
+	} else {
+		damage_whole(capture);
+	}
+}
+
+static void handle_commit(struct wl_listener *listener, void *data) {
+	struct output_capture *capture = wl_container_of(listener, capture, commit);
+	struct wlr_output_event_commit *event = data;
+	if (event->committed & WLR_OUTPUT_STATE_MODE) {
+		damage_whole(capture);
+	}
+	if (!(event->committed & WLR_OUTPUT_STATE_BUFFER) || !event->buffer) {
+		return;
+	}
+	struct output_capture_frame frame = {
+		.buffer = event->buffer,
+		.damage = &capture->damage,
+		.width = event->buffer->width,
+		.height = event->buffer->height,
+	};
+	pixman_region32_intersect_rect(&capture->damage, &capture->damage, 0, 0,
+		frame.width, frame.height);
+	if (pixman_region32_not_empty(&capture->damage)) {
+		wl_signal_emit(&capture->events.frame, &frame);
+	}
+	pixman_region32_clear(&capture->damage);
+}
+
+static void capture_free(struct output_capture *capture) {
+	wl_list_remove(&capture->precommit.link);
+	wl_list_remove(&capture->commit.link);
+	wl_list_remove(&capture->output_destroy.link);
+	wl_list_remove(&capture->link);
+	pixman_region32_fini(&capture->damage);
+	free(capture);
+}
+
+static void handle_output_destroy(struct wl_listener *listener, void *data) {
+	struct output_capture *capture = wl_container_of(listener, capture, output_destroy);
+	wl_signal_emit(&capture->events.destroy, capture);
+	capture_free(capture);
+}
+
+struct output_capture *output_capture_get(struct output *output) {
+	struct output_capture *capture;
+	wl_list_for_each(capture, &captures, link) {
+		if (capture->output == output) {
+			capture->refs++;
+			return capture;
+		}
+	}
+	capture = zalloc(sizeof(*capture));
+	capture->output = output;
+	capture->refs = 1;
+	pixman_region32_init(&capture->damage);
+	wl_signal_init(&capture->events.frame);
+	wl_signal_init(&capture->events.destroy);
+	capture->precommit.notify = handle_precommit;
+	wl_signal_add(&output->wlr_output->events.precommit, &capture->precommit);
+	capture->commit.notify = handle_commit;
+	wl_signal_add(&output->wlr_output->events.commit, &capture->commit);
+	capture->output_destroy.notify = handle_output_destroy;
+	wl_signal_add(&output->wlr_output->events.destroy, &capture->output_destroy);
+	wl_list_insert(&captures, &capture->link);
+	return capture;
+}
+
+void output_capture_put(struct output_capture *capture) {
+	if (!capture || --capture->refs > 0) {
+		return;
+	}
+	capture_free(capture);
+}
+
+void output_capture_request_full(struct output_capture *capture) {
+	damage_whole(capture);
+	struct wlr_scene_output *scene_output = capture->output->scene_output;
+	if (scene_output && scene_output->damage) {
+		wlr_output_damage_add_whole(scene_output->damage);
+	} else {
+		wlr_output_schedule_frame(capture->output->wlr_output);
+	}
+}
+
+static bool format_is_bgrx(uint32_t format) {
+	return format == DRM_FORMAT_XRGB8888 || format == DRM_FORMAT_ARGB8888;
+}
+
+static bool format_is_rgbx(uint32_t format) {
+	return format == DRM_FORMAT_XBGR8888 || format == DRM_FORMAT_ABGR8888;
+}
+
+static void copy_row(uint8_t *dst, const uint8_t *src, int width, bool swap) {
+	if (!swap) {
+		memcpy(dst, src, (size_t)width * 4);
+		return;
+	}
+	for (int i = 0; i < width; i++) {
+		dst[4 * i + 0] = src[4 * i + 2];
+		dst[4 * i + 1] = src[4 * i + 1];
+		dst[4 * i + 2] = src[4 * i + 0];
+		dst[4 * i + 3] = src[4 * i + 3];
+	}
+}
+
+bool output_capture_frame_copy(struct output_capture *capture,
+		const struct output_capture_frame *frame, const pixman_region32_t *region,
+		uint8_t *dst, int dst_stride, int dst_width, int dst_height, int dx, int dy) {
+	pixman_region32_t clip;
+	pixman_region32_init(&clip);
+	pixman_region32_intersect_rect(&clip, (pixman_region32_t *)region, 0, 0,
+		frame->width, frame->height);
+	pixman_region32_translate(&clip, dx, dy);
+	pixman_region32_intersect_rect(&clip, &clip, 0, 0, dst_width, dst_height);
+	pixman_region32_translate(&clip, -dx, -dy);
+	int n_rects;
+	const pixman_box32_t *rects = pixman_region32_rectangles(&clip, &n_rects);
+	bool ok = true;
+
+	void *data;
+	uint32_t format;
+	size_t stride;
+	if (wlr_buffer_begin_data_ptr_access(frame->buffer,
+			WLR_BUFFER_DATA_PTR_ACCESS_READ, &data, &format, &stride)) {
+		if (format_is_bgrx(format) || format_is_rgbx(format)) {
+			bool swap = format_is_rgbx(format);
+			for (int r = 0; r < n_rects; r++) {
+				const pixman_box32_t *b = &rects[r];
+				for (int y = b->y1; y < b->y2; y++) {
+					copy_row(dst + (size_t)(y + dy) * dst_stride + (size_t)(b->x1 + dx) * 4,
+						(const uint8_t *)data + (size_t)y * stride + (size_t)b->x1 * 4,
+						b->x2 - b->x1, swap);
+				}
+			}
+		} else {
+			wlr_log(WLR_ERROR, "Capture: unsupported buffer format 0x%08x", format);
+			ok = false;
+		}
+		wlr_buffer_end_data_ptr_access(frame->buffer);
+		pixman_region32_fini(&clip);
+		return ok;
+	}
+
+	/* A GPU buffer: read it back through the renderer. */
+	struct wlr_renderer *renderer = capture->output->server->renderer;
+	if (!wlr_renderer_begin_with_buffer(renderer, frame->buffer)) {
+		pixman_region32_fini(&clip);
+		return false;
+	}
+	/* Offsets go into the pointer: 0.15's pixman read_pixels clips dst_x/y. */
+	for (int r = 0; r < n_rects && ok; r++) {
+		const pixman_box32_t *b = &rects[r];
+		ok = wlr_renderer_read_pixels(renderer, DRM_FORMAT_XRGB8888, NULL,
+			dst_stride, b->x2 - b->x1, b->y2 - b->y1, b->x1, b->y1, 0, 0,
+			dst + (size_t)(b->y1 + dy) * dst_stride + (size_t)(b->x1 + dx) * 4);
+	}
+	wlr_renderer_end(renderer);
+	pixman_region32_fini(&clip);
+	return ok;
+}

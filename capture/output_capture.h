@@ -1,0 +1,63 @@
+#ifndef ORIEL_CAPTURE_OUTPUT_CAPTURE_H
+#define ORIEL_CAPTURE_OUTPUT_CAPTURE_H
+
+/*
+ * The capture engine's output source. It watches one output's commits,
+ * accumulates the damage between them and, for every commit that presents
+ * a buffer, emits `frame` with that buffer and the damage since the last
+ * frame. Sinks (VNC, later PipeWire) copy only the damaged rectangles.
+ * An idle output commits nothing, so its capture costs nothing.
+ *
+ * Captures are shared: output_capture_get returns the output's capture,
+ * creating it for the first sink; output_capture_put drops a reference.
+ * When the output goes away, `destroy` is emitted: sinks remove their
+ * listeners and forget the capture, without calling put.
+ */
+
+#include <pixman.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <wayland-server-core.h>
+
+struct output;
+struct wlr_buffer;
+
+struct output_capture_frame {
+	struct wlr_buffer *buffer;  /* valid during the signal only */
+	pixman_region32_t *damage; /* buffer coordinates */
+	int width, height;
+};
+
+struct output_capture {
+	struct output *output;
+	struct {
+		struct wl_signal frame;   /* struct output_capture_frame * */
+		struct wl_signal destroy; /* the output is going away */
+	} events;
+
+	/* private */
+	int refs;
+	pixman_region32_t damage;
+	struct wl_list link; /* captures */
+	struct wl_listener precommit;
+	struct wl_listener commit;
+	struct wl_listener output_destroy;
+};
+
+struct output_capture *output_capture_get(struct output *output);
+/* NULL is a no-op. */
+void output_capture_put(struct output_capture *capture);
+/* Damages the whole output and schedules a frame: a new sink's first frame. */
+void output_capture_request_full(struct output_capture *capture);
+
+/*
+ * Copies the rectangles of region (buffer coordinates, clipped to the
+ * buffer) from frame->buffer into dst (XRGB8888 little-endian, i.e. bytes
+ * B,G,R,X) at the same coordinates shifted by (dx, dy). Reads the buffer's
+ * memory directly, or through the renderer for GPU buffers.
+ */
+bool output_capture_frame_copy(struct output_capture *capture,
+	const struct output_capture_frame *frame, const pixman_region32_t *region,
+	uint8_t *dst, int dst_stride, int dst_width, int dst_height, int dx, int dy);
+
+#endif

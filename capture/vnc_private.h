@@ -1,0 +1,105 @@
+#ifndef ORIEL_CAPTURE_VNC_PRIVATE_H
+#define ORIEL_CAPTURE_VNC_PRIVATE_H
+
+/* Shared between the capture/vnc_*.c files; not for the rest of oriel. */
+
+#include <rfb/rfb.h>
+/* rfb.h uses sraRgnEmpty (FB_UPDATE_PENDING) without declaring it: an
+ * implicit int return would misread its rfbBool (int8_t). */
+#include <rfb/rfbregion.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <time.h>
+#include <wayland-server-core.h>
+
+struct output;
+struct output_capture;
+struct server;
+struct options_vnc;
+
+struct vnc_server {
+	struct server *server;
+	const struct options_vnc *options;
+	rfbScreenInfoPtr screen;
+
+	/* The framebuffer viewers see: XRGB8888 (bytes B,G,R,X). */
+	uint8_t *fb;
+	int width, height;
+
+	struct output *output; /* the served output */
+	struct output_capture *capture;
+	struct wl_listener capture_frame;
+	struct wl_listener capture_destroy;
+	struct wl_listener outputs_changed;
+
+	struct wl_list listeners;  /* vnc_listener.link */
+	struct wl_list pending;    /* vnc_pending.link: not yet RFB or HTTP */
+	struct wl_list http_conns; /* vnc_http_conn.link */
+	struct wl_list clients;    /* vnc_client.link */
+	int n_clients;
+	char *http_dir; /* NULL: no HTTP */
+
+	char **passwords; /* NULL-terminated, full access first; NULL: none */
+	struct wl_list auth_failures; /* vnc_auth_failure.link */
+
+	/* Clipboard */
+	struct wlr_data_source *own_selection; /* ours, from a viewer */
+	struct wl_listener selection;
+	struct wl_list selection_reads; /* vnc_selection_read.link */
+
+	/* Cursor plane */
+	struct wl_listener cursor_changed;
+};
+
+struct vnc_client {
+	struct vnc_server *vnc;
+	rfbClientPtr cl;
+	struct wl_list link;
+	struct wl_event_source *source;
+	struct wl_event_source *timer; /* paces updates to max-fps */
+	struct timespec last_update;
+	bool timer_armed;
+	int buttons; /* last RFB button mask */
+	bool keys_pressed; /* sent a key: release all when it goes */
+};
+
+/* vnc_server.c */
+void vnc_client_schedule_update(struct vnc_client *client);
+void vnc_schedule_updates(struct vnc_server *vnc);
+/* After rfbProcessClientMessage or a send: frees a client libvncserver closed. */
+bool vnc_client_check_gone(struct vnc_client *client);
+/* Reallocates the framebuffer for a new output size and tells every viewer. */
+void vnc_framebuffer_resize(struct vnc_server *vnc, int width, int height);
+
+/* vnc_listen.c */
+bool vnc_listen_init(struct vnc_server *vnc);
+void vnc_listen_finish(struct vnc_server *vnc);
+/* Hands an accepted socket to libvncserver; false if it refused it. */
+bool vnc_listen_new_rfb_client(struct vnc_server *vnc, int fd);
+enum rfbNewClientAction vnc_listen_new_client_hook(rfbClientPtr cl);
+
+/* vnc_http.c: serves static files (noVNC) on the VNC port. */
+void vnc_http_start(struct vnc_server *vnc, int fd);
+void vnc_http_finish(struct vnc_server *vnc);
+/* "GET " request headers that are not a WebSocket upgrade. */
+bool vnc_http_is_plain_get(const char *data, size_t len);
+
+/* vnc_auth.c */
+bool vnc_auth_init(struct vnc_server *vnc);
+void vnc_auth_finish(struct vnc_server *vnc);
+/* False while this address is throttled after failed attempts. */
+bool vnc_auth_allowed(struct vnc_server *vnc, const char *host);
+
+/* vnc_input.c */
+void vnc_input_init(struct vnc_server *vnc);
+void vnc_input_client_gone(struct vnc_client *client);
+
+/* vnc_clipboard.c */
+void vnc_clipboard_init(struct vnc_server *vnc);
+void vnc_clipboard_finish(struct vnc_server *vnc);
+
+/* vnc_resize.c */
+void vnc_resize_init(struct vnc_server *vnc);
+void vnc_resize_finish(struct vnc_server *vnc);
+
+#endif

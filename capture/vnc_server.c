@@ -1,0 +1,308 @@
+#include <stdlib.h>
+#include <string.h>
+#include <wlr/types/wlr_output.h>
+#include <wlr/util/log.h>
+#include "capture/output_capture.h"
+#include "capture/vnc.h"
+#include "capture/vnc_private.h"
+#include "compositor/output.h"
+#include "compositor/server.h"
+#include "compositor/util.h"
+
+/*
+ * Screen, framebuffer and updates. Damage from the output capture is
+ * copied into the framebuffer and marked modified; libvncserver merges it
+ * per viewer (modifiedRegion) until that viewer asks for an update, and we
+ * send at most max-fps updates per viewer. Nothing runs while idle.
+ */
+
+static int64_t elapsed_ms(const struct timespec *since) {
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (int64_t)(now.tv_sec - since->tv_sec) * 1000 +
+		(now.tv_nsec - since->tv_nsec) / 1000000;
+}
+
+static bool update_pending(rfbClientPtr cl) {
+	return cl->sock != RFB_INVALID_SOCKET && !cl->onHold &&
+		FB_UPDATE_PENDING(cl) && !sraRgnEmpty(cl->requestedRegion);
+}
+
+static void send_update(struct vnc_client *client) {
+	if (!update_pending(client->cl)) {
+		return;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &client->last_update);
+	rfbUpdateClient(client->cl);
+	vnc_client_check_gone(client);
+}
+
+void vnc_client_schedule_update(struct vnc_client *client) {
+	if (client->timer_armed || !update_pending(client->cl)) {
+		return;
+	}
+	int64_t interval = 1000 / client->vnc->options->max_fps;
+	int64_t since = elapsed_ms(&client->last_update);
+	if (since >= interval || since < 0) {
+		send_update(client);
+		return;
+	}
+	client->timer_armed = true;
+	wl_event_source_timer_update(client->timer, (int)(interval - since));
+}
+
+void vnc_schedule_updates(struct vnc_server *vnc) {
+	struct vnc_client *client, *tmp;
+	wl_list_for_each_safe(client, tmp, &vnc->clients, link) {
+		vnc_client_schedule_update(client);
+	}
+}
+
+static void handle_capture_frame(struct wl_listener *listener, void *data) {
+	struct vnc_server *vnc = wl_container_of(listener, vnc, capture_frame);
+	struct output_capture_frame *frame = data;
+	if (frame->width != vnc->width || frame->height != vnc->height) {
+		vnc_framebuffer_resize(vnc, frame->width, frame->height);
+		pixman_region32_union_rect(frame->damage, frame->damage, 0, 0,
+			frame->width, frame->height);
+	}
+	if (!output_capture_frame_copy(vnc->capture, frame, frame->damage, vnc->fb,
+			vnc->width * 4, vnc->width, vnc->height, 0, 0)) {
+		return;
+	}
+	int n_rects;
+	const pixman_box32_t *rects = pixman_region32_rectangles(frame->damage, &n_rects);
+	for (int i = 0; i < n_rects; i++) {
+		rfbMarkRectAsModified(vnc->screen, rects[i].x1, rects[i].y1,
+			rects[i].x2, rects[i].y2);
+	}
+	vnc_schedule_updates(vnc);
+}
+
+static void detach_output(struct vnc_server *vnc) {
+	if (!vnc->capture) {
+		return;
+	}
+	wl_list_remove(&vnc->capture_frame.link);
+	wl_list_remove(&vnc->capture_destroy.link);
+	vnc->capture = NULL;
+	vnc->output = NULL;
+}
+
+static void attach_output(struct vnc_server *vnc, struct output *output) {
+	vnc->output = output;
+	vnc->capture = output_capture_get(output);
+	vnc->capture_frame.notify = handle_capture_frame;
+	wl_signal_add(&vnc->capture->events.frame, &vnc->capture_frame);
+	wl_signal_add(&vnc->capture->events.destroy, &vnc->capture_destroy);
+	struct wlr_output *wlr_output = output->wlr_output;
+	if (wlr_output->width != vnc->width || wlr_output->height != vnc->height) {
+		vnc_framebuffer_resize(vnc, wlr_output->width, wlr_output->height);
+	}
+	output_capture_request_full(vnc->capture);
+}
+
+static struct output *choose_output(struct vnc_server *vnc) {
+	const char *name = vnc->options->output;
+	if (name && strcmp(name, "layout") != 0) {
+		return output_by_name(vnc->server, name);
+	}
+	if (wl_list_empty(&vnc->server->outputs)) {
+		return NULL;
+	}
+	struct output *output = wl_container_of(vnc->server->outputs.next, output, link);
+	return output;
+}
+
+static void handle_capture_destroy(struct wl_listener *listener, void *data) {
+	struct vnc_server *vnc = wl_container_of(listener, vnc, capture_destroy);
+	wl_list_remove(&vnc->capture_frame.link);
+	wl_list_remove(&vnc->capture_destroy.link);
+	vnc->capture = NULL;
+	vnc->output = NULL;
+	wlr_log(WLR_INFO, "VNC: the served output went away");
+}
+
+static void handle_outputs_changed(struct wl_listener *listener, void *data) {
+	struct vnc_server *vnc = wl_container_of(listener, vnc, outputs_changed);
+	if (!vnc->output) {
+		struct output *output = choose_output(vnc);
+		if (output) {
+			attach_output(vnc, output);
+		}
+		return;
+	}
+	/* A resize, from a viewer or from the control API. */
+	struct wlr_output *wlr_output = vnc->output->wlr_output;
+	if (wlr_output->width != vnc->width || wlr_output->height != vnc->height) {
+		vnc_framebuffer_resize(vnc, wlr_output->width, wlr_output->height);
+	}
+}
+
+void vnc_framebuffer_resize(struct vnc_server *vnc, int width, int height) {
+	if (width <= 0 || height <= 0) {
+		return;
+	}
+	uint8_t *fb = calloc((size_t)width * height, 4);
+	if (!fb) {
+		wlr_log(WLR_ERROR, "VNC: out of memory for a %dx%d framebuffer", width, height);
+		return;
+	}
+	uint8_t *old = vnc->fb;
+	vnc->fb = fb;
+	vnc->width = width;
+	vnc->height = height;
+	if (vnc->screen) {
+		/* Tells every viewer (NewFBSize / ExtendedDesktopSize). */
+		rfbNewFramebuffer(vnc->screen, (char *)fb, width, height, 8, 3, 4);
+		vnc->screen->serverFormat.redShift = 16;
+		vnc->screen->serverFormat.greenShift = 8;
+		vnc->screen->serverFormat.blueShift = 0;
+		wlr_log(WLR_INFO, "VNC: framebuffer is now %dx%d", width, height);
+	}
+	free(old);
+	if (vnc->capture) {
+		output_capture_request_full(vnc->capture);
+	}
+}
+
+static void log_rfb(const char *format, ...) {
+	/* libvncserver's chatter is debug material; errors go through rfbErr. */
+	char line[512];
+	va_list args;
+	va_start(args, format);
+	vsnprintf(line, sizeof(line), format, args);
+	va_end(args);
+	size_t len = strlen(line);
+	if (len > 0 && line[len - 1] == '\n') {
+		line[len - 1] = '\0';
+	}
+	wlr_log(WLR_DEBUG, "libvncserver: %s", line);
+}
+
+static void log_rfb_error(const char *format, ...) {
+	char line[512];
+	va_list args;
+	va_start(args, format);
+	vsnprintf(line, sizeof(line), format, args);
+	va_end(args);
+	size_t len = strlen(line);
+	if (len > 0 && line[len - 1] == '\n') {
+		line[len - 1] = '\0';
+	}
+	wlr_log(WLR_INFO, "libvncserver: %s", line);
+}
+
+struct vnc_server *vnc_server_create(struct server *server) {
+	const struct options_vnc *options = &server->options->vnc;
+	if (options->n_listen + options->n_unix == 0) {
+		return NULL;
+	}
+	rfbLog = log_rfb;
+	rfbErr = log_rfb_error;
+	/* A viewer stalled mid-message must not freeze the compositor for long. */
+	rfbMaxClientWait = 2000;
+
+	struct vnc_server *vnc = zalloc(sizeof(*vnc));
+	vnc->server = server;
+	vnc->options = options;
+	wl_list_init(&vnc->listeners);
+	wl_list_init(&vnc->pending);
+	wl_list_init(&vnc->http_conns);
+	wl_list_init(&vnc->clients);
+	wl_list_init(&vnc->auth_failures);
+	wl_list_init(&vnc->selection_reads);
+	vnc->capture_destroy.notify = handle_capture_destroy;
+
+	struct output *output = choose_output(vnc);
+	if (!output) {
+		wlr_log(WLR_ERROR, "VNC: no output named %s", options->output);
+		free(vnc);
+		return NULL;
+	}
+	if (options->output && strcmp(options->output, "layout") == 0 &&
+			wl_list_length(&server->outputs) > 1) {
+		wlr_log(WLR_ERROR, "VNC: serving the whole layout of several outputs is not "
+			"supported yet; serving %s", output->wlr_output->name);
+	}
+	int width = output->wlr_output->width > 0 ? output->wlr_output->width : 1;
+	int height = output->wlr_output->height > 0 ? output->wlr_output->height : 1;
+	vnc->fb = calloc((size_t)width * height, 4);
+	vnc->width = width;
+	vnc->height = height;
+
+	rfbScreenInfoPtr screen = rfbGetScreen(NULL, NULL, width, height, 8, 3, 4);
+	if (!screen || !vnc->fb) {
+		wlr_log(WLR_ERROR, "VNC: cannot create the screen");
+		free(vnc->fb);
+		free(vnc);
+		return NULL;
+	}
+	vnc->screen = screen;
+	screen->screenData = vnc;
+	screen->frameBuffer = (char *)vnc->fb;
+	screen->serverFormat.redShift = 16;
+	screen->serverFormat.greenShift = 8;
+	screen->serverFormat.blueShift = 0;
+	screen->desktopName = "oriel";
+	screen->alwaysShared = TRUE;
+	screen->deferUpdateTime = 0;
+	screen->deferPtrUpdateTime = 0;
+	screen->cursor = NULL; /* the output draws it until the cursor plane does */
+	screen->newClientHook = vnc_listen_new_client_hook;
+	screen->permitFileTransfer = FALSE;
+	/* We own every socket: libvncserver listens on nothing itself. */
+	screen->socketState = RFB_SOCKET_READY;
+	screen->port = 0;
+	screen->ipv6port = 0;
+	screen->httpDir = NULL;
+	if (options->tls_cert) {
+		screen->sslcertfile = (char *)options->tls_cert;
+		screen->sslkeyfile = (char *)options->tls_key;
+	}
+
+	if (!vnc_auth_init(vnc)) {
+		goto fail;
+	}
+	vnc_input_init(vnc);
+	rfbInitServer(screen);
+	vnc_resize_init(vnc);
+	vnc_clipboard_init(vnc);
+	vnc->outputs_changed.notify = handle_outputs_changed;
+	wl_signal_add(&server->events_outputs_changed, &vnc->outputs_changed);
+	attach_output(vnc, output);
+	if (!vnc_listen_init(vnc)) {
+		vnc_server_destroy(vnc);
+		return NULL;
+	}
+	wlr_log(WLR_INFO, "VNC: serving %s (%dx%d)", output->wlr_output->name,
+		vnc->width, vnc->height);
+	return vnc;
+
+fail:
+	rfbScreenCleanup(screen);
+	vnc_auth_finish(vnc);
+	free(vnc->fb);
+	free(vnc);
+	return NULL;
+}
+
+void vnc_server_destroy(struct vnc_server *vnc) {
+	if (!vnc) {
+		return;
+	}
+	vnc_listen_finish(vnc);
+	vnc_http_finish(vnc);
+	/* Disconnects every viewer; our clientGoneHook frees each vnc_client. */
+	rfbShutdownServer(vnc->screen, TRUE);
+	struct output_capture *capture = vnc->capture;
+	detach_output(vnc);
+	output_capture_put(capture);
+	wl_list_remove(&vnc->outputs_changed.link);
+	vnc_clipboard_finish(vnc);
+	vnc_resize_finish(vnc);
+	rfbScreenCleanup(vnc->screen);
+	vnc_auth_finish(vnc);
+	free(vnc->fb);
+	free(vnc);
+}

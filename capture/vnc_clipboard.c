@@ -173,6 +173,42 @@ static void read_destroy(struct vnc_selection_read *read) {
 	free(read);
 }
 
+/* Latin-1 to one viewer that lacks ExtendedClipboard. */
+static void send_latin1(rfbClientPtr cl, const char *text, size_t len) {
+	rfbServerCutTextMsg message = {
+		.type = rfbServerCutText,
+		.length = Swap32IfLE((uint32_t)len),
+	};
+	if (rfbWriteExact(cl, (char *)&message, sz_rfbServerCutTextMsg) < 0 ||
+			rfbWriteExact(cl, (char *)text, (int)len) < 0) {
+		rfbLogPerror("oriel: cannot send cut text");
+		rfbCloseClient(cl);
+	}
+}
+
+/*
+ * UTF-8 to ExtendedClipboard viewers, Latin-1 to the others. libvncserver
+ * 0.9.14's own fallback announces the UTF-8 length but sends the Latin-1
+ * bytes, which corrupts the stream, so the fallback is sent here.
+ */
+static void send_cut_text(struct vnc_server *vnc, const char *utf8, size_t len) {
+	rfbSendServerCutTextUTF8(vnc->screen, (char *)utf8, (int)len, NULL, 0);
+	char *latin1 = malloc(len);
+	if (!latin1) {
+		return;
+	}
+	size_t latin1_len = to_latin1(utf8, len, latin1);
+	rfbClientIteratorPtr iterator = rfbGetClientIterator(vnc->screen);
+	rfbClientPtr cl;
+	while ((cl = rfbClientIteratorNext(iterator))) {
+		if (!cl->enableExtendedClipboard && cl->sock >= 0) {
+			send_latin1(cl, latin1, latin1_len);
+		}
+	}
+	rfbReleaseClientIterator(iterator);
+	free(latin1);
+}
+
 static int handle_read_fd(int fd, uint32_t mask, void *data) {
 	struct vnc_selection_read *read_state = data;
 	struct vnc_server *vnc = read_state->vnc;
@@ -200,13 +236,7 @@ static int handle_read_fd(int fd, uint32_t mask, void *data) {
 		return 0;
 	}
 	if (read_state->len > 0) {
-		char *latin1 = malloc(read_state->len);
-		if (latin1) {
-			size_t latin1_len = to_latin1(read_state->data, read_state->len, latin1);
-			rfbSendServerCutTextUTF8(vnc->screen, read_state->data,
-				(int)read_state->len, latin1, (int)latin1_len);
-			free(latin1);
-		}
+		send_cut_text(vnc, read_state->data, read_state->len);
 	}
 	read_destroy(read_state);
 	return 0;

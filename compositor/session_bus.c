@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <wlr/util/log.h>
@@ -35,6 +36,8 @@ static bool spawn_daemon(struct session_bus *bus) {
 	if (pid == 0) {
 		close(fds[0]);
 		setsid();
+		/* The bus is the session's: it must not outlive a crashed oriel. */
+		prctl(PR_SET_PDEATHSIG, SIGTERM);
 		execlp("dbus-daemon", "dbus-daemon", "--session", "--nofork", address_arg,
 			fd_arg, (char *)NULL);
 		_exit(127);

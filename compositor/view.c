@@ -250,7 +250,26 @@ void view_update_app_id(struct view *view) {
 	}
 }
 
+/*
+ * Fullscreen windows cover panels, so they live in the top layer; a dialog
+ * lives in its parent's layer, or a fullscreen parent would hide it.
+ */
+static struct wlr_scene_node *layer_node(struct view *view) {
+	struct server *server = view->server;
+	/* Bounded: X clients can make WM_TRANSIENT_FOR loops. */
+	for (int depth = 0; view && depth < 16; depth++) {
+		if (view->fullscreen) {
+			return &server->layers[LAYER_TOP]->node;
+		}
+		struct view *parent = view->impl->get_parent ?
+			view->impl->get_parent(view) : NULL;
+		view = parent && parent->mapped ? parent : NULL;
+	}
+	return &server->layers[LAYER_VIEWS]->node;
+}
+
 void view_raise(struct view *view) {
+	wlr_scene_node_reparent(&view->scene_tree->node, layer_node(view));
 	wlr_scene_node_raise_to_top(&view->scene_tree->node);
 	wl_list_remove(&view->link);
 	wl_list_insert(&view->server->views, &view->link);
@@ -259,6 +278,7 @@ void view_raise(struct view *view) {
 	wl_list_for_each_safe(child, tmp, &view->server->views, link) {
 		if (child != view && child->mapped && child->impl->get_parent &&
 				child->impl->get_parent(child) == view) {
+			wlr_scene_node_reparent(&child->scene_tree->node, layer_node(child));
 			wlr_scene_node_raise_to_top(&child->scene_tree->node);
 			wl_list_remove(&child->link);
 			wl_list_insert(&view->server->views, &child->link);
@@ -398,14 +418,12 @@ void view_set_fullscreen(struct view *view, bool fullscreen) {
 	}
 	decoration_set_enabled(&view->decoration, !fullscreen && !view_is_kiosk(view) &&
 		!view->impl->wants_client_decorations(view));
-	/* Fullscreen windows cover panels too. */
-	wlr_scene_node_reparent(&view->scene_tree->node,
-		&view->server->layers[fullscreen ? LAYER_TOP : LAYER_VIEWS]->node);
 	if (fullscreen || view->maximized) {
 		fit_to_output(view);
 	} else {
 		view_move_resize(view, &view->restore);
 	}
+	view_raise(view); /* its dialogs follow it into the new layer */
 	redraw_decoration(view);
 }
 

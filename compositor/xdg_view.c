@@ -289,7 +289,7 @@ static void handle_popup_destroy(struct wl_listener *listener, void *data) {
 	wl_list_remove(&popup->new_popup.link);
 	wl_list_remove(&popup->commit.link);
 	wl_list_remove(&popup->destroy.link);
-	wlr_scene_node_destroy(popup->node);
+	/* The scene's xdg node destroys itself with the surface. */
 	free(popup);
 }
 

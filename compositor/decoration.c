@@ -8,6 +8,8 @@
 static const float border_colour[4] = {0.2f, 0.2f, 0.25f, 1.0f};
 static const float title_focused[4] = {0.16f, 0.35f, 0.60f, 1.0f};
 static const float title_unfocused[4] = {0.35f, 0.35f, 0.38f, 1.0f};
+/* A window that wants attention (urgency, DEMANDS_ATTENTION). */
+static const float title_attention[4] = {1.0f, 0.55f, 0.0f, 1.0f};
 static const float text_colour[4] = {1.0f, 1.0f, 1.0f, 1.0f};
 
 void decoration_init(struct decoration *decoration, struct wlr_scene_tree *parent) {
@@ -59,8 +61,9 @@ void decoration_finish(struct decoration *decoration) {
 }
 
 void decoration_update(struct decoration *decoration, int width, int height,
-		const char *title, bool focused) {
+		const char *title, bool focused, bool attention) {
 	decoration->focused = focused;
+	decoration->attention = attention;
 	const int b = DECORATION_BORDER, t = DECORATION_TITLE_HEIGHT;
 	/* The content sits at (0,0); the frame reaches up and out from it. */
 	wlr_scene_node_set_position(&decoration->border->node, -b, -t - b);
@@ -68,7 +71,7 @@ void decoration_update(struct decoration *decoration, int width, int height,
 	wlr_scene_node_set_position(&decoration->title_bar->node, 0, -t);
 	wlr_scene_rect_set_size(decoration->title_bar, width, t);
 	wlr_scene_rect_set_color(decoration->title_bar,
-		focused ? title_focused : title_unfocused);
+		attention ? title_attention : focused ? title_focused : title_unfocused);
 	if (decoration->enabled) {
 		update_title_text(decoration, width, title);
 	}

@@ -19,13 +19,14 @@ struct decoration {
 	int text_width; /* and how wide it was drawn */
 	bool enabled;
 	bool focused;
+	bool attention;
 };
 
 void decoration_init(struct decoration *decoration, struct wlr_scene_tree *parent);
 void decoration_finish(struct decoration *decoration);
 /* Redraws for a content of this size; hidden when disabled. */
 void decoration_update(struct decoration *decoration, int width, int height,
-	const char *title, bool focused);
+	const char *title, bool focused, bool attention);
 void decoration_set_enabled(struct decoration *decoration, bool enabled);
 
 #endif

@@ -82,6 +82,8 @@ void layer_shell_arrange(struct output *output) {
 		arrange_pass(output, &usable, &full, true);
 		arrange_pass(output, &usable, &full, false);
 	}
+	/* X docks' struts (_NET_WM_STRUT_PARTIAL) reserve space as well. */
+	view_apply_struts(output->server, &layout_box, &usable);
 	struct wlr_box *old = &output->usable_area;
 	bool changed = old->x != usable.x || old->y != usable.y ||
 		old->width != usable.width || old->height != usable.height;

@@ -68,3 +68,52 @@ void placement_apply_gravity(enum placement_gravity gravity, int w, int h,
 	*x = fx + frame_side;
 	*y = fy + frame_top;
 }
+
+struct placement_box placement_corner(const struct placement_box *area, int w, int h,
+		int frame_top, int frame_side) {
+	return fit(area, area->x + area->width - w - frame_side, area->y + frame_top,
+		w, h, frame_top, frame_side);
+}
+
+void placement_apply_strut(const struct placement_box *root,
+		const struct placement_box *output, const struct placement_strut *strut,
+		struct placement_box *usable) {
+	int ox1 = output->x + output->width, oy1 = output->y + output->height;
+	int rx1 = root->x + root->width, ry1 = root->y + root->height;
+	int x0 = usable->x, y0 = usable->y;
+	int x1 = usable->x + usable->width, y1 = usable->y + usable->height;
+	/* Each band, in root coordinates; ends are inclusive in EWMH. */
+	if (strut->left > 0 && strut->left_start_y < oy1 &&
+			strut->left_end_y >= output->y) {
+		int edge = root->x + strut->left;
+		if (edge > output->x && edge > x0) {
+			x0 = edge;
+		}
+	}
+	if (strut->right > 0 && strut->right_start_y < oy1 &&
+			strut->right_end_y >= output->y) {
+		int edge = rx1 - strut->right;
+		if (edge < ox1 && edge < x1) {
+			x1 = edge;
+		}
+	}
+	if (strut->top > 0 && strut->top_start_x < ox1 &&
+			strut->top_end_x >= output->x) {
+		int edge = root->y + strut->top;
+		if (edge > output->y && edge > y0) {
+			y0 = edge;
+		}
+	}
+	if (strut->bottom > 0 && strut->bottom_start_x < ox1 &&
+			strut->bottom_end_x >= output->x) {
+		int edge = ry1 - strut->bottom;
+		if (edge < oy1 && edge < y1) {
+			y1 = edge;
+		}
+	}
+	if (x1 <= x0 || y1 <= y0) {
+		/* A strut that would leave nothing is ignored. */
+		return;
+	}
+	*usable = (struct placement_box){x0, y0, x1 - x0, y1 - y0};
+}

@@ -52,6 +52,29 @@ enum placement_gravity {
 void placement_apply_gravity(enum placement_gravity gravity, int w, int h,
 	int border, int frame_top, int frame_side, int *x, int *y);
 
+/*
+ * Space an X dock reserves (EWMH _NET_WM_STRUT_PARTIAL, root coordinates):
+ * a thickness at each edge of the root window, over a range along it.
+ */
+struct placement_strut {
+	int left, right, top, bottom;
+	int left_start_y, left_end_y, right_start_y, right_end_y;
+	int top_start_x, top_end_x, bottom_start_x, bottom_end_x;
+};
+
+/*
+ * Takes what strut reserves out of *usable, the usable area of the output
+ * whose full box is output, on a root window (layout) root. An edge
+ * reservation shrinks usable only where its band overlaps the output.
+ */
+void placement_apply_strut(const struct placement_box *root,
+	const struct placement_box *output, const struct placement_strut *strut,
+	struct placement_box *usable);
+
+/* The top-right corner of area for a frame around a w x h content. */
+struct placement_box placement_corner(const struct placement_box *area, int w, int h,
+	int frame_top, int frame_side);
+
 /* Whether a and b overlap. */
 bool placement_intersects(const struct placement_box *a, const struct placement_box *b);
 

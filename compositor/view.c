@@ -1,9 +1,12 @@
 #include <assert.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <wlr/types/wlr_foreign_toplevel_management_v1.h>
 #include <wlr/types/wlr_output.h>
+#include <wlr/types/wlr_output_layout.h>
 #include <wlr/types/wlr_scene.h>
 #include <wlr/types/wlr_surface.h>
+#include "compositor/layer_shell.h"
 #include "compositor/output.h"
 #include "compositor/placement.h"
 #include "compositor/seat.h"
@@ -37,7 +40,8 @@ static struct placement_box to_placement(const struct wlr_box *box) {
 
 static void redraw_decoration(struct view *view) {
 	decoration_update(&view->decoration, view->geometry.width, view->geometry.height,
-		view->impl->get_title(view), view->server->focused_view == view);
+		view->impl->get_title(view), view->server->focused_view == view,
+		view_wants_attention(view));
 }
 
 /* The output the view is mostly on: the one under its center. */
@@ -87,6 +91,9 @@ static void toplevel_handle_create(struct view *view) {
 	const char *app_id = view->impl->get_app_id(view);
 	wlr_foreign_toplevel_handle_v1_set_title(handle, title ? title : "");
 	wlr_foreign_toplevel_handle_v1_set_app_id(handle, app_id ? app_id : "");
+	if (view->minimized) {
+		wlr_foreign_toplevel_handle_v1_set_minimized(handle, true);
+	}
 	view->toplevel_request_activate.notify = handle_toplevel_request_activate;
 	wl_signal_add(&handle->events.request_activate, &view->toplevel_request_activate);
 	view->toplevel_request_close.notify = handle_toplevel_request_close;
@@ -147,7 +154,19 @@ static void place_new_view(struct view *view, bool has_position, int x, int y) {
 	struct placement_box area = to_placement(&output->usable_area);
 	struct view *parent = view->impl->get_parent ? view->impl->get_parent(view) : NULL;
 	struct placement_box placed;
-	if (parent && parent->mapped) {
+	if (view->placement == VIEW_PLACE_AS_REQUESTED) {
+		/* Docks, menus: the client knows where it goes. */
+		view->geometry.x = x;
+		view->geometry.y = y;
+		return;
+	}
+	if (view->placement == VIEW_PLACE_CORNER) {
+		placed = placement_corner(&area, view->geometry.width, view->geometry.height,
+			frame_top(view), frame_side(view));
+	} else if (view->placement == VIEW_PLACE_CENTER && !(parent && parent->mapped)) {
+		placed = placement_new_window(&area, view->geometry.width,
+			view->geometry.height, frame_top(view), frame_side(view), NULL, 0);
+	} else if (parent && parent->mapped) {
 		struct placement_box parent_box = to_placement(&parent->geometry);
 		placed = placement_center_over(&area, &parent_box, view->geometry.width,
 			view->geometry.height, frame_top(view), frame_side(view));
@@ -189,8 +208,11 @@ void view_map(struct view *view, struct wlr_scene_node *content, int width,
 	} else {
 		view->impl->configure(view, &view->geometry);
 	}
-	if (!view->minimized) {
+	if (!view->minimized && !view->no_focus_on_map) {
 		view_focus(view);
+	}
+	if (view->has_strut) {
+		view_set_strut(view, &view->strut);
 	}
 }
 
@@ -204,8 +226,18 @@ static struct view *topmost_focusable(struct server *server, struct view *except
 	return NULL;
 }
 
+static void arrange_struts(struct server *server) {
+	struct output *output;
+	wl_list_for_each(output, &server->outputs, link) {
+		layer_shell_arrange(output);
+	}
+}
+
 void view_unmap(struct view *view) {
 	view->mapped = false;
+	if (view->has_strut) {
+		arrange_struts(view->server);
+	}
 	wlr_scene_node_set_enabled(&view->scene_tree->node, false);
 	toplevel_handle_destroy(view);
 	seat_view_gone(view->server->seat, view);
@@ -295,6 +327,10 @@ void view_focus(struct view *view) {
 		view_set_minimized(view, false);
 	}
 	view_raise(view);
+	if (view->attention_requested) {
+		view->attention_requested = false;
+		redraw_decoration(view);
+	}
 	struct view *previous = server->focused_view;
 	if (previous == view) {
 		seat_focus_surface(server->seat, view->surface);
@@ -427,9 +463,38 @@ void view_set_fullscreen(struct view *view, bool fullscreen) {
 	redraw_decoration(view);
 }
 
+static bool is_child_of(struct view *child, struct view *parent) {
+	return child != parent && child->impl->get_parent &&
+		child->impl->get_parent(child) == parent;
+}
+
+/*
+ * Transients follow their parent: minimized and restored with it. Each
+ * change restacks server.views, so the walk starts over after each one.
+ */
+static void set_children_minimized(struct view *view, bool minimized) {
+	bool changed = true;
+	while (changed) {
+		changed = false;
+		struct view *child;
+		wl_list_for_each(child, &view->server->views, link) {
+			if (child->mapped && child->minimized != minimized &&
+					is_child_of(child, view)) {
+				view_set_minimized(child, minimized);
+				changed = true;
+				break;
+			}
+		}
+	}
+}
+
 void view_set_minimized(struct view *view, bool minimized) {
 	if (view->minimized == minimized) {
 		return;
+	}
+	if (minimized) {
+		/* Children first, so focus does not pass to one about to go. */
+		set_children_minimized(view, true);
 	}
 	view->minimized = minimized;
 	view->impl->set_minimized(view, minimized);
@@ -451,6 +516,66 @@ void view_set_minimized(struct view *view, bool minimized) {
 		}
 	} else if (!minimized) {
 		view_focus(view);
+		set_children_minimized(view, false);
+	}
+}
+
+bool view_wants_attention(const struct view *view) {
+	return view->urgent || view->attention_requested;
+}
+
+void view_set_urgent(struct view *view, bool urgent) {
+	if (view->urgent == urgent) {
+		return;
+	}
+	view->urgent = urgent;
+	if (view->mapped) {
+		redraw_decoration(view);
+	}
+}
+
+void view_request_attention(struct view *view, bool attention) {
+	if ((attention && view->server->focused_view == view) ||
+			view->attention_requested == attention) {
+		return;
+	}
+	view->attention_requested = attention;
+	if (view->mapped) {
+		redraw_decoration(view);
+	}
+}
+
+void view_set_not_responding(struct view *view, bool not_responding) {
+	if (view->not_responding == not_responding) {
+		return;
+	}
+	view->not_responding = not_responding;
+	view_update_title(view);
+}
+
+void view_set_strut(struct view *view, const struct placement_strut *strut) {
+	view->has_strut = strut != NULL;
+	if (strut) {
+		view->strut = *strut;
+	}
+	if (view->mapped || !strut) {
+		arrange_struts(view->server);
+	}
+}
+
+void view_apply_struts(struct server *server, const struct wlr_box *output_box,
+		struct placement_box *usable) {
+	struct wlr_box *layout = wlr_output_layout_get_box(server->output_layout, NULL);
+	if (!layout || wlr_box_empty(layout)) {
+		return;
+	}
+	struct placement_box root = to_placement(layout);
+	struct placement_box output = to_placement(output_box);
+	struct view *view;
+	wl_list_for_each(view, &server->views, link) {
+		if (view->mapped && view->has_strut) {
+			placement_apply_strut(&root, &output, &view->strut, usable);
+		}
 	}
 }
 

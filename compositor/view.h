@@ -13,12 +13,21 @@
 #include <wayland-server-core.h>
 #include <wlr/util/box.h>
 #include "compositor/decoration.h"
+#include "compositor/placement.h"
 
 struct server;
 struct view;
 struct wlr_surface;
 
 enum view_kind { VIEW_XDG, VIEW_XWAYLAND };
+
+/* Where a new view goes (X11 _NET_WM_WINDOW_TYPE policy); the shell sets it. */
+enum view_placement {
+	VIEW_PLACE_DEFAULT,      /* cascade, or the position the client asked for */
+	VIEW_PLACE_CENTER,       /* over its parent, else centered on the output */
+	VIEW_PLACE_CORNER,       /* top-right of the usable area */
+	VIEW_PLACE_AS_REQUESTED, /* exactly where the client put it */
+};
 
 struct view_impl {
 	enum view_kind kind;
@@ -71,6 +80,15 @@ struct view {
 	int requested_border; /* X border width around that position */
 	/* Set once the view was placed, so later maps keep their position. */
 	bool placed;
+	enum view_placement placement;
+	bool no_focus_on_map;
+	/* Attention: the client's urgency flag, or a request (cleared by focus). */
+	bool urgent, attention_requested;
+	/* The client did not answer a ping: the shell's get_title says so. */
+	bool not_responding;
+	/* Space the view reserves at the layout's edges (X docks). */
+	bool has_strut;
+	struct placement_strut strut;
 
 	struct wlr_foreign_toplevel_handle_v1 *toplevel_handle;
 	struct wl_listener toplevel_request_activate;
@@ -107,6 +125,16 @@ void view_set_maximized(struct view *view, bool maximized);
 void view_set_fullscreen(struct view *view, bool fullscreen);
 void view_set_minimized(struct view *view, bool minimized);
 void view_close(struct view *view);
+/* Attention indicator: the title bar turns orange until the view has focus. */
+void view_set_urgent(struct view *view, bool urgent);
+void view_request_attention(struct view *view, bool attention);
+bool view_wants_attention(const struct view *view);
+void view_set_not_responding(struct view *view, bool not_responding);
+/* Reserves (or with NULL, releases) space at the layout edges. */
+void view_set_strut(struct view *view, const struct placement_strut *strut);
+/* layer_shell.c: takes the views' struts out of an output's usable area. */
+void view_apply_struts(struct server *server, const struct wlr_box *output_box,
+	struct placement_box *usable);
 /* Outputs changed: keep maximized, fullscreen and kiosk views fitted. */
 void view_arrange_all(struct server *server);
 

@@ -1,4 +1,5 @@
 #include <limits.h>
+#include <stdint.h>
 #include "xwm/icccm_hints.h"
 
 static int clamp_min(int v, int lo) {
@@ -86,4 +87,146 @@ void icccm_constrain_size(const struct icccm_size_hints *hints, int *width,
 	}
 	*width = clamp_min(w, 1);
 	*height = clamp_min(h, 1);
+}
+
+bool icccm_hints_start_iconic(uint32_t flags, int32_t initial_state) {
+	return (flags & ICCCM_HINT_STATE) && initial_state == ICCCM_STATE_ICONIC;
+}
+
+bool icccm_hints_urgent(uint32_t flags) {
+	return (flags & ICCCM_HINT_URGENCY) != 0;
+}
+
+void ewmh_window_type_policy(enum ewmh_window_type type, struct ewmh_type_policy *policy) {
+	*policy = (struct ewmh_type_policy){
+		.decorated = true,
+		.focus_on_map = true,
+		.placement = EWMH_PLACE_DEFAULT,
+	};
+	switch (type) {
+	case EWMH_TYPE_NORMAL:
+	case EWMH_TYPE_TOOLBAR:
+		break;
+	case EWMH_TYPE_DIALOG:
+	case EWMH_TYPE_UTILITY:
+		policy->placement = EWMH_PLACE_CENTER;
+		break;
+	case EWMH_TYPE_SPLASH:
+		policy->decorated = false;
+		policy->focus_on_map = false;
+		policy->placement = EWMH_PLACE_CENTER;
+		break;
+	case EWMH_TYPE_NOTIFICATION:
+		policy->decorated = false;
+		policy->focus_on_map = false;
+		policy->placement = EWMH_PLACE_CORNER;
+		break;
+	case EWMH_TYPE_DOCK:
+	case EWMH_TYPE_DESKTOP:
+		policy->decorated = false;
+		policy->focus_on_map = false;
+		policy->placement = EWMH_PLACE_AS_REQUESTED;
+		break;
+	case EWMH_TYPE_MENU:
+	case EWMH_TYPE_TOOLTIP:
+	case EWMH_TYPE_COMBO:
+		policy->decorated = false;
+		policy->placement = EWMH_PLACE_AS_REQUESTED;
+		break;
+	}
+}
+
+static uint32_t clamp_u(uint32_t v, int limit) {
+	return limit > 0 && v > (uint32_t)limit ? (uint32_t)limit : v;
+}
+
+bool ewmh_decode_strut(const uint32_t *values, uint32_t n, int root_width,
+		int root_height, struct ewmh_strut *strut) {
+	if (!values || n < 4) {
+		return false;
+	}
+	*strut = (struct ewmh_strut){
+		.left = clamp_u(values[0], root_width),
+		.right = clamp_u(values[1], root_width),
+		.top = clamp_u(values[2], root_height),
+		.bottom = clamp_u(values[3], root_height),
+	};
+	uint32_t max_y = root_height > 0 ? (uint32_t)root_height - 1 : UINT32_MAX;
+	uint32_t max_x = root_width > 0 ? (uint32_t)root_width - 1 : UINT32_MAX;
+	if (n >= 12) {
+		strut->left_start_y = values[4];
+		strut->left_end_y = values[5];
+		strut->right_start_y = values[6];
+		strut->right_end_y = values[7];
+		strut->top_start_x = values[8];
+		strut->top_end_x = values[9];
+		strut->bottom_start_x = values[10];
+		strut->bottom_end_x = values[11];
+	} else {
+		/* The plain form spans the whole edge. */
+		strut->left_end_y = strut->right_end_y = max_y;
+		strut->top_end_x = strut->bottom_end_x = max_x;
+	}
+	/* An empty or reversed range reserves nothing on that edge. */
+	if (strut->left_end_y < strut->left_start_y) {
+		strut->left = 0;
+	}
+	if (strut->right_end_y < strut->right_start_y) {
+		strut->right = 0;
+	}
+	if (strut->top_end_x < strut->top_start_x) {
+		strut->top = 0;
+	}
+	if (strut->bottom_end_x < strut->bottom_start_x) {
+		strut->bottom = 0;
+	}
+	return true;
+}
+
+void ewmh_decode_moveresize_window(const uint32_t data[5], struct ewmh_moveresize *out) {
+	uint32_t flags = data[0];
+	*out = (struct ewmh_moveresize){
+		.gravity = (int)(flags & 0xff),
+		.has_x = flags & (1u << 8),
+		.has_y = flags & (1u << 9),
+		.has_width = flags & (1u << 10),
+		.has_height = flags & (1u << 11),
+		/* Coordinates are signed 32-bit values in a CARDINAL slot. */
+		.x = (int32_t)data[1],
+		.y = (int32_t)data[2],
+		.width = (int32_t)data[3],
+		.height = (int32_t)data[4],
+	};
+	if (out->gravity > 10) {
+		out->gravity = 0;
+	}
+	if (out->has_width && out->width < 1) {
+		out->has_width = false;
+	}
+	if (out->has_height && out->height < 1) {
+		out->has_height = false;
+	}
+}
+
+bool ewmh_activation_allowed(uint32_t source, uint32_t timestamp,
+		bool have_focused, bool focused_has_time, uint32_t focused_user_time) {
+	if (source == 2 || !have_focused) {
+		return true;
+	}
+	if (timestamp == 0 && source == 0) {
+		/*
+		 * Pre-1.3 EWMH senders (wmctrl -a, old pagers) give neither a
+		 * source nor a time: they act for the user.
+		 */
+		return true;
+	}
+	if (timestamp == 0) {
+		/* CurrentTime from an app: no proof the user asked for it. */
+		return false;
+	}
+	if (!focused_has_time) {
+		return true;
+	}
+	/* X time wraps: timestamp is "not older" when the distance is small. */
+	return (int32_t)(timestamp - focused_user_time) >= 0;
 }

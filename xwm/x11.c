@@ -3,6 +3,8 @@
 #include <wlr/util/log.h>
 #include "compositor/server.h"
 #include "compositor/util.h"
+#include "compositor/decoration.h"
+#include "xwm/icccm_hints.h"
 #include "xwm/x11.h"
 
 static const char *const atom_names[ATOM_COUNT] = {
@@ -27,6 +29,39 @@ static const char *const atom_names[ATOM_COUNT] = {
 	[ATOM_NET_WM_STATE_HIDDEN] = "_NET_WM_STATE_HIDDEN",
 	[ATOM_NET_CLIENT_LIST] = "_NET_CLIENT_LIST",
 	[ATOM_NET_CLIENT_LIST_STACKING] = "_NET_CLIENT_LIST_STACKING",
+	[ATOM_NET_MOVERESIZE_WINDOW] = "_NET_MOVERESIZE_WINDOW",
+	[ATOM_NET_CLOSE_WINDOW] = "_NET_CLOSE_WINDOW",
+	[ATOM_NET_REQUEST_FRAME_EXTENTS] = "_NET_REQUEST_FRAME_EXTENTS",
+	[ATOM_NET_FRAME_EXTENTS] = "_NET_FRAME_EXTENTS",
+	[ATOM_NET_WM_ALLOWED_ACTIONS] = "_NET_WM_ALLOWED_ACTIONS",
+	[ATOM_NET_WM_USER_TIME] = "_NET_WM_USER_TIME",
+	[ATOM_NET_WM_STATE_DEMANDS_ATTENTION] = "_NET_WM_STATE_DEMANDS_ATTENTION",
+	[ATOM_NET_WM_STRUT] = "_NET_WM_STRUT",
+	[ATOM_NET_WM_STRUT_PARTIAL] = "_NET_WM_STRUT_PARTIAL",
+	[ATOM_NET_WM_WINDOW_TYPE] = "_NET_WM_WINDOW_TYPE",
+	[ATOM_NET_WM_PING] = "_NET_WM_PING",
+	[ATOM_NET_WM_PID] = "_NET_WM_PID",
+	[ATOM_WM_PROTOCOLS] = "WM_PROTOCOLS",
+	[ATOM_TYPE_NORMAL] = "_NET_WM_WINDOW_TYPE_NORMAL",
+	[ATOM_TYPE_DIALOG] = "_NET_WM_WINDOW_TYPE_DIALOG",
+	[ATOM_TYPE_UTILITY] = "_NET_WM_WINDOW_TYPE_UTILITY",
+	[ATOM_TYPE_SPLASH] = "_NET_WM_WINDOW_TYPE_SPLASH",
+	[ATOM_TYPE_NOTIFICATION] = "_NET_WM_WINDOW_TYPE_NOTIFICATION",
+	[ATOM_TYPE_DOCK] = "_NET_WM_WINDOW_TYPE_DOCK",
+	[ATOM_TYPE_MENU] = "_NET_WM_WINDOW_TYPE_MENU",
+	[ATOM_TYPE_POPUP_MENU] = "_NET_WM_WINDOW_TYPE_POPUP_MENU",
+	[ATOM_TYPE_DROPDOWN_MENU] = "_NET_WM_WINDOW_TYPE_DROPDOWN_MENU",
+	[ATOM_TYPE_TOOLTIP] = "_NET_WM_WINDOW_TYPE_TOOLTIP",
+	[ATOM_TYPE_COMBO] = "_NET_WM_WINDOW_TYPE_COMBO",
+	[ATOM_TYPE_TOOLBAR] = "_NET_WM_WINDOW_TYPE_TOOLBAR",
+	[ATOM_TYPE_DESKTOP] = "_NET_WM_WINDOW_TYPE_DESKTOP",
+	[ATOM_ACTION_MOVE] = "_NET_WM_ACTION_MOVE",
+	[ATOM_ACTION_RESIZE] = "_NET_WM_ACTION_RESIZE",
+	[ATOM_ACTION_MINIMIZE] = "_NET_WM_ACTION_MINIMIZE",
+	[ATOM_ACTION_MAXIMIZE_HORZ] = "_NET_WM_ACTION_MAXIMIZE_HORZ",
+	[ATOM_ACTION_MAXIMIZE_VERT] = "_NET_WM_ACTION_MAXIMIZE_VERT",
+	[ATOM_ACTION_FULLSCREEN] = "_NET_WM_ACTION_FULLSCREEN",
+	[ATOM_ACTION_CLOSE] = "_NET_WM_ACTION_CLOSE",
 };
 
 static bool intern_atoms(struct xwm_x11 *x11) {
@@ -53,12 +88,35 @@ static bool intern_atoms(struct xwm_x11 *x11) {
 static void drain_events(struct xwm_x11 *x11) {
 	xcb_generic_event_t *event;
 	while ((event = xcb_poll_for_event(x11->conn))) {
-		if (event->response_type == 0) {
+		switch (event->response_type & 0x7f) {
+		case 0: {
 			xcb_generic_error_t *error = (xcb_generic_error_t *)event;
 			wlr_log(WLR_DEBUG, "X error %u on request %u.%u", error->error_code,
 				error->major_code, error->minor_code);
+			break;
+		}
+		case XCB_CLIENT_MESSAGE:
+			ewmh_client_message(x11, (xcb_client_message_event_t *)event);
+			break;
+		case XCB_PROPERTY_NOTIFY:
+			ewmh_property_notify(x11, (xcb_property_notify_event_t *)event);
+			break;
 		}
 		free(event);
+	}
+}
+
+static void handle_drain_idle(void *data) {
+	struct xwm_x11 *x11 = data;
+	x11->drain_idle = NULL;
+	drain_events(x11);
+}
+
+/* After a reply was awaited: events it queued would not wake the fd. */
+static void schedule_drain(struct xwm_x11 *x11) {
+	if (!x11->drain_idle) {
+		x11->drain_idle = wl_event_loop_add_idle(x11->server->loop,
+			handle_drain_idle, x11);
 	}
 }
 
@@ -101,6 +159,9 @@ struct xwm_x11 *xwm_x11_connect(struct server *server, const char *display) {
 		WL_EVENT_READABLE, handle_x11_event, x11);
 	x11->outputs_changed.notify = handle_outputs_changed;
 	wl_signal_add(&server->events_outputs_changed, &x11->outputs_changed);
+	/* Client messages to the root (EWMH requests) reach every listener. */
+	uint32_t mask = XCB_EVENT_MASK_SUBSTRUCTURE_NOTIFY;
+	xcb_change_window_attributes(conn, x11->root, XCB_CW_EVENT_MASK, &mask);
 	ewmh_root_init(x11);
 	drain_events(x11);
 	return x11;
@@ -111,6 +172,9 @@ void xwm_x11_disconnect(struct xwm_x11 *x11) {
 		return;
 	}
 	wl_list_remove(&x11->outputs_changed.link);
+	if (x11->drain_idle) {
+		wl_event_source_remove(x11->drain_idle);
+	}
 	if (x11->source) {
 		wl_event_source_remove(x11->source);
 	}
@@ -125,6 +189,9 @@ void xwm_x11_window_managed(struct xwm_x11 *x11, xcb_window_t window) {
 	uint32_t desktop = 0;
 	xcb_change_property(x11->conn, XCB_PROP_MODE_REPLACE, window,
 		x11->atoms[ATOM_NET_WM_DESKTOP], XCB_ATOM_CARDINAL, 32, 1, &desktop);
+	/* Struts and attention may change while mapped. */
+	uint32_t mask = XCB_EVENT_MASK_PROPERTY_CHANGE;
+	xcb_change_window_attributes(x11->conn, window, XCB_CW_EVENT_MASK, &mask);
 	xcb_flush(x11->conn);
 }
 
@@ -158,6 +225,132 @@ int xwm_x11_border_width(struct xwm_x11 *x11, xcb_window_t window) {
 		xcb_get_geometry(x11->conn, window), NULL);
 	int border = reply ? reply->border_width : 0;
 	free(reply);
-	drain_events(x11);
+	schedule_drain(x11);
 	return border;
+}
+
+static xcb_get_property_reply_t *get_property(struct xwm_x11 *x11, xcb_window_t window,
+		enum xwm_atom atom, xcb_atom_t type, uint32_t max_words) {
+	xcb_get_property_reply_t *reply = xcb_get_property_reply(x11->conn,
+		xcb_get_property(x11->conn, 0, window, x11->atoms[atom], type, 0, max_words),
+		NULL);
+	schedule_drain(x11);
+	if (reply && (reply->type != type || reply->format != 32)) {
+		free(reply);
+		return NULL;
+	}
+	return reply;
+}
+
+int xwm_x11_window_type(struct xwm_x11 *x11, xcb_window_t window) {
+	if (!x11) {
+		return EWMH_TYPE_NORMAL;
+	}
+	xcb_get_property_reply_t *reply = get_property(x11, window,
+		ATOM_NET_WM_WINDOW_TYPE, XCB_ATOM_ATOM, 32);
+	if (!reply) {
+		return EWMH_TYPE_NORMAL;
+	}
+	static const struct {
+		enum xwm_atom atom;
+		enum ewmh_window_type type;
+	} map[] = {
+		{ATOM_TYPE_NORMAL, EWMH_TYPE_NORMAL},
+		{ATOM_TYPE_DIALOG, EWMH_TYPE_DIALOG},
+		{ATOM_TYPE_UTILITY, EWMH_TYPE_UTILITY},
+		{ATOM_TYPE_SPLASH, EWMH_TYPE_SPLASH},
+		{ATOM_TYPE_NOTIFICATION, EWMH_TYPE_NOTIFICATION},
+		{ATOM_TYPE_DOCK, EWMH_TYPE_DOCK},
+		{ATOM_TYPE_MENU, EWMH_TYPE_MENU},
+		{ATOM_TYPE_POPUP_MENU, EWMH_TYPE_MENU},
+		{ATOM_TYPE_DROPDOWN_MENU, EWMH_TYPE_MENU},
+		{ATOM_TYPE_TOOLTIP, EWMH_TYPE_TOOLTIP},
+		{ATOM_TYPE_COMBO, EWMH_TYPE_COMBO},
+		{ATOM_TYPE_TOOLBAR, EWMH_TYPE_TOOLBAR},
+		{ATOM_TYPE_DESKTOP, EWMH_TYPE_DESKTOP},
+	};
+	/* EWMH: the first type in the list that the WM knows wins. */
+	const xcb_atom_t *atoms = xcb_get_property_value(reply);
+	int n = xcb_get_property_value_length(reply) / 4;
+	int type = EWMH_TYPE_NORMAL;
+	for (int i = 0; i < n; i++) {
+		for (size_t j = 0; j < sizeof(map) / sizeof(map[0]); j++) {
+			if (atoms[i] == x11->atoms[map[j].atom]) {
+				type = map[j].type;
+				goto done;
+			}
+		}
+	}
+done:
+	free(reply);
+	return type;
+}
+
+bool xwm_x11_read_strut(struct xwm_x11 *x11, xcb_window_t window,
+		struct ewmh_strut *strut) {
+	if (!x11) {
+		return false;
+	}
+	/* EWMH: _NET_WM_STRUT_PARTIAL wins over _NET_WM_STRUT. */
+	xcb_get_property_reply_t *reply = get_property(x11, window,
+		ATOM_NET_WM_STRUT_PARTIAL, XCB_ATOM_CARDINAL, 12);
+	if (!reply || xcb_get_property_value_length(reply) < 48) {
+		free(reply);
+		reply = get_property(x11, window, ATOM_NET_WM_STRUT, XCB_ATOM_CARDINAL, 4);
+	}
+	if (!reply) {
+		return false;
+	}
+	const xcb_screen_t *screen = xcb_setup_roots_iterator(xcb_get_setup(x11->conn)).data;
+	bool ok = ewmh_decode_strut(xcb_get_property_value(reply),
+		xcb_get_property_value_length(reply) / 4, screen->width_in_pixels,
+		screen->height_in_pixels, strut);
+	free(reply);
+	return ok;
+}
+
+void xwm_x11_set_frame_extents(struct xwm_x11 *x11, xcb_window_t window,
+		bool decorated) {
+	if (!x11) {
+		return;
+	}
+	/* left, right, top, bottom (compositor/decoration.h) */
+	uint32_t extents[4] = {0, 0, 0, 0};
+	if (decorated) {
+		extents[0] = extents[1] = extents[3] = DECORATION_BORDER;
+		extents[2] = DECORATION_TITLE_HEIGHT + DECORATION_BORDER;
+	}
+	xcb_change_property(x11->conn, XCB_PROP_MODE_REPLACE, window,
+		x11->atoms[ATOM_NET_FRAME_EXTENTS], XCB_ATOM_CARDINAL, 32, 4, extents);
+	xcb_flush(x11->conn);
+}
+
+void xwm_x11_set_allowed_actions(struct xwm_x11 *x11, xcb_window_t window,
+		bool resizable) {
+	if (!x11) {
+		return;
+	}
+	xcb_atom_t actions[7];
+	uint32_t n = 0;
+	actions[n++] = x11->atoms[ATOM_ACTION_MOVE];
+	if (resizable) {
+		actions[n++] = x11->atoms[ATOM_ACTION_RESIZE];
+		actions[n++] = x11->atoms[ATOM_ACTION_MAXIMIZE_HORZ];
+		actions[n++] = x11->atoms[ATOM_ACTION_MAXIMIZE_VERT];
+	}
+	actions[n++] = x11->atoms[ATOM_ACTION_MINIMIZE];
+	actions[n++] = x11->atoms[ATOM_ACTION_FULLSCREEN];
+	actions[n++] = x11->atoms[ATOM_ACTION_CLOSE];
+	xcb_change_property(x11->conn, XCB_PROP_MODE_REPLACE, window,
+		x11->atoms[ATOM_NET_WM_ALLOWED_ACTIONS], XCB_ATOM_ATOM, 32, n, actions);
+	xcb_flush(x11->conn);
+}
+
+bool xwm_x11_has_protocol(const xcb_atom_t *protocols, size_t n, xcb_atom_t protocol) {
+	for (size_t i = 0; protocols && i < n; i++) {
+		if (protocols[i] == protocol) {
+			return true;
+		}
+	}
+	return false;
 }

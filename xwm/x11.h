@@ -8,6 +8,8 @@
  * closed before Xwayland stops.
  */
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <wayland-server-core.h>
 #include <xcb/xcb.h>
@@ -37,6 +39,42 @@ enum xwm_atom {
 	ATOM_NET_WM_STATE_HIDDEN,
 	ATOM_NET_CLIENT_LIST,
 	ATOM_NET_CLIENT_LIST_STACKING,
+	/* oriel's own. */
+	ATOM_NET_MOVERESIZE_WINDOW,
+	ATOM_NET_CLOSE_WINDOW,
+	ATOM_NET_REQUEST_FRAME_EXTENTS,
+	ATOM_NET_FRAME_EXTENTS,
+	ATOM_NET_WM_ALLOWED_ACTIONS,
+	ATOM_NET_WM_USER_TIME,
+	ATOM_NET_WM_STATE_DEMANDS_ATTENTION,
+	ATOM_NET_WM_STRUT,
+	ATOM_NET_WM_STRUT_PARTIAL,
+	ATOM_NET_WM_WINDOW_TYPE,
+	ATOM_NET_WM_PING,
+	ATOM_NET_WM_PID,
+	ATOM_WM_PROTOCOLS,
+	/* _NET_WM_WINDOW_TYPE_* */
+	ATOM_TYPE_NORMAL,
+	ATOM_TYPE_DIALOG,
+	ATOM_TYPE_UTILITY,
+	ATOM_TYPE_SPLASH,
+	ATOM_TYPE_NOTIFICATION,
+	ATOM_TYPE_DOCK,
+	ATOM_TYPE_MENU,
+	ATOM_TYPE_POPUP_MENU,
+	ATOM_TYPE_DROPDOWN_MENU,
+	ATOM_TYPE_TOOLTIP,
+	ATOM_TYPE_COMBO,
+	ATOM_TYPE_TOOLBAR,
+	ATOM_TYPE_DESKTOP,
+	/* _NET_WM_ACTION_* */
+	ATOM_ACTION_MOVE,
+	ATOM_ACTION_RESIZE,
+	ATOM_ACTION_MINIMIZE,
+	ATOM_ACTION_MAXIMIZE_HORZ,
+	ATOM_ACTION_MAXIMIZE_VERT,
+	ATOM_ACTION_FULLSCREEN,
+	ATOM_ACTION_CLOSE,
 	ATOM_COUNT,
 };
 
@@ -47,6 +85,7 @@ struct xwm_x11 {
 	xcb_window_t check_window; /* ours, when wlroots had none */
 	xcb_atom_t atoms[ATOM_COUNT];
 	struct wl_event_source *source;
+	struct wl_event_source *drain_idle; /* events queued by a sync request */
 	struct wl_listener outputs_changed;
 };
 
@@ -66,5 +105,22 @@ int xwm_x11_border_width(struct xwm_x11 *x11, xcb_window_t window);
 /* ICCCM 4.1.5: tells the client where it is, in root coordinates. */
 void xwm_x11_send_configure_notify(struct xwm_x11 *x11, xcb_window_t window,
 	int x, int y, int width, int height);
+
+/* Window type and struts, read on oriel's connection. */
+struct ewmh_strut;
+int xwm_x11_window_type(struct xwm_x11 *x11, xcb_window_t window);
+bool xwm_x11_read_strut(struct xwm_x11 *x11, xcb_window_t window,
+	struct ewmh_strut *strut);
+/* _NET_FRAME_EXTENTS and _NET_WM_ALLOWED_ACTIONS on a managed window. */
+void xwm_x11_set_frame_extents(struct xwm_x11 *x11, xcb_window_t window,
+	bool decorated);
+void xwm_x11_set_allowed_actions(struct xwm_x11 *x11, xcb_window_t window,
+	bool resizable);
+/* Whether the window lists protocol (an atom) in WM_PROTOCOLS. */
+bool xwm_x11_has_protocol(const xcb_atom_t *protocols, size_t n, xcb_atom_t protocol);
+
+/* ewmh_client.c: client messages to the root and property changes. */
+void ewmh_client_message(struct xwm_x11 *x11, xcb_client_message_event_t *event);
+void ewmh_property_notify(struct xwm_x11 *x11, xcb_property_notify_event_t *event);
 
 #endif

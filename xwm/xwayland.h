@@ -4,6 +4,7 @@
 /* Xwayland's lifecycle: start (lazy or eager), restart after a crash. */
 
 #include <stdbool.h>
+#include <stdint.h>
 
 struct server;
 struct wlr_xwayland_surface;
@@ -19,5 +20,17 @@ struct xwm_x11 *xwm_get_x11(struct xwm *xwm);
 void xwayland_view_create(struct server *server, struct wlr_xwayland_surface *xsurface);
 void xwayland_unmanaged_create(struct server *server,
 	struct wlr_xwayland_surface *xsurface);
+
+/* For oriel's X connection (xwm/ewmh_client.c). */
+struct view;
+struct ewmh_moveresize;
+/* The managed view of an X window, mapped or not, or NULL. */
+struct view *xwayland_view_find(struct server *server, uint32_t window);
+/* The X window of a view, or 0 when it is not an X window. */
+uint32_t xwayland_view_window(struct view *view);
+bool xwayland_view_will_decorate(struct view *view);
+void xwayland_view_moveresize(struct view *view, const struct ewmh_moveresize *request);
+void xwayland_view_ponged(struct view *view);
+void xwayland_view_update_strut(struct view *view);
 
 #endif

@@ -1,5 +1,9 @@
 #include <assert.h>
+#include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 #include <wlr/types/wlr_scene.h>
 #include <wlr/util/log.h>
 #include <wlr/xwayland.h>
@@ -32,7 +36,12 @@ struct xwayland_view {
 	struct wl_listener set_title;
 	struct wl_listener set_class;
 	struct wl_listener set_override_redirect;
+	struct wl_listener set_hints;
+	struct wl_listener ping_timeout;
 	bool commit_linked;
+	/* _NET_WM_WINDOW_TYPE policy, read at map. */
+	bool type_decorated;
+	char *marked_title; /* the title + " (not responding)" */
 };
 
 static const struct view_impl xwayland_view_impl;
@@ -42,8 +51,21 @@ static struct xwayland_view *xwayland_view_from_view(struct view *view) {
 	return (struct xwayland_view *)view;
 }
 
+#define NOT_RESPONDING " (not responding)"
+
 static const char *get_title(struct view *view) {
-	return xwayland_view_from_view(view)->xsurface->title;
+	struct xwayland_view *xview = xwayland_view_from_view(view);
+	if (view->not_responding) {
+		const char *title = xview->xsurface->title ? xview->xsurface->title : "";
+		size_t size = strlen(title) + sizeof(NOT_RESPONDING);
+		char *marked = realloc(xview->marked_title, size);
+		if (marked) {
+			snprintf(marked, size, "%s" NOT_RESPONDING, title);
+			xview->marked_title = marked;
+			return marked;
+		}
+	}
+	return xview->xsurface->title;
 }
 
 static const char *get_app_id(struct view *view) {
@@ -93,8 +115,29 @@ static void set_minimized(struct view *view, bool minimized) {
 	wlr_xwayland_surface_set_minimized(xwayland_view_from_view(view)->xsurface, minimized);
 }
 
+static bool supports_ping(struct view *view) {
+	struct wlr_xwayland_surface *xsurface = xwayland_view_from_view(view)->xsurface;
+	struct xwm_x11 *x11 = view_x11(view);
+	return x11 && xwm_x11_has_protocol(xsurface->protocols, xsurface->protocols_len,
+		x11->atoms[ATOM_NET_WM_PING]);
+}
+
+/*
+ * WM_DELETE_WINDOW when the client supports it, else wlroots kills the
+ * client (XKillClient). A client that stopped answering pings is killed
+ * through its _NET_WM_PID.
+ */
 static void close_view(struct view *view) {
-	wlr_xwayland_surface_close(xwayland_view_from_view(view)->xsurface);
+	struct wlr_xwayland_surface *xsurface = xwayland_view_from_view(view)->xsurface;
+	if (view->not_responding && xsurface->pid > 0 && xsurface->pid != getpid()) {
+		wlr_log(WLR_INFO, "Killing unresponsive X client, pid %d", (int)xsurface->pid);
+		kill(xsurface->pid, SIGKILL);
+		return;
+	}
+	wlr_xwayland_surface_close(xsurface);
+	if (supports_ping(view) && !xsurface->pinging) {
+		wlr_xwayland_surface_ping(xsurface);
+	}
 }
 
 static struct view *get_parent(struct view *view) {
@@ -155,8 +198,9 @@ static int requested_gravity(struct wlr_xwayland_surface *xsurface) {
 }
 
 static bool wants_client_decorations(struct view *view) {
-	return xwayland_view_from_view(view)->xsurface->decorations !=
-		WLR_XWAYLAND_SURFACE_DECORATIONS_ALL;
+	struct xwayland_view *xview = xwayland_view_from_view(view);
+	return !xview->type_decorated ||
+		xview->xsurface->decorations != WLR_XWAYLAND_SURFACE_DECORATIONS_ALL;
 }
 
 static void unlink_listeners(struct xwayland_view *xview) {
@@ -173,6 +217,8 @@ static void unlink_listeners(struct xwayland_view *xview) {
 	wl_list_remove(&xview->set_title.link);
 	wl_list_remove(&xview->set_class.link);
 	wl_list_remove(&xview->set_override_redirect.link);
+	wl_list_remove(&xview->set_hints.link);
+	wl_list_remove(&xview->ping_timeout.link);
 	if (xview->commit_linked) {
 		wl_list_remove(&xview->commit.link);
 		xview->commit_linked = false;
@@ -183,6 +229,7 @@ static void destroy(struct view *view) {
 	struct xwayland_view *xview = xwayland_view_from_view(view);
 	unlink_listeners(xview);
 	xview->xsurface->data = NULL;
+	free(xview->marked_title);
 	free(xview);
 }
 
@@ -214,6 +261,45 @@ static bool has_requested_position(struct wlr_xwayland_surface *xsurface) {
 		(XCB_ICCCM_SIZE_HINT_US_POSITION | XCB_ICCCM_SIZE_HINT_P_POSITION));
 }
 
+static void apply_type_policy(struct xwayland_view *xview) {
+	struct view *view = &xview->base;
+	struct ewmh_type_policy policy;
+	ewmh_window_type_policy(xwm_x11_window_type(view_x11(view),
+		xview->xsurface->window_id), &policy);
+	xview->type_decorated = policy.decorated;
+	view->no_focus_on_map = !policy.focus_on_map;
+	static const enum view_placement placements[] = {
+		[EWMH_PLACE_DEFAULT] = VIEW_PLACE_DEFAULT,
+		[EWMH_PLACE_CENTER] = VIEW_PLACE_CENTER,
+		[EWMH_PLACE_CORNER] = VIEW_PLACE_CORNER,
+		[EWMH_PLACE_AS_REQUESTED] = VIEW_PLACE_AS_REQUESTED,
+	};
+	view->placement = placements[policy.placement];
+}
+
+static bool read_strut(struct xwayland_view *xview, struct placement_strut *out) {
+	struct ewmh_strut strut;
+	if (!xwm_x11_read_strut(view_x11(&xview->base), xview->xsurface->window_id,
+			&strut)) {
+		return false;
+	}
+	*out = (struct placement_strut){
+		(int)strut.left, (int)strut.right, (int)strut.top, (int)strut.bottom,
+		(int)strut.left_start_y, (int)strut.left_end_y,
+		(int)strut.right_start_y, (int)strut.right_end_y,
+		(int)strut.top_start_x, (int)strut.top_end_x,
+		(int)strut.bottom_start_x, (int)strut.bottom_end_x,
+	};
+	return true;
+}
+
+static bool is_resizable(struct wlr_xwayland_surface *xsurface) {
+	const struct wlr_xwayland_surface_size_hints *hints = xsurface->size_hints;
+	return !hints || !(hints->flags & ICCCM_P_MIN_SIZE) ||
+		!(hints->flags & ICCCM_P_MAX_SIZE) || hints->min_width != hints->max_width ||
+		hints->min_height != hints->max_height;
+}
+
 static void handle_map(struct wl_listener *listener, void *data) {
 	struct xwayland_view *xview = wl_container_of(listener, xview, map);
 	struct wlr_xwayland_surface *xsurface = xview->xsurface;
@@ -225,11 +311,32 @@ static void handle_map(struct wl_listener *listener, void *data) {
 	wl_signal_add(&xsurface->surface->events.commit, &xview->commit);
 	xview->commit_linked = true;
 	xwm_x11_window_managed(view_x11(view), xsurface->window_id);
+	apply_type_policy(xview);
+	struct placement_strut strut;
+	view->has_strut = read_strut(xview, &strut);
+	if (view->has_strut) {
+		view->strut = strut;
+	}
+	const struct wlr_xwayland_surface_hints *hints = xsurface->hints;
+	bool iconic = hints && icccm_hints_start_iconic(hints->flags, hints->initial_state);
+	if (iconic && !view->placed) {
+		view->minimized = true;
+	}
+	view->urgent = hints && icccm_hints_urgent(hints->flags);
 	view->requested_gravity = requested_gravity(xsurface);
 	view->requested_border = has_requested_position(xsurface) ?
 		xwm_x11_border_width(view_x11(view), xsurface->window_id) : 0;
 	view_map(view, view->content, xsurface->width, xsurface->height,
-		has_requested_position(xsurface), xsurface->x, xsurface->y);
+		has_requested_position(xsurface) || view->placement == VIEW_PLACE_AS_REQUESTED,
+		xsurface->x, xsurface->y);
+	if (view->minimized) {
+		/* WM_STATE Iconic and _NET_WM_STATE_HIDDEN, as the client asked. */
+		wlr_xwayland_surface_set_minimized(xsurface, true);
+	}
+	xwm_x11_set_frame_extents(view_x11(view), xsurface->window_id,
+		view->decoration.enabled);
+	xwm_x11_set_allowed_actions(view_x11(view), xsurface->window_id,
+		is_resizable(xsurface));
 	if (xsurface->fullscreen) {
 		view_set_fullscreen(view, true);
 	} else if (xsurface->maximized_horz && xsurface->maximized_vert) {
@@ -313,9 +420,14 @@ static void handle_request_fullscreen(struct wl_listener *listener, void *data) 
 	}
 }
 
+/*
+ * _NET_ACTIVE_WINDOW. oriel's own X connection sees the same message with
+ * its source and timestamp and applies focus-stealing prevention
+ * (xwm/ewmh_client.c); this is only the fallback without it.
+ */
 static void handle_request_activate(struct wl_listener *listener, void *data) {
 	struct xwayland_view *xview = wl_container_of(listener, xview, request_activate);
-	if (xview->base.mapped) {
+	if (xview->base.mapped && !view_x11(&xview->base)) {
 		view_focus(&xview->base);
 	}
 }
@@ -343,6 +455,88 @@ static void handle_set_override_redirect(struct wl_listener *listener, void *dat
 	xwayland_unmanaged_create(server, xsurface);
 	if (mapped) {
 		wl_signal_emit(&xsurface->events.map, xsurface);
+	}
+}
+
+static void handle_set_hints(struct wl_listener *listener, void *data) {
+	struct xwayland_view *xview = wl_container_of(listener, xview, set_hints);
+	const struct wlr_xwayland_surface_hints *hints = xview->xsurface->hints;
+	view_set_urgent(&xview->base, hints && icccm_hints_urgent(hints->flags));
+}
+
+static void handle_ping_timeout(struct wl_listener *listener, void *data) {
+	struct xwayland_view *xview = wl_container_of(listener, xview, ping_timeout);
+	wlr_log(WLR_INFO, "X window 0x%x does not answer pings", xview->xsurface->window_id);
+	view_set_not_responding(&xview->base, true);
+}
+
+struct view *xwayland_view_find(struct server *server, uint32_t window) {
+	struct view *view;
+	wl_list_for_each(view, &server->views, link) {
+		if (view->impl == &xwayland_view_impl &&
+				xwayland_view_from_view(view)->xsurface->window_id == window) {
+			return view;
+		}
+	}
+	return NULL;
+}
+
+uint32_t xwayland_view_window(struct view *view) {
+	return view->impl == &xwayland_view_impl ?
+		xwayland_view_from_view(view)->xsurface->window_id : 0;
+}
+
+bool xwayland_view_will_decorate(struct view *view) {
+	struct xwayland_view *xview = xwayland_view_from_view(view);
+	if (view->mapped) {
+		return view->decoration.enabled;
+	}
+	struct ewmh_type_policy policy;
+	ewmh_window_type_policy(xwm_x11_window_type(view_x11(view),
+		xview->xsurface->window_id), &policy);
+	return policy.decorated && !view->server->options->kiosk &&
+		xview->xsurface->decorations == WLR_XWAYLAND_SURFACE_DECORATIONS_ALL;
+}
+
+/* _NET_MOVERESIZE_WINDOW: like a ConfigureRequest, with a gravity. */
+void xwayland_view_moveresize(struct view *view, const struct ewmh_moveresize *request) {
+	if (view->fullscreen || view->maximized || view->server->options->kiosk) {
+		return;
+	}
+	struct wlr_box box = view->geometry;
+	if (request->has_width) {
+		box.width = request->width;
+	}
+	if (request->has_height) {
+		box.height = request->height;
+	}
+	int gravity = request->gravity ? request->gravity - 1 :
+		requested_gravity(xwayland_view_from_view(view)->xsurface);
+	if (request->has_x || request->has_y) {
+		int x = request->has_x ? request->x : 0, y = request->has_y ? request->y : 0;
+		int top = view->decoration.enabled ? DECORATION_TITLE_HEIGHT + DECORATION_BORDER : 0;
+		int side = view->decoration.enabled ? DECORATION_BORDER : 0;
+		placement_apply_gravity(gravity, box.width, box.height, 0, top, side, &x, &y);
+		if (request->has_x) {
+			box.x = x;
+		}
+		if (request->has_y) {
+			box.y = y;
+		}
+	}
+	view_move_resize(view, &box);
+}
+
+void xwayland_view_ponged(struct view *view) {
+	view_set_not_responding(view, false);
+}
+
+void xwayland_view_update_strut(struct view *view) {
+	struct placement_strut strut;
+	if (read_strut(xwayland_view_from_view(view), &strut)) {
+		view_set_strut(view, &strut);
+	} else if (view->has_strut) {
+		view_set_strut(view, NULL);
 	}
 }
 
@@ -379,4 +573,9 @@ void xwayland_view_create(struct server *server, struct wlr_xwayland_surface *xs
 	xview->set_override_redirect.notify = handle_set_override_redirect;
 	wl_signal_add(&xsurface->events.set_override_redirect,
 		&xview->set_override_redirect);
+	xview->set_hints.notify = handle_set_hints;
+	wl_signal_add(&xsurface->events.set_hints, &xview->set_hints);
+	xview->ping_timeout.notify = handle_ping_timeout;
+	wl_signal_add(&xsurface->events.ping_timeout, &xview->ping_timeout);
+	xview->type_decorated = true;
 }

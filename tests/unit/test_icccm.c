@@ -1,4 +1,8 @@
-/* ICCCM WM_NORMAL_HINTS size constraints and win_gravity placement. */
+/*
+ * ICCCM WM_NORMAL_HINTS size constraints and win_gravity placement; WM_HINTS,
+ * window type policy, struts, _NET_MOVERESIZE_WINDOW and focus-stealing
+ * prevention decoding.
+ */
 #include <stdio.h>
 #include <stdlib.h>
 #include "compositor/placement.h"
@@ -143,7 +147,145 @@ static void test_gravity(void) {
 		50, 60, 50, 60);
 }
 
+#define CHECK(what, cond) do { \
+	if (!(cond)) { \
+		fprintf(stderr, "%s: %s is false\n", what, #cond); \
+		failures++; \
+	} \
+} while (0)
+
+static void test_wm_hints(void) {
+	CHECK("iconic", icccm_hints_start_iconic(ICCCM_HINT_STATE, ICCCM_STATE_ICONIC));
+	CHECK("normal", !icccm_hints_start_iconic(ICCCM_HINT_STATE, ICCCM_STATE_NORMAL));
+	/* initial_state without StateHint is garbage. */
+	CHECK("no flag", !icccm_hints_start_iconic(0, ICCCM_STATE_ICONIC));
+	CHECK("urgent", icccm_hints_urgent(ICCCM_HINT_URGENCY | ICCCM_HINT_INPUT));
+	CHECK("not urgent", !icccm_hints_urgent(ICCCM_HINT_INPUT | ICCCM_HINT_STATE));
+}
+
+static void test_type_policy(void) {
+	struct ewmh_type_policy p;
+	ewmh_window_type_policy(EWMH_TYPE_NORMAL, &p);
+	CHECK("normal", p.decorated && p.focus_on_map && p.placement == EWMH_PLACE_DEFAULT);
+	ewmh_window_type_policy(EWMH_TYPE_DIALOG, &p);
+	CHECK("dialog", p.decorated && p.placement == EWMH_PLACE_CENTER);
+	ewmh_window_type_policy(EWMH_TYPE_UTILITY, &p);
+	CHECK("utility", p.decorated && p.placement == EWMH_PLACE_CENTER);
+	ewmh_window_type_policy(EWMH_TYPE_SPLASH, &p);
+	CHECK("splash", !p.decorated && p.placement == EWMH_PLACE_CENTER);
+	ewmh_window_type_policy(EWMH_TYPE_NOTIFICATION, &p);
+	CHECK("notification", !p.decorated && !p.focus_on_map &&
+		p.placement == EWMH_PLACE_CORNER);
+	ewmh_window_type_policy(EWMH_TYPE_DOCK, &p);
+	CHECK("dock", !p.decorated && !p.focus_on_map &&
+		p.placement == EWMH_PLACE_AS_REQUESTED);
+	enum ewmh_window_type plain[] = {EWMH_TYPE_MENU, EWMH_TYPE_TOOLTIP, EWMH_TYPE_COMBO};
+	for (size_t i = 0; i < sizeof(plain) / sizeof(plain[0]); i++) {
+		ewmh_window_type_policy(plain[i], &p);
+		CHECK("menu/tooltip/combo", !p.decorated &&
+			p.placement == EWMH_PLACE_AS_REQUESTED);
+	}
+}
+
+static void test_strut_decode(void) {
+	struct ewmh_strut st;
+	uint32_t plain[4] = {0, 0, 30, 0};
+	CHECK("plain", ewmh_decode_strut(plain, 4, 1024, 768, &st));
+	CHECK("plain spans the edge", st.top == 30 && st.top_start_x == 0 &&
+		st.top_end_x == 1023);
+	uint32_t partial[12] = {0, 40, 0, 0, 0, 0, 100, 199, 0, 0, 0, 0};
+	CHECK("partial", ewmh_decode_strut(partial, 12, 1024, 768, &st));
+	CHECK("partial right", st.right == 40 && st.right_start_y == 100 &&
+		st.right_end_y == 199);
+	CHECK("too short", !ewmh_decode_strut(plain, 3, 1024, 768, &st));
+	CHECK("null", !ewmh_decode_strut(NULL, 12, 1024, 768, &st));
+	/* Hostile sizes are clamped to the root window. */
+	uint32_t huge[4] = {0xffffffffu, 0, 0x80000000u, 0};
+	CHECK("huge", ewmh_decode_strut(huge, 4, 1024, 768, &st));
+	CHECK("huge clamped", st.left == 1024 && st.top == 768);
+	/* A reversed range reserves nothing. */
+	uint32_t reversed[12] = {0, 0, 30, 0, 0, 0, 0, 0, 500, 100, 0, 0};
+	CHECK("reversed", ewmh_decode_strut(reversed, 12, 1024, 768, &st) && st.top == 0);
+}
+
+static void test_strut_apply(void) {
+	struct placement_box root = {0, 0, 2048, 768};
+	struct placement_box left = {0, 0, 1024, 768}, right = {1024, 0, 1024, 768};
+	/* A top panel on the left output only. */
+	struct placement_strut top = {.top = 30, .top_start_x = 0, .top_end_x = 1023};
+	struct placement_box usable = left;
+	placement_apply_strut(&root, &left, &top, &usable);
+	CHECK("top strut on its output", usable.y == 30 && usable.height == 738 &&
+		usable.x == 0 && usable.width == 1024);
+	usable = right;
+	placement_apply_strut(&root, &right, &top, &usable);
+	CHECK("top strut not on the other output", usable.y == 0 && usable.height == 768);
+	/* A right dock at the layout's right edge: only the right output. */
+	struct placement_strut dock = {.right = 64, .right_start_y = 0, .right_end_y = 767};
+	usable = right;
+	placement_apply_strut(&root, &right, &dock, &usable);
+	CHECK("right dock", usable.x == 1024 && usable.width == 1024 - 64);
+	usable = left;
+	placement_apply_strut(&root, &left, &dock, &usable);
+	CHECK("right dock elsewhere", usable.width == 1024);
+	/* Combined with a layer-shell zone already taken: the larger wins. */
+	usable = (struct placement_box){0, 40, 1024, 728};
+	placement_apply_strut(&root, &left, &top, &usable);
+	CHECK("strut within a panel", usable.y == 40 && usable.height == 728);
+	/* A strut that would leave nothing is ignored. */
+	struct placement_strut all = {.left = 2048, .left_start_y = 0, .left_end_y = 767};
+	usable = left;
+	placement_apply_strut(&root, &left, &all, &usable);
+	CHECK("everything reserved", usable.width == 1024);
+}
+
+static void test_corner(void) {
+	struct placement_box area = {0, 30, 1024, 738};
+	struct placement_box b = placement_corner(&area, 200, 80, 0, 0);
+	CHECK("corner undecorated", b.x == 824 && b.y == 30);
+	b = placement_corner(&area, 200, 80, 25, 1);
+	CHECK("corner decorated", b.x == 823 && b.y == 55);
+}
+
+static void test_moveresize(void) {
+	struct ewmh_moveresize m;
+	uint32_t all[5] = {0xf01, 100, (uint32_t)-20, 320, 180};
+	ewmh_decode_moveresize_window(all, &m);
+	CHECK("all fields", m.gravity == 1 && m.has_x && m.has_y && m.has_width &&
+		m.has_height && m.x == 100 && m.y == -20 && m.width == 320 && m.height == 180);
+	uint32_t width_only[5] = {0x400, 0, 0, 250, 0};
+	ewmh_decode_moveresize_window(width_only, &m);
+	CHECK("width only", m.gravity == 0 && !m.has_x && !m.has_y && m.has_width &&
+		!m.has_height);
+	uint32_t bad[5] = {0xc2a, 0, 0, 0, (uint32_t)-5};
+	ewmh_decode_moveresize_window(bad, &m);
+	CHECK("bad gravity and sizes", m.gravity == 0 && !m.has_width && !m.has_height);
+}
+
+static void test_activation(void) {
+	CHECK("pager", ewmh_activation_allowed(2, 0, true, true, 1000));
+	CHECK("nothing focused", ewmh_activation_allowed(1, 0, false, false, 0));
+	CHECK("no timestamp", !ewmh_activation_allowed(1, 0, true, true, 1000));
+	CHECK("older", !ewmh_activation_allowed(1, 999, true, true, 1000));
+	CHECK("same", ewmh_activation_allowed(1, 1000, true, true, 1000));
+	CHECK("newer", ewmh_activation_allowed(1, 1001, true, true, 1000));
+	CHECK("focused has no time", ewmh_activation_allowed(1, 5, true, false, 0));
+	/* X time wraps around after 49.7 days. */
+	CHECK("newer across wrap", ewmh_activation_allowed(1, 10, true, true, 0xfffffff0u));
+	CHECK("older across wrap", !ewmh_activation_allowed(1, 0xfffffff0u, true, true, 10));
+	CHECK("old-style source 0, old time", !ewmh_activation_allowed(0, 5, true, true, 1000));
+	CHECK("old-style source 0, no time (wmctrl -a)",
+		ewmh_activation_allowed(0, 0, true, true, 1000));
+}
+
 int main(void) {
+	test_wm_hints();
+	test_type_policy();
+	test_strut_decode();
+	test_strut_apply();
+	test_corner();
+	test_moveresize();
+	test_activation();
 	test_no_hints();
 	test_min_max();
 	test_increments();

@@ -1,0 +1,321 @@
+/*
+ * oriel-test-xclient: an X client with exactly the ICCCM/EWMH properties a
+ * test asks for, for the xwayland suite.
+ *
+ * Window mode (the default) maps one window and prints, one per line on
+ * stdout: "window 0x<id>" once mapped, then "configure X Y W H synthetic|real",
+ * "delete-window", "ping" and "focus-in"/"focus-out" as they arrive.
+ *
+ *   --title T            WM_NAME and _NET_WM_NAME
+ *   --class C            WM_CLASS (instance and class)
+ *   --size WxH           window size (default 200x150)
+ *   --position X,Y       with USPosition in WM_NORMAL_HINTS
+ *   --colour RRGGBB      background colour
+ *   --transient-for ID   WM_TRANSIENT_FOR (hex or decimal)
+ *   --iconic             WM_HINTS initial_state IconicState
+ *   --urgent             WM_HINTS XUrgencyHint
+ *   --type NAME          _NET_WM_WINDOW_TYPE_<NAME> (DIALOG, DOCK, SPLASH...)
+ *   --strut L,R,T,B      _NET_WM_STRUT
+ *   --strut-partial 12 comma-separated values: _NET_WM_STRUT_PARTIAL
+ *   --user-time N        _NET_WM_USER_TIME
+ *   --no-delete          WM_PROTOCOLS without WM_DELETE_WINDOW
+ *   --ping               WM_PROTOCOLS lists _NET_WM_PING (and pings are answered)
+ *   --pid                sets _NET_WM_PID (with --ping, as EWMH requires)
+ *   --request-extents    before mapping, sends _NET_REQUEST_FRAME_EXTENTS and
+ *                        prints "frame-extents L R T B" once the WM set them
+ *
+ * Send mode: "oriel-test-xclient send MESSAGE WINDOW [values...]" sends a
+ * client message to the root window, as a pager or the app would, and
+ * exits. MESSAGE is an atom name (e.g. _NET_ACTIVE_WINDOW); values are up
+ * to five 32-bit numbers or atom names (data.l[0..4]).
+ */
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <xcb/xcb.h>
+
+static xcb_connection_t *conn;
+
+static xcb_atom_t atom(const char *name) {
+	xcb_intern_atom_reply_t *reply = xcb_intern_atom_reply(conn,
+		xcb_intern_atom(conn, 0, strlen(name), name), NULL);
+	xcb_atom_t a = reply ? reply->atom : XCB_ATOM_NONE;
+	free(reply);
+	return a;
+}
+
+static uint32_t number_or_atom(const char *s) {
+	char *end;
+	unsigned long v = strtoul(s, &end, 0);
+	if (*s && !*end) {
+		return (uint32_t)v;
+	}
+	return atom(s);
+}
+
+static int parse_list(const char *s, uint32_t *out, int max) {
+	int n = 0;
+	while (*s && n < max) {
+		char *end;
+		out[n++] = (uint32_t)strtol(s, &end, 0);
+		if (*end != ',') {
+			break;
+		}
+		s = end + 1;
+	}
+	return n;
+}
+
+static void set_cardinals(xcb_window_t window, const char *name,
+		const uint32_t *values, int n) {
+	xcb_change_property(conn, XCB_PROP_MODE_REPLACE, window, atom(name),
+		XCB_ATOM_CARDINAL, 32, n, values);
+}
+
+static int send_mode(int argc, char **argv, xcb_window_t root) {
+	if (argc < 4) {
+		fprintf(stderr, "usage: send MESSAGE WINDOW [values...]\n");
+		return 2;
+	}
+	xcb_client_message_event_t event = {
+		.response_type = XCB_CLIENT_MESSAGE,
+		.format = 32,
+		.window = (xcb_window_t)strtoul(argv[3], NULL, 0),
+		.type = atom(argv[2]),
+	};
+	for (int i = 4; i < argc && i - 4 < 5; i++) {
+		event.data.data32[i - 4] = number_or_atom(argv[i]);
+	}
+	xcb_send_event(conn, 0, root, XCB_EVENT_MASK_SUBSTRUCTURE_NOTIFY |
+		XCB_EVENT_MASK_SUBSTRUCTURE_REDIRECT, (const char *)&event);
+	free(xcb_get_input_focus_reply(conn, xcb_get_input_focus(conn), NULL));
+	return 0;
+}
+
+int main(int argc, char **argv) {
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	conn = xcb_connect(NULL, NULL);
+	if (xcb_connection_has_error(conn)) {
+		fprintf(stderr, "cannot connect to X\n");
+		return 1;
+	}
+	xcb_screen_t *screen = xcb_setup_roots_iterator(xcb_get_setup(conn)).data;
+	if (argc > 1 && strcmp(argv[1], "send") == 0) {
+		int r = send_mode(argc, argv, screen->root);
+		xcb_disconnect(conn);
+		return r;
+	}
+
+	const char *title = "xclient", *class = "OrielXClient", *type = NULL;
+	int width = 200, height = 150, x = 0, y = 0;
+	bool has_position = false, iconic = false, urgent = false, no_delete = false;
+	bool ping = false, set_pid = false, request_extents = false;
+	uint32_t colour = 0x808080, transient_for = 0, user_time = 0;
+	bool has_user_time = false;
+	uint32_t strut[12];
+	int strut_n = 0;
+	bool strut_partial = false;
+	for (int i = 1; i < argc; i++) {
+		const char *arg = argv[i];
+		const char *val = i + 1 < argc ? argv[i + 1] : NULL;
+#define TAKES_VALUE if (!val) { fprintf(stderr, "%s needs a value\n", arg); return 2; } i++
+		if (strcmp(arg, "--title") == 0) {
+			TAKES_VALUE;
+			title = val;
+		} else if (strcmp(arg, "--class") == 0) {
+			TAKES_VALUE;
+			class = val;
+		} else if (strcmp(arg, "--size") == 0) {
+			TAKES_VALUE;
+			sscanf(val, "%dx%d", &width, &height);
+		} else if (strcmp(arg, "--position") == 0) {
+			TAKES_VALUE;
+			sscanf(val, "%d,%d", &x, &y);
+			has_position = true;
+		} else if (strcmp(arg, "--colour") == 0) {
+			TAKES_VALUE;
+			colour = (uint32_t)strtoul(val, NULL, 16);
+		} else if (strcmp(arg, "--transient-for") == 0) {
+			TAKES_VALUE;
+			transient_for = (uint32_t)strtoul(val, NULL, 0);
+		} else if (strcmp(arg, "--iconic") == 0) {
+			iconic = true;
+		} else if (strcmp(arg, "--urgent") == 0) {
+			urgent = true;
+		} else if (strcmp(arg, "--type") == 0) {
+			TAKES_VALUE;
+			type = val;
+		} else if (strcmp(arg, "--strut") == 0) {
+			TAKES_VALUE;
+			strut_n = parse_list(val, strut, 4);
+		} else if (strcmp(arg, "--strut-partial") == 0) {
+			TAKES_VALUE;
+			strut_n = parse_list(val, strut, 12);
+			strut_partial = true;
+		} else if (strcmp(arg, "--user-time") == 0) {
+			TAKES_VALUE;
+			user_time = (uint32_t)strtoul(val, NULL, 0);
+			has_user_time = true;
+		} else if (strcmp(arg, "--no-delete") == 0) {
+			no_delete = true;
+		} else if (strcmp(arg, "--ping") == 0) {
+			ping = true;
+		} else if (strcmp(arg, "--pid") == 0) {
+			set_pid = true;
+		} else if (strcmp(arg, "--request-extents") == 0) {
+			request_extents = true;
+		} else {
+			fprintf(stderr, "unknown option %s\n", arg);
+			return 2;
+		}
+	}
+
+	xcb_window_t window = xcb_generate_id(conn);
+	uint32_t values[2] = {colour, XCB_EVENT_MASK_STRUCTURE_NOTIFY |
+		XCB_EVENT_MASK_FOCUS_CHANGE | XCB_EVENT_MASK_EXPOSURE |
+		XCB_EVENT_MASK_PROPERTY_CHANGE};
+	xcb_create_window(conn, XCB_COPY_FROM_PARENT, window, screen->root, x, y,
+		width, height, 0, XCB_WINDOW_CLASS_INPUT_OUTPUT, screen->root_visual,
+		XCB_CW_BACK_PIXEL | XCB_CW_EVENT_MASK, values);
+
+	xcb_atom_t utf8 = atom("UTF8_STRING");
+	xcb_change_property(conn, XCB_PROP_MODE_REPLACE, window, XCB_ATOM_WM_NAME,
+		XCB_ATOM_STRING, 8, strlen(title), title);
+	xcb_change_property(conn, XCB_PROP_MODE_REPLACE, window, atom("_NET_WM_NAME"),
+		utf8, 8, strlen(title), title);
+	char class_buf[256];
+	int class_len = snprintf(class_buf, sizeof(class_buf), "%s%c%s", class, 0, class);
+	xcb_change_property(conn, XCB_PROP_MODE_REPLACE, window, XCB_ATOM_WM_CLASS,
+		XCB_ATOM_STRING, 8, class_len + 1, class_buf);
+
+	/* WM_NORMAL_HINTS: 18 CARD32s; flags first, then x, y, w, h. */
+	uint32_t normal[18] = {0};
+	normal[0] = (has_position ? 1u : 0) | (1u << 1); /* USPosition, USSize */
+	normal[1] = x;
+	normal[2] = y;
+	normal[3] = width;
+	normal[4] = height;
+	xcb_change_property(conn, XCB_PROP_MODE_REPLACE, window, XCB_ATOM_WM_NORMAL_HINTS,
+		XCB_ATOM_WM_SIZE_HINTS, 32, 18, normal);
+
+	/* WM_HINTS: flags, input, initial_state, ... (9 CARD32s). */
+	uint32_t hints[9] = {0};
+	hints[0] = 1u /* InputHint */ | 2u /* StateHint */ | (urgent ? 1u << 8 : 0);
+	hints[1] = 1;
+	hints[2] = iconic ? 3 : 1;
+	xcb_change_property(conn, XCB_PROP_MODE_REPLACE, window, XCB_ATOM_WM_HINTS,
+		XCB_ATOM_WM_HINTS, 32, 9, hints);
+
+	xcb_atom_t wm_protocols = atom("WM_PROTOCOLS");
+	xcb_atom_t wm_delete = atom("WM_DELETE_WINDOW");
+	xcb_atom_t net_ping = atom("_NET_WM_PING");
+	xcb_atom_t protocols[2];
+	int n_protocols = 0;
+	if (!no_delete) {
+		protocols[n_protocols++] = wm_delete;
+	}
+	if (ping) {
+		protocols[n_protocols++] = net_ping;
+	}
+	xcb_change_property(conn, XCB_PROP_MODE_REPLACE, window, wm_protocols,
+		XCB_ATOM_ATOM, 32, n_protocols, protocols);
+	if (set_pid) {
+		uint32_t pid = (uint32_t)getpid();
+		set_cardinals(window, "_NET_WM_PID", &pid, 1);
+	}
+	if (transient_for) {
+		xcb_change_property(conn, XCB_PROP_MODE_REPLACE, window,
+			XCB_ATOM_WM_TRANSIENT_FOR, XCB_ATOM_WINDOW, 32, 1, &transient_for);
+	}
+	if (type) {
+		char name[128];
+		snprintf(name, sizeof(name), "_NET_WM_WINDOW_TYPE_%s", type);
+		xcb_atom_t type_atom = atom(name);
+		xcb_change_property(conn, XCB_PROP_MODE_REPLACE, window,
+			atom("_NET_WM_WINDOW_TYPE"), XCB_ATOM_ATOM, 32, 1, &type_atom);
+	}
+	if (strut_n > 0) {
+		set_cardinals(window, strut_partial ? "_NET_WM_STRUT_PARTIAL" : "_NET_WM_STRUT",
+			strut, strut_n);
+	}
+	if (has_user_time) {
+		set_cardinals(window, "_NET_WM_USER_TIME", &user_time, 1);
+	}
+	if (request_extents) {
+		xcb_atom_t extents = atom("_NET_FRAME_EXTENTS");
+		xcb_client_message_event_t request = {
+			.response_type = XCB_CLIENT_MESSAGE,
+			.format = 32,
+			.window = window,
+			.type = atom("_NET_REQUEST_FRAME_EXTENTS"),
+		};
+		xcb_send_event(conn, 0, screen->root, XCB_EVENT_MASK_SUBSTRUCTURE_NOTIFY |
+			XCB_EVENT_MASK_SUBSTRUCTURE_REDIRECT, (const char *)&request);
+		xcb_flush(conn);
+		xcb_generic_event_t *ev;
+		while ((ev = xcb_wait_for_event(conn))) {
+			bool done = (ev->response_type & 0x7f) == XCB_PROPERTY_NOTIFY &&
+				((xcb_property_notify_event_t *)ev)->atom == extents;
+			free(ev);
+			if (done) {
+				break;
+			}
+		}
+		xcb_get_property_reply_t *reply = xcb_get_property_reply(conn,
+			xcb_get_property(conn, 0, window, extents, XCB_ATOM_CARDINAL, 0, 4), NULL);
+		if (reply && xcb_get_property_value_length(reply) == 16) {
+			uint32_t *v = xcb_get_property_value(reply);
+			printf("frame-extents %u %u %u %u\n", v[0], v[1], v[2], v[3]);
+		}
+		free(reply);
+	}
+	xcb_map_window(conn, window);
+	xcb_flush(conn);
+	printf("window 0x%x\n", window);
+
+	xcb_generic_event_t *event;
+	while ((event = xcb_wait_for_event(conn))) {
+		bool synthetic = event->response_type & 0x80;
+		switch (event->response_type & 0x7f) {
+		case XCB_CONFIGURE_NOTIFY: {
+			xcb_configure_notify_event_t *ev = (xcb_configure_notify_event_t *)event;
+			printf("configure %d %d %u %u %s\n", ev->x, ev->y, ev->width, ev->height,
+				synthetic ? "synthetic" : "real");
+			break;
+		}
+		case XCB_FOCUS_IN:
+			printf("focus-in\n");
+			break;
+		case XCB_FOCUS_OUT:
+			printf("focus-out\n");
+			break;
+		case XCB_CLIENT_MESSAGE: {
+			xcb_client_message_event_t *ev = (xcb_client_message_event_t *)event;
+			if (ev->type != wm_protocols || ev->format != 32) {
+				break;
+			}
+			if (ev->data.data32[0] == wm_delete) {
+				printf("delete-window\n");
+				xcb_disconnect(conn);
+				free(event);
+				return 0;
+			}
+			if (ev->data.data32[0] == net_ping) {
+				printf("ping\n");
+				ev->response_type = XCB_CLIENT_MESSAGE;
+				ev->window = screen->root;
+				xcb_send_event(conn, 0, screen->root,
+					XCB_EVENT_MASK_SUBSTRUCTURE_NOTIFY |
+					XCB_EVENT_MASK_SUBSTRUCTURE_REDIRECT, (const char *)ev);
+				xcb_flush(conn);
+			}
+			break;
+		}
+		}
+		free(event);
+	}
+	printf("connection closed\n");
+	return 0;
+}

@@ -70,6 +70,48 @@ static void handle_state(struct xwm_x11 *x11, struct view *view, const uint32_t 
 	view_request_attention(view, on);
 }
 
+/*
+ * Asked before mapping: what the window will get. This connection may hear
+ * of the window before wlroots' XWM made its surface.
+ */
+static void answer_frame_extents(struct xwm_x11 *x11, xcb_window_t window,
+		struct view *view) {
+	bool decorated;
+	if (view) {
+		decorated = xwayland_view_will_decorate(view);
+	} else {
+		struct ewmh_type_policy policy;
+		ewmh_window_type_policy(xwm_x11_window_type(x11, window), &policy);
+		decorated = policy.decorated && !x11->server->options->kiosk;
+	}
+	xwm_x11_set_frame_extents(x11, window, decorated);
+}
+
+/*
+ * The first X client of a lazy session starts Xwayland, and its requests
+ * can reach the root before this connection listens there. Top-level
+ * windows that exist by then get their frame extents unasked.
+ */
+void ewmh_client_answer_early_requests(struct xwm_x11 *x11) {
+	xcb_query_tree_reply_t *tree = xcb_query_tree_reply(x11->conn,
+		xcb_query_tree(x11->conn, x11->root), NULL);
+	if (!tree) {
+		return;
+	}
+	xcb_window_t *children = xcb_query_tree_children(tree);
+	int n = xcb_query_tree_children_length(tree);
+	for (int i = 0; i < n; i++) {
+		xcb_get_window_attributes_reply_t *attributes = xcb_get_window_attributes_reply(
+			x11->conn, xcb_get_window_attributes(x11->conn, children[i]), NULL);
+		if (attributes && !attributes->override_redirect) {
+			answer_frame_extents(x11, children[i],
+				xwayland_view_find(x11->server, children[i]));
+		}
+		free(attributes);
+	}
+	free(tree);
+}
+
 void ewmh_client_message(struct xwm_x11 *x11, xcb_client_message_event_t *event) {
 	if (event->format != 32) {
 		return;
@@ -88,19 +130,7 @@ void ewmh_client_message(struct xwm_x11 *x11, xcb_client_message_event_t *event)
 	}
 	struct view *view = xwayland_view_find(server, event->window);
 	if (event->type == x11->atoms[ATOM_NET_REQUEST_FRAME_EXTENTS]) {
-		/*
-		 * Asked before mapping: what the window will get. This connection
-		 * may hear of the window before wlroots' XWM made its surface.
-		 */
-		bool decorated;
-		if (view) {
-			decorated = xwayland_view_will_decorate(view);
-		} else {
-			struct ewmh_type_policy policy;
-			ewmh_window_type_policy(xwm_x11_window_type(x11, event->window), &policy);
-			decorated = policy.decorated && !server->options->kiosk;
-		}
-		xwm_x11_set_frame_extents(x11, event->window, decorated);
+		answer_frame_extents(x11, event->window, view);
 		return;
 	}
 	if (!view || !view->mapped) {

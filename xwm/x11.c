@@ -163,6 +163,7 @@ struct xwm_x11 *xwm_x11_connect(struct server *server, const char *display) {
 	uint32_t mask = XCB_EVENT_MASK_SUBSTRUCTURE_NOTIFY;
 	xcb_change_window_attributes(conn, x11->root, XCB_CW_EVENT_MASK, &mask);
 	ewmh_root_init(x11);
+	ewmh_client_answer_early_requests(x11);
 	drain_events(x11);
 	return x11;
 }

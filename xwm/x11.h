@@ -121,6 +121,8 @@ bool xwm_x11_has_protocol(const xcb_atom_t *protocols, size_t n, xcb_atom_t prot
 
 /* ewmh_client.c: client messages to the root and property changes. */
 void ewmh_client_message(struct xwm_x11 *x11, xcb_client_message_event_t *event);
+/* Answers what top-level windows asked before this connection listened. */
+void ewmh_client_answer_early_requests(struct xwm_x11 *x11);
 void ewmh_property_notify(struct xwm_x11 *x11, xcb_property_notify_event_t *event);
 
 #endif

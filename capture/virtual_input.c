@@ -1,6 +1,7 @@
 #include <linux/input-event-codes.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include <wlr/backend/headless.h>
 #include <wlr/interfaces/wlr_input_device.h>
@@ -12,6 +13,7 @@
 #include <wlr/util/log.h>
 #include <xkbcommon/xkbcommon.h>
 #include "capture/keysym_map.h"
+#include "capture/keysym_spare.h"
 #include "capture/virtual_input.h"
 #include "compositor/output.h"
 #include "compositor/seat.h"
@@ -27,6 +29,16 @@
 #define MAX_AXIS_STEPS 100.0
 /* Modifier keys pressed for keysyms; a layout switch can add new ones. */
 #define MAX_SYNTHETIC_MODIFIERS (2 * KEYSYM_MAP_MAX_MODIFIERS)
+/* Keysyms bound to spare keycodes at once. */
+#define MAX_SPARE_BINDINGS 8
+/*
+ * How long spare bindings outlive their last use. X clients look keysyms
+ * up when they read the event, so the keymap must not change back under
+ * events still queued at the client.
+ */
+#define SPARE_RESTORE_MS 1000
+/* The highest keycode the X11 protocol can carry. */
+#define MAX_X11_KEYCODE 255
 
 /* A keysym the peer holds, and the modifier keys pressed for it. */
 struct held_keysym {
@@ -55,6 +67,12 @@ struct virtual_input {
 	size_t n_held;
 	struct synthetic_modifier synthetic[MAX_SYNTHETIC_MODIFIERS];
 	size_t n_synthetic;
+
+	/* Keysyms the keymap lacks, on spare keycodes (keysym_spare.c). */
+	struct xkb_keymap *base_keymap; /* the keymap to go back to; NULL: none bound */
+	struct keysym_spare_binding spare[MAX_SPARE_BINDINGS];
+	size_t n_spare;
+	struct wl_event_source *spare_timer;
 
 	struct wl_listener keyboard_destroy;
 	struct wl_listener pointer_destroy;
@@ -197,6 +215,113 @@ static size_t unwanted_modifier_keys(struct virtual_input *vi, struct xkb_keymap
 	return n;
 }
 
+/*
+ * Gives the virtual keyboard (only) a keymap; its clients, Xwayland among
+ * them, get it before the next key. Held keys and the locked layout and
+ * modifiers carry over: the keymaps differ only in spare keys.
+ */
+static bool set_keymap(struct wlr_keyboard *keyboard, struct xkb_keymap *keymap) {
+	struct wlr_keyboard_modifiers mods = keyboard->modifiers;
+	if (!wlr_keyboard_set_keymap(keyboard, keymap)) {
+		return false;
+	}
+	wlr_keyboard_notify_modifiers(keyboard, mods.depressed, mods.latched,
+		mods.locked, mods.group);
+	return true;
+}
+
+static bool spare_is_down(struct virtual_input *vi) {
+	for (size_t i = 0; i < vi->n_spare; i++) {
+		if (key_is_down(vi, vi->spare[i].keycode - 8)) {
+			return true;
+		}
+	}
+	return false;
+}
+
+static void spare_restore(struct virtual_input *vi) {
+	if (!vi->base_keymap) {
+		return;
+	}
+	struct wlr_keyboard *keyboard = vi->keyboard ? vi->keyboard->keyboard : NULL;
+	if (keyboard && keyboard->xkb_state) {
+		set_keymap(keyboard, vi->base_keymap);
+	}
+	xkb_keymap_unref(vi->base_keymap);
+	vi->base_keymap = NULL;
+	vi->n_spare = 0;
+	wl_event_source_timer_update(vi->spare_timer, 0);
+}
+
+static int handle_spare_timer(void *data) {
+	struct virtual_input *vi = data;
+	if (spare_is_down(vi)) {
+		wl_event_source_timer_update(vi->spare_timer, SPARE_RESTORE_MS);
+		return 0;
+	}
+	spare_restore(vi);
+	return 0;
+}
+
+static void spare_touch(struct virtual_input *vi, uint32_t evdev_keycode) {
+	for (size_t i = 0; i < vi->n_spare; i++) {
+		if (vi->spare[i].keycode == evdev_keycode + 8) {
+			wl_event_source_timer_update(vi->spare_timer, SPARE_RESTORE_MS);
+			return;
+		}
+	}
+}
+
+/* Binds sym to a spare keycode of the keymap; false when none is free. */
+static bool spare_bind(struct virtual_input *vi, struct wlr_keyboard *keyboard,
+		xkb_keysym_t sym) {
+	if (!vi->spare_timer) {
+		return false;
+	}
+	struct xkb_keymap *base = vi->base_keymap ? vi->base_keymap : keyboard->keymap;
+	xkb_keycode_t free_keycodes[MAX_SPARE_BINDINGS];
+	size_t n_free = keysym_spare_find(base, free_keycodes, MAX_SPARE_BINDINGS);
+	struct keysym_spare_binding bindings[MAX_SPARE_BINDINGS];
+	size_t n = vi->n_spare;
+	memcpy(bindings, vi->spare, n * sizeof(bindings[0]));
+	if (n < n_free) {
+		bindings[n] = (struct keysym_spare_binding){ free_keycodes[n], sym };
+		n++;
+	} else {
+		/* All in use: rebind the oldest one that is not held. */
+		size_t i = 0;
+		while (i < n && key_is_down(vi, bindings[i].keycode - 8)) {
+			i++;
+		}
+		if (i == n) {
+			return false;
+		}
+		xkb_keycode_t keycode = bindings[i].keycode;
+		memmove(&bindings[i], &bindings[i + 1], (n - i - 1) * sizeof(bindings[0]));
+		bindings[n - 1] = (struct keysym_spare_binding){ keycode, sym };
+	}
+	struct xkb_keymap *keymap = keysym_spare_keymap(base, bindings, n);
+	if (!keymap) {
+		wlr_log(WLR_ERROR, "Cannot build a keymap with keysym 0x%x on a spare key", sym);
+		return false;
+	}
+	if (!vi->base_keymap) {
+		vi->base_keymap = xkb_keymap_ref(keyboard->keymap);
+	}
+	bool ok = set_keymap(keyboard, keymap);
+	xkb_keymap_unref(keymap);
+	if (!ok) {
+		spare_restore(vi);
+		return false;
+	}
+	memcpy(vi->spare, bindings, n * sizeof(bindings[0]));
+	vi->n_spare = n;
+	wl_event_source_timer_update(vi->spare_timer, SPARE_RESTORE_MS);
+	wlr_log(WLR_DEBUG, "Keysym 0x%x is on spare keycode %u for now", sym,
+		bindings[n - 1].keycode - 8);
+	return true;
+}
+
 static bool press_keysym(struct virtual_input *vi, struct wlr_keyboard *keyboard,
 		xkb_keysym_t sym) {
 	if (find_held(vi, sym, 0)) {
@@ -208,9 +333,21 @@ static bool press_keysym(struct virtual_input *vi, struct wlr_keyboard *keyboard
 	xkb_layout_index_t layout;
 	struct xkb_keymap *keymap = active_keymap(keyboard, &layout);
 	struct keysym_mapping mapping;
-	if (!keysym_map_lookup(keymap, layout, sym, &mapping)) {
-		return false;
+	/*
+	 * No key, or only one above X11's keycode 255 (us has EuroSign on
+	 * KEY_EURO): bind a spare key that X clients can receive too.
+	 */
+	bool found = keysym_map_lookup(keymap, layout, sym, &mapping);
+	if (!found || mapping.keycode + 8 > MAX_X11_KEYCODE) {
+		if (spare_bind(vi, keyboard, sym)) {
+			keymap = active_keymap(keyboard, &layout);
+			found = keysym_map_lookup(keymap, layout, sym, &mapping);
+		}
+		if (!found) {
+			return false;
+		}
 	}
+	spare_touch(vi, mapping.keycode);
 	if (key_is_down(vi, mapping.keycode)) {
 		/* Another keysym of the same key is down: lift it first. */
 		struct held_keysym *other = find_held(vi, XKB_KEY_NoSymbol, mapping.keycode);
@@ -389,6 +526,9 @@ static void handle_keyboard_destroy(struct wl_listener *listener, void *data) {
 	wl_list_remove(&vi->keyboard_destroy.link);
 	wl_list_init(&vi->keyboard_destroy.link);
 	vi->keyboard = NULL;
+	xkb_keymap_unref(vi->base_keymap);
+	vi->base_keymap = NULL;
+	vi->n_spare = 0;
 }
 
 static void handle_pointer_destroy(struct wl_listener *listener, void *data) {
@@ -405,6 +545,8 @@ struct virtual_input *virtual_input_create(struct server *server) {
 	}
 	struct virtual_input *vi = zalloc(sizeof(*vi));
 	vi->server = server;
+	vi->spare_timer = wl_event_loop_add_timer(
+		wl_display_get_event_loop(server->display), handle_spare_timer, vi);
 	wl_list_init(&vi->keyboard_destroy.link);
 	wl_list_init(&vi->pointer_destroy.link);
 
@@ -421,6 +563,9 @@ struct virtual_input *virtual_input_create(struct server *server) {
 		wlr_log(WLR_ERROR, "Cannot create the virtual input devices");
 		wlr_input_device_destroy(vi->keyboard);
 		wlr_input_device_destroy(vi->pointer);
+		if (vi->spare_timer) {
+			wl_event_source_remove(vi->spare_timer);
+		}
 		free(vi);
 		return NULL;
 	}
@@ -437,6 +582,10 @@ void virtual_input_destroy(struct virtual_input *vi) {
 	}
 	/* Clients must not see keys or buttons stuck down. */
 	virtual_input_release_all(vi);
+	spare_restore(vi);
+	if (vi->spare_timer) {
+		wl_event_source_remove(vi->spare_timer);
+	}
 	wl_list_remove(&vi->keyboard_destroy.link);
 	wl_list_remove(&vi->pointer_destroy.link);
 	wlr_input_device_destroy(vi->keyboard);

@@ -8,6 +8,8 @@
  */
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 
 struct server;
 struct vnc_server;
@@ -16,5 +18,34 @@ struct vnc_server;
 struct vnc_server *vnc_server_create(struct server *server);
 /* Call before server_finish; disconnects every viewer. NULL is a no-op. */
 void vnc_server_destroy(struct vnc_server *vnc);
+
+/*
+ * For the control API (org.oriel.Compositor.Vnc).
+ */
+/* The VNC server of this compositor, or NULL when none runs. */
+struct vnc_server *vnc_server_of(struct server *server);
+/* A VNC server listening nowhere yet, for vnc_listen_start. NULL on failure. */
+struct vnc_server *vnc_server_create_unlistened(struct server *server);
+
+/*
+ * Starts listening on "[ADDR:]PORT" or a Unix socket "/PATH". Non-loopback
+ * addresses need a password file, as for --vnc. Returns 0, or a negative
+ * errno with a sentence in error: -EINVAL (bad address), -EEXIST, -EPERM
+ * (no password), -EADDRNOTAVAIL.
+ */
+int vnc_listen_start(struct vnc_server *vnc, const char *spec, char *error,
+	size_t error_size);
+/* Stops the listener(s) started for spec; viewers stay. 0, -EINVAL or -ENOENT. */
+int vnc_listen_stop(struct vnc_server *vnc, const char *spec);
+
+struct vnc_client_info {
+	uint64_t id;
+	char peer[128]; /* numeric address, "unix" for a Unix socket */
+	bool view_only;
+};
+/* Fills up to max entries, oldest viewer first; returns how many viewers there are. */
+size_t vnc_list_clients(struct vnc_server *vnc, struct vnc_client_info *out, size_t max);
+/* Disconnects a viewer; false when no viewer has that id. */
+bool vnc_disconnect_client(struct vnc_server *vnc, uint64_t id);
 
 #endif

@@ -33,7 +33,9 @@ static void handle_pointer(int mask, int x, int y, rfbClientPtr cl) {
 	}
 	double lx = box.x + (x + 0.5) * box.width / vnc->width;
 	double ly = box.y + (y + 0.5) * box.height / vnc->height;
+	vnc->pointer_client = client;
 	virtual_input_pointer_motion_absolute(vi, lx, ly);
+	vnc->pointer_client = NULL;
 
 	int changed = mask ^ client->buttons;
 	for (int i = 0; i < 3; i++) {

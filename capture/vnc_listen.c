@@ -38,6 +38,7 @@ struct vnc_listener {
 	struct vnc_server *vnc;
 	int fd;
 	char *unix_path; /* unlinked on finish */
+	struct config_vnc_address address; /* TCP: as asked for, to stop it by */
 	struct wl_event_source *source;
 	struct wl_list link;
 };
@@ -130,6 +131,7 @@ enum rfbNewClientAction vnc_listen_new_client_hook(rfbClientPtr cl) {
 		free(client);
 		return RFB_CLIENT_REFUSE;
 	}
+	client->id = ++vnc->last_client_id;
 	cl->clientData = client;
 	cl->clientGoneHook = handle_client_gone;
 	cl->viewOnly = vnc->options->view_only;
@@ -256,11 +258,15 @@ static int handle_listen_fd(int fd, uint32_t mask, void *data) {
 
 /* Listening */
 
-static bool add_listener(struct vnc_server *vnc, int fd, const char *unix_path) {
+static bool add_listener(struct vnc_server *vnc, int fd, const char *unix_path,
+		const struct config_vnc_address *address) {
 	struct vnc_listener *listener = zalloc(sizeof(*listener));
 	listener->vnc = vnc;
 	listener->fd = fd;
 	listener->unix_path = unix_path ? xstrdup(unix_path) : NULL;
+	if (address) {
+		listener->address = *address;
+	}
 	listener->source = wl_event_loop_add_fd(loop_of(vnc), fd, WL_EVENT_READABLE,
 		handle_listen_fd, listener);
 	wl_list_insert(vnc->listeners.prev, &listener->link);
@@ -303,7 +309,7 @@ static bool listen_tcp(struct vnc_server *vnc, const char *spec) {
 			close(fd);
 			continue;
 		}
-		add_listener(vnc, fd, NULL);
+		add_listener(vnc, fd, NULL, &address);
 		n_bound++;
 	}
 	freeaddrinfo(result);
@@ -339,14 +345,87 @@ static bool listen_unix(struct vnc_server *vnc, const char *path) {
 		close(fd);
 		return false;
 	}
-	add_listener(vnc, fd, path);
+	add_listener(vnc, fd, path, NULL);
 	wlr_log(WLR_INFO, "VNC: listening on Unix socket %s", path);
 	return true;
 }
 
-bool vnc_listen_init(struct vnc_server *vnc) {
-	const struct options_vnc *options = vnc->options;
-	const char *http = options->http;
+static void listener_destroy(struct vnc_listener *listener) {
+	if (listener->source) {
+		wl_event_source_remove(listener->source);
+	}
+	close(listener->fd);
+	if (listener->unix_path) {
+		unlink(listener->unix_path);
+		free(listener->unix_path);
+	}
+	wl_list_remove(&listener->link);
+	free(listener);
+}
+
+static bool listener_matches(const struct vnc_listener *listener, const char *spec,
+		const struct config_vnc_address *address) {
+	if (spec[0] == '/') {
+		return listener->unix_path && strcmp(listener->unix_path, spec) == 0;
+	}
+	return !listener->unix_path && listener->address.port == address->port &&
+		strcmp(listener->address.host, address->host) == 0;
+}
+
+int vnc_listen_start(struct vnc_server *vnc, const char *spec, char *error,
+		size_t error_size) {
+	struct config_vnc_address address = {0};
+	bool is_unix = spec[0] == '/';
+	if (!is_unix && !config_parse_vnc_address(spec, &address)) {
+		snprintf(error, error_size, "bad VNC address (want [ADDR:]PORT or /PATH)");
+		return -EINVAL;
+	}
+	struct vnc_listener *listener;
+	wl_list_for_each(listener, &vnc->listeners, link) {
+		if (listener_matches(listener, spec, &address)) {
+			snprintf(error, error_size, "already listening there");
+			return -EEXIST;
+		}
+	}
+	/* The security model, as for --vnc: only loopback goes without. */
+	if (!is_unix && !vnc->passwords && !config_vnc_address_is_loopback(&address)) {
+		snprintf(error, error_size, "refusing to serve VNC on %s without a password: "
+			"it is not a loopback address; start oriel with --vnc-password-file FILE",
+			address.host);
+		return -EPERM;
+	}
+	if (!(is_unix ? listen_unix(vnc, spec) : listen_tcp(vnc, spec))) {
+		snprintf(error, error_size, "cannot listen there (oriel's log says why)");
+		return -EADDRNOTAVAIL;
+	}
+	return 0;
+}
+
+int vnc_listen_stop(struct vnc_server *vnc, const char *spec) {
+	struct config_vnc_address address = {0};
+	if (spec[0] != '/' && !config_parse_vnc_address(spec, &address)) {
+		return -EINVAL;
+	}
+	int n = 0;
+	struct vnc_listener *listener, *tmp;
+	wl_list_for_each_safe(listener, tmp, &vnc->listeners, link) {
+		if (listener_matches(listener, spec, &address)) {
+			listener_destroy(listener);
+			n++;
+		}
+	}
+	if (n == 0) {
+		return -ENOENT;
+	}
+	wlr_log(WLR_INFO, "VNC: stopped listening on %s (viewers stay connected)", spec);
+	return 0;
+}
+
+void vnc_listen_init_http(struct vnc_server *vnc) {
+	const char *http = vnc->options->http;
+	if (vnc->http_dir) {
+		return;
+	}
 	if (!http) {
 		struct stat st;
 		if (stat("/usr/share/novnc/vnc.html", &st) == 0) {
@@ -355,6 +434,11 @@ bool vnc_listen_init(struct vnc_server *vnc) {
 	} else if (strcmp(http, "none") != 0) {
 		vnc->http_dir = xstrdup(http);
 	}
+}
+
+bool vnc_listen_init(struct vnc_server *vnc) {
+	const struct options_vnc *options = vnc->options;
+	vnc_listen_init_http(vnc);
 	for (int i = 0; i < options->n_listen; i++) {
 		if (!listen_tcp(vnc, options->listen[i])) {
 			return false;
@@ -371,16 +455,7 @@ bool vnc_listen_init(struct vnc_server *vnc) {
 void vnc_listen_finish(struct vnc_server *vnc) {
 	struct vnc_listener *listener, *tmp;
 	wl_list_for_each_safe(listener, tmp, &vnc->listeners, link) {
-		if (listener->source) {
-			wl_event_source_remove(listener->source);
-		}
-		close(listener->fd);
-		if (listener->unix_path) {
-			unlink(listener->unix_path);
-			free(listener->unix_path);
-		}
-		wl_list_remove(&listener->link);
-		free(listener);
+		listener_destroy(listener);
 	}
 	struct vnc_pending *pending, *ptmp;
 	wl_list_for_each_safe(pending, ptmp, &vnc->pending, link) {

@@ -37,6 +37,7 @@ struct vnc_server {
 	struct wl_list http_conns; /* vnc_http_conn.link */
 	struct wl_list clients;    /* vnc_client.link */
 	int n_clients;
+	uint64_t last_client_id;
 	char *http_dir; /* NULL: no HTTP */
 
 	char **passwords; /* NULL-terminated, full access first; NULL: none */
@@ -47,8 +48,12 @@ struct vnc_server {
 	struct wl_listener selection;
 	struct wl_list selection_reads; /* vnc_selection_read.link */
 
-	/* Cursor plane */
-	struct wl_listener cursor_changed;
+	/* Cursor plane (vnc_cursor.c) */
+	struct wl_listener cursor_changed; /* shape */
+	struct wl_listener cursor_motion;
+	bool cursor_attached;
+	/* The viewer whose pointer event is being handled, if any. */
+	struct vnc_client *pointer_client;
 };
 
 struct vnc_client {
@@ -59,6 +64,7 @@ struct vnc_client {
 	struct wl_event_source *timer; /* paces updates to max-fps */
 	struct timespec last_update;
 	bool timer_armed;
+	uint64_t id; /* for the control API; never reused */
 	int buttons; /* last RFB button mask */
 	bool keys_pressed; /* sent a key: release all when it goes */
 };
@@ -73,6 +79,8 @@ void vnc_framebuffer_resize(struct vnc_server *vnc, int width, int height);
 
 /* vnc_listen.c */
 bool vnc_listen_init(struct vnc_server *vnc);
+/* Decides vnc->http_dir from the options (done by vnc_listen_init). */
+void vnc_listen_init_http(struct vnc_server *vnc);
 void vnc_listen_finish(struct vnc_server *vnc);
 /* Hands an accepted socket to libvncserver; false if it refused it. */
 bool vnc_listen_new_rfb_client(struct vnc_server *vnc, int fd);
@@ -97,6 +105,10 @@ void vnc_input_client_gone(struct vnc_client *client);
 /* vnc_clipboard.c */
 void vnc_clipboard_init(struct vnc_server *vnc);
 void vnc_clipboard_finish(struct vnc_server *vnc);
+
+/* vnc_cursor.c: the output's cursor plane as the rich cursor. */
+void vnc_cursor_attach(struct vnc_server *vnc, struct output *output);
+void vnc_cursor_detach(struct vnc_server *vnc);
 
 /* vnc_resize.c */
 void vnc_resize_init(struct vnc_server *vnc);

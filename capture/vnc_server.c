@@ -1,3 +1,5 @@
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <wlr/types/wlr_output.h>
@@ -85,6 +87,7 @@ static void detach_output(struct vnc_server *vnc) {
 	}
 	wl_list_remove(&vnc->capture_frame.link);
 	wl_list_remove(&vnc->capture_destroy.link);
+	vnc_cursor_detach(vnc);
 	vnc->capture = NULL;
 	vnc->output = NULL;
 }
@@ -98,6 +101,9 @@ static void attach_output(struct vnc_server *vnc, struct output *output) {
 	struct wlr_output *wlr_output = output->wlr_output;
 	if (wlr_output->width != vnc->width || wlr_output->height != vnc->height) {
 		vnc_framebuffer_resize(vnc, wlr_output->width, wlr_output->height);
+	}
+	if (vnc->screen) {
+		vnc_cursor_attach(vnc, output);
 	}
 	output_capture_request_full(vnc->capture);
 }
@@ -118,6 +124,7 @@ static void handle_capture_destroy(struct wl_listener *listener, void *data) {
 	struct vnc_server *vnc = wl_container_of(listener, vnc, capture_destroy);
 	wl_list_remove(&vnc->capture_frame.link);
 	wl_list_remove(&vnc->capture_destroy.link);
+	vnc_cursor_detach(vnc);
 	vnc->capture = NULL;
 	vnc->output = NULL;
 	wlr_log(WLR_INFO, "VNC: the served output went away");
@@ -193,9 +200,31 @@ static void log_rfb_error(const char *format, ...) {
 	wlr_log(WLR_INFO, "libvncserver: %s", line);
 }
 
+/* One compositor, one VNC server: the control API finds it here. */
+static struct vnc_server *the_vnc;
+
+struct vnc_server *vnc_server_of(struct server *server) {
+	return the_vnc && the_vnc->server == server ? the_vnc : NULL;
+}
+
+static struct vnc_server *server_create(struct server *server, bool listen);
+
 struct vnc_server *vnc_server_create(struct server *server) {
 	const struct options_vnc *options = &server->options->vnc;
 	if (options->n_listen + options->n_unix == 0) {
+		return NULL;
+	}
+	return server_create(server, true);
+}
+
+struct vnc_server *vnc_server_create_unlistened(struct server *server) {
+	return server_create(server, false);
+}
+
+static struct vnc_server *server_create(struct server *server, bool listen) {
+	const struct options_vnc *options = &server->options->vnc;
+	if (the_vnc) {
+		wlr_log(WLR_ERROR, "VNC: a server runs already");
 		return NULL;
 	}
 	rfbLog = log_rfb;
@@ -248,7 +277,7 @@ struct vnc_server *vnc_server_create(struct server *server) {
 	screen->alwaysShared = TRUE;
 	screen->deferUpdateTime = 0;
 	screen->deferPtrUpdateTime = 0;
-	screen->cursor = NULL; /* the output draws it until the cursor plane does */
+	screen->cursor = NULL; /* vnc_cursor.c sets the cursor plane's image */
 	screen->newClientHook = vnc_listen_new_client_hook;
 	screen->permitFileTransfer = FALSE;
 	/* We own every socket: libvncserver listens on nothing itself. */
@@ -271,7 +300,10 @@ struct vnc_server *vnc_server_create(struct server *server) {
 	vnc->outputs_changed.notify = handle_outputs_changed;
 	wl_signal_add(&server->events_outputs_changed, &vnc->outputs_changed);
 	attach_output(vnc, output);
-	if (!vnc_listen_init(vnc)) {
+	the_vnc = vnc;
+	if (!listen) {
+		vnc_listen_init_http(vnc); /* listeners come from the control API */
+	} else if (!vnc_listen_init(vnc)) {
 		vnc_server_destroy(vnc);
 		return NULL;
 	}
@@ -287,9 +319,43 @@ fail:
 	return NULL;
 }
 
+size_t vnc_list_clients(struct vnc_server *vnc, struct vnc_client_info *out, size_t max) {
+	size_t n = 0;
+	struct vnc_client *client;
+	/* Newest first in the list: walk it backwards. */
+	wl_list_for_each_reverse(client, &vnc->clients, link) {
+		if (n < max) {
+			struct vnc_client_info *info = &out[n];
+			info->id = client->id;
+			const char *host = client->cl->host;
+			snprintf(info->peer, sizeof(info->peer), "%s", host && host[0] ? host : "unix");
+			info->view_only = client->cl->viewOnly;
+		}
+		n++;
+	}
+	return n;
+}
+
+bool vnc_disconnect_client(struct vnc_server *vnc, uint64_t id) {
+	struct vnc_client *client;
+	wl_list_for_each(client, &vnc->clients, link) {
+		if (client->id == id) {
+			wlr_log(WLR_INFO, "VNC: disconnecting viewer %" PRIu64 " (%s) on request",
+				id, client->cl->host ? client->cl->host : "?");
+			rfbCloseClient(client->cl);
+			vnc_client_check_gone(client);
+			return true;
+		}
+	}
+	return false;
+}
+
 void vnc_server_destroy(struct vnc_server *vnc) {
 	if (!vnc) {
 		return;
+	}
+	if (the_vnc == vnc) {
+		the_vnc = NULL;
 	}
 	vnc_listen_finish(vnc);
 	vnc_http_finish(vnc);

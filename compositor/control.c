@@ -115,6 +115,8 @@ static bool control_add_interfaces(struct control *control) {
 		{ &control->screenshot_slot, CONTROL_IFACE_SCREENSHOT,
 			control_screenshot_vtable },
 		{ &control->input_slot, CONTROL_IFACE_INPUT, control_input_vtable },
+		{ &control->vnc_slot, CONTROL_IFACE_VNC, control_vnc_vtable },
+		{ &control->casts_slot, CONTROL_IFACE_CASTS, control_casts_vtable },
 	};
 	for (size_t i = 0; i < ARRAY_LEN(interfaces); i++) {
 		int r = sd_bus_add_object_vtable(control->bus, interfaces[i].slot,
@@ -184,6 +186,10 @@ void control_destroy(struct control *control) {
 	}
 	control_disconnect_sources(control);
 	control->activation_slot = sd_bus_slot_unref(control->activation_slot);
+	control->casts_slot = sd_bus_slot_unref(control->casts_slot);
+	control_casts_finish(control);
+	control->vnc_slot = sd_bus_slot_unref(control->vnc_slot);
+	control_vnc_finish(control);
 	control->input_slot = sd_bus_slot_unref(control->input_slot);
 	control->screenshot_slot = sd_bus_slot_unref(control->screenshot_slot);
 	control->windows_slot = sd_bus_slot_unref(control->windows_slot);

@@ -12,8 +12,12 @@
 #define CONTROL_IFACE_WINDOWS CONTROL_BUS_NAME ".Windows"
 #define CONTROL_IFACE_SCREENSHOT CONTROL_BUS_NAME ".Screenshot"
 #define CONTROL_IFACE_INPUT CONTROL_BUS_NAME ".Input"
+#define CONTROL_IFACE_VNC CONTROL_BUS_NAME ".Vnc"
+#define CONTROL_IFACE_CASTS CONTROL_BUS_NAME ".Casts"
 
 struct server;
+struct vnc_server;
+struct control_casts;
 
 struct control {
 	struct server *server;
@@ -26,6 +30,12 @@ struct control {
 	sd_bus_slot *windows_slot;
 	sd_bus_slot *screenshot_slot;
 	sd_bus_slot *input_slot;
+	sd_bus_slot *vnc_slot;
+	/* A VNC server StartListener started (none ran): ours to destroy. */
+	struct vnc_server *vnc;
+	sd_bus_slot *casts_slot;
+	/* control_casts.c: PipeWire casts and their connection, made on first use. */
+	struct control_casts *casts;
 	/* The pending UpdateActivationEnvironment call, if any. */
 	sd_bus_slot *activation_slot;
 };
@@ -35,6 +45,13 @@ extern const sd_bus_vtable control_outputs_vtable[];
 extern const sd_bus_vtable control_windows_vtable[];
 extern const sd_bus_vtable control_screenshot_vtable[];
 extern const sd_bus_vtable control_input_vtable[];
+extern const sd_bus_vtable control_vnc_vtable[];
+extern const sd_bus_vtable control_casts_vtable[];
+
+/* control_vnc.c: destroys the VNC server the control API started, if any. */
+void control_vnc_finish(struct control *control);
+/* control_casts.c: ends every cast and disconnects from PipeWire. */
+void control_casts_finish(struct control *control);
 
 /*
  * Whether the sender of msg may read the screen, inject input or change

@@ -2,8 +2,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
+#include <string.h>
+#include <drm_fourcc.h>
 #include <wlr/backend/interface.h>
 #include <wlr/interfaces/wlr_output.h>
+#include <wlr/types/wlr_buffer.h>
 #include <wlr/util/log.h>
 #include "compositor/headless_backend.h"
 #include "compositor/util.h"
@@ -25,7 +28,15 @@ struct headless_output {
 	struct wl_list link;
 	struct wl_event_source *frame_timer;
 	int frame_delay_ms;
+	struct headless_cursor cursor;
+	struct {
+		struct wl_signal cursor_shape;  /* struct wlr_output * */
+		struct wl_signal cursor_motion; /* struct wlr_output * */
+	} events;
 };
+
+/* Larger cursor images go back to wlroots' software cursor. */
+#define MAX_CURSOR_SIZE 256
 
 static const struct wlr_backend_impl backend_impl;
 static const struct wlr_output_impl output_impl;
@@ -96,10 +107,95 @@ static bool output_commit(struct wlr_output *wlr_output) {
 	return true;
 }
 
+/*
+ * The cursor plane: wlroots draws the cursor into a buffer of its own and
+ * hands it here instead of compositing it into every frame, so frames and
+ * their damage carry no cursor. We keep a copy of its pixels for sinks
+ * that send the cursor as metadata (the VNC rich cursor).
+ */
+static bool copy_cursor_pixels(struct wlr_buffer *buffer, struct headless_cursor *out) {
+	void *data;
+	uint32_t format;
+	size_t stride;
+	if (!wlr_buffer_begin_data_ptr_access(buffer, WLR_BUFFER_DATA_PTR_ACCESS_READ,
+			&data, &format, &stride)) {
+		return false;
+	}
+	bool ok = false;
+	int width = buffer->width, height = buffer->height;
+	if ((format == DRM_FORMAT_ARGB8888 || format == DRM_FORMAT_XRGB8888) &&
+			width > 0 && height > 0 && width <= MAX_CURSOR_SIZE &&
+			height <= MAX_CURSOR_SIZE && stride >= (size_t)width * 4) {
+		uint32_t *pixels = malloc((size_t)width * height * 4);
+		if (pixels) {
+			for (int y = 0; y < height; y++) {
+				const uint32_t *row = (const uint32_t *)((const uint8_t *)data + y * stride);
+				uint32_t *dst = pixels + (size_t)y * width;
+				memcpy(dst, row, (size_t)width * 4);
+				if (format == DRM_FORMAT_XRGB8888) {
+					for (int x = 0; x < width; x++) {
+						dst[x] |= 0xff000000u;
+					}
+				}
+			}
+			free(out->pixels);
+			out->pixels = pixels;
+			out->width = width;
+			out->height = height;
+			ok = true;
+		}
+	}
+	wlr_buffer_end_data_ptr_access(buffer);
+	return ok;
+}
+
+static bool output_set_cursor(struct wlr_output *wlr_output, struct wlr_buffer *buffer,
+		int hotspot_x, int hotspot_y) {
+	struct headless_output *output = output_from_wlr(wlr_output);
+	struct headless_cursor *cursor = &output->cursor;
+	if (buffer) {
+		if (!copy_cursor_pixels(buffer, cursor)) {
+			return false; /* wlroots falls back to a software cursor */
+		}
+		cursor->hotspot_x = hotspot_x;
+		cursor->hotspot_y = hotspot_y;
+		cursor->visible = true;
+	} else {
+		free(cursor->pixels);
+		cursor->pixels = NULL;
+		cursor->width = cursor->height = 0;
+		cursor->hotspot_x = cursor->hotspot_y = 0;
+		cursor->visible = false;
+	}
+	cursor->serial++;
+	wl_signal_emit(&output->events.cursor_shape, wlr_output);
+	/*
+	 * A software cursor's damage made wlroots draw a frame here, and the
+	 * frame done events that come with it; Xwayland waits for those
+	 * before it posts more window content (test_kiosk's dialog). Keep
+	 * that one frame per new image; it has no damage, so it costs
+	 * little and sinks copy nothing. Motion alone draws nothing.
+	 */
+	wlr_output_schedule_frame(wlr_output);
+	return true;
+}
+
+static bool output_move_cursor(struct wlr_output *wlr_output, int x, int y) {
+	struct headless_output *output = output_from_wlr(wlr_output);
+	if (output->cursor.x == x && output->cursor.y == y) {
+		return true;
+	}
+	output->cursor.x = x;
+	output->cursor.y = y;
+	wl_signal_emit(&output->events.cursor_motion, wlr_output);
+	return true;
+}
+
 static void output_destroy(struct wlr_output *wlr_output) {
 	struct headless_output *output = output_from_wlr(wlr_output);
 	wl_list_remove(&output->link);
 	wl_event_source_remove(output->frame_timer);
+	free(output->cursor.pixels);
 	free(output);
 }
 
@@ -107,7 +203,27 @@ static const struct wlr_output_impl output_impl = {
 	.destroy = output_destroy,
 	.test = output_test,
 	.commit = output_commit,
+	.set_cursor = output_set_cursor,
+	.move_cursor = output_move_cursor,
 };
+
+const struct headless_cursor *headless_output_cursor(struct wlr_output *wlr_output) {
+	if (!wlr_output || !headless_output_is(wlr_output)) {
+		return NULL;
+	}
+	return &output_from_wlr(wlr_output)->cursor;
+}
+
+bool headless_output_add_cursor_listeners(struct wlr_output *wlr_output,
+		struct wl_listener *shape, struct wl_listener *motion) {
+	if (!wlr_output || !headless_output_is(wlr_output)) {
+		return false;
+	}
+	struct headless_output *output = output_from_wlr(wlr_output);
+	wl_signal_add(&output->events.cursor_shape, shape);
+	wl_signal_add(&output->events.cursor_motion, motion);
+	return true;
+}
 
 bool headless_output_is(struct wlr_output *wlr_output) {
 	return wlr_output->impl == &output_impl;
@@ -124,6 +240,8 @@ struct wlr_output *headless_backend_add_output(struct wlr_backend *wlr_backend,
 	struct headless_backend *backend = backend_from_wlr(wlr_backend);
 	struct headless_output *output = zalloc(sizeof(*output));
 	output->backend = backend;
+	wl_signal_init(&output->events.cursor_shape);
+	wl_signal_init(&output->events.cursor_motion);
 	wlr_output_init(&output->base, &backend->base, &output_impl, backend->display);
 	output_set_mode(output, width, height, refresh_mhz);
 

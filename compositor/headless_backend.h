@@ -9,6 +9,7 @@
  */
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <wayland-server-core.h>
 
 struct wlr_backend;
@@ -20,5 +21,29 @@ bool headless_backend_is(struct wlr_backend *backend);
 struct wlr_output *headless_backend_add_output(struct wlr_backend *backend,
 	int width, int height, int refresh_mhz);
 bool headless_output_is(struct wlr_output *output);
+
+/*
+ * The cursor plane of a headless output. wlroots puts the cursor there
+ * (set_cursor/move_cursor) instead of drawing it into frames; sinks read
+ * it here to send it as metadata.
+ */
+struct headless_cursor {
+	uint32_t *pixels; /* ARGB8888, premultiplied, width * height; NULL when hidden */
+	int width, height;
+	int hotspot_x, hotspot_y;
+	int x, y; /* the hotspot, output buffer coordinates */
+	bool visible;
+	uint32_t serial; /* changes with every new image */
+};
+
+/* NULL when output is not one of ours. */
+const struct headless_cursor *headless_output_cursor(struct wlr_output *output);
+/*
+ * shape fires when the image or hotspot changes, motion when the position
+ * does; both with the wlr_output. Remove them (wl_list_remove) before the
+ * output goes away. False (and nothing added) if output is not ours.
+ */
+bool headless_output_add_cursor_listeners(struct wlr_output *output,
+	struct wl_listener *shape, struct wl_listener *motion);
 
 #endif

@@ -48,6 +48,17 @@ static const char usage_text[] =
 	"                                   an evdev key code (30 = KEY_A)\n"
 	"  key type TEXT                    type UTF-8 text ('\\n' is Return)\n"
 	"\n"
+	"VNC (ADDR:PORT, PORT for 127.0.0.1:PORT, or a Unix socket /PATH):\n"
+	"  cast start --output NAME         cast an output to PipeWire; prints the\n"
+	"                                   node id and runs until interrupted\n"
+	"  cast stop ID                     end a cast\n"
+	"  cast list                        list casts\n"
+	"  vnc start ADDR:PORT              listen for viewers (non-loopback\n"
+	"                                   addresses need a password file)\n"
+	"  vnc stop ADDR:PORT               stop listening; viewers stay\n"
+	"  vnc clients                      list connected viewers\n"
+	"  vnc disconnect ID                disconnect a viewer\n"
+	"\n"
 	"Options (anywhere on the line):\n"
 	"  --json       print outputs, windows and screenshot results as JSON\n"
 	"  -h, --help   show this help\n"
@@ -55,7 +66,7 @@ static const char usage_text[] =
 	"  --           end of options (for text that starts with '-')\n"
 	"\n"
 	"Exit status: 0 success, 1 the compositor refused or failed, 2 usage error.\n"
-	"Screenshots, input, and window and output changes are answered only for\n"
+	"Screenshots, input, window, output and VNC changes are answered only for\n"
 	"allowed executables (orielctl itself, the portal, [control] allow).\n";
 
 int ctl_usage_error(const char *fmt, ...) {
@@ -241,6 +252,10 @@ static const struct command commands[] = {
 	{ "pointer", 1, 4, ctl_cmd_pointer,
 		"pointer move X Y | pointer button BUTTON [press|release|click] | "
 		"pointer scroll DY [DX]" },
+	{ "cast", 1, 2, ctl_cmd_cast,
+		"cast start --output NAME | cast stop ID | cast list" },
+	{ "vnc", 1, 2, ctl_cmd_vnc,
+		"vnc start ADDR:PORT | vnc stop ADDR:PORT | vnc clients | vnc disconnect ID" },
 	{ "key", 2, 3, ctl_cmd_key,
 		"key keysym NAME [press|release|tap] | key keycode CODE "
 		"[press|release|tap] | key type TEXT" },
@@ -353,7 +368,8 @@ int main(int argc, char *argv[]) {
 		goto out;
 	}
 	if ((ctl.shot_output || ctl.shot_window || ctl.shot_region) &&
-			command->run != ctl_cmd_screenshot) {
+			command->run != ctl_cmd_screenshot &&
+			!(command->run == ctl_cmd_cast && ctl.shot_output)) {
 		status = ctl_usage_error("--output, --window and --region are options "
 			"of screenshot");
 		goto out;

@@ -18,6 +18,7 @@
 #define CTL_IFACE_WINDOWS CTL_BUS_NAME ".Windows"
 #define CTL_IFACE_SCREENSHOT CTL_BUS_NAME ".Screenshot"
 #define CTL_IFACE_INPUT CTL_BUS_NAME ".Input"
+#define CTL_IFACE_VNC CTL_BUS_NAME ".Vnc"
 
 /* Exit statuses. */
 #define CTL_EXIT_OK 0
@@ -73,6 +74,12 @@ int ctl_cmd_screenshot(struct ctl *ctl);
 /* orielctl_input.c: pointer and key */
 int ctl_cmd_pointer(struct ctl *ctl);
 int ctl_cmd_key(struct ctl *ctl);
+
+/* orielctl_vnc.c: vnc start|stop|clients|disconnect */
+int ctl_cmd_vnc(struct ctl *ctl);
+
+/* orielctl_cast.c: cast start --output NAME|stop ID|list */
+int ctl_cmd_cast(struct ctl *ctl);
 
 /* orielctl_format.c */
 /* A JSON string literal: escapes quotes, backslashes and control

@@ -565,6 +565,7 @@ int main(int argc, char **argv)
 		*colon = '\0';
 		port = atoi(colon + 1);
 	}
+	free(client->serverHost); /* rfbGetClient's empty placeholder */
 	client->serverHost = host; /* freed by rfbClientCleanup */
 	client->serverPort = port;
 	client->connectTimeout = viewer.timeout_s;

@@ -1,0 +1,55 @@
+#ifndef ORIEL_CAPTURE_PIPEWIRE_STREAM_H
+#define ORIEL_CAPTURE_PIPEWIRE_STREAM_H
+
+/*
+ * The PipeWire sink of the capture engine. A pipewire_core is oriel's
+ * connection to the PipeWire daemon, run inside oriel's wl_event_loop (the
+ * pw_loop's fd is a source of it, iterated without blocking; no thread
+ * loop). A pipewire_cast joins an output source (capture/output_capture.h)
+ * to a pw_stream: a driving Video/Source node with memfd buffers that we
+ * allocate, SPA_META_Header and SPA_META_VideoDamage on every buffer.
+ *
+ * Work is damage-driven and consumer-paced: a frame is produced only when
+ * the output presented damage, a buffer is free and the negotiated max
+ * framerate allows it; damage in between is merged. Each buffer of the
+ * ring remembers the damage it missed, so reusing it copies only that.
+ *
+ * A cast ends (callbacks->closed, called from an idle callback, never
+ * from inside a caller's call) when its consumer goes away, the stream
+ * fails, the output goes away or PipeWire disconnects. The owner then
+ * destroys it.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct output;
+struct wl_event_loop;
+struct pipewire_core;
+struct pipewire_cast;
+
+/* Connects to the PipeWire daemon; NULL (logged) when there is none. */
+struct pipewire_core *pipewire_core_create(struct wl_event_loop *loop);
+/* All casts of core must have been destroyed. NULL is a no-op. */
+void pipewire_core_destroy(struct pipewire_core *core);
+/* False once the daemon went away (restart): make a new core. */
+bool pipewire_core_connected(const struct pipewire_core *core);
+
+struct pipewire_cast_callbacks {
+	/* The stream has its node id (once). */
+	void (*ready)(struct pipewire_cast *cast, uint32_t node_id, void *data);
+	/* The cast ended; why is a sentence for the log. Destroy it now. */
+	void (*closed)(struct pipewire_cast *cast, const char *why, void *data);
+};
+
+struct pipewire_cast *pipewire_cast_create_output(struct pipewire_core *core,
+	struct output *output, const struct pipewire_cast_callbacks *callbacks,
+	void *data);
+/* NULL is a no-op. Never calls the callbacks. */
+void pipewire_cast_destroy(struct pipewire_cast *cast);
+/* SPA_ID_INVALID (~0) until ready. */
+uint32_t pipewire_cast_node_id(const struct pipewire_cast *cast);
+/* Frames queued so far. */
+uint64_t pipewire_cast_frames(const struct pipewire_cast *cast);
+
+#endif

@@ -1,0 +1,296 @@
+/*
+ * org.oriel.Compositor.Casts: PipeWire screen casts (capture/pipewire_stream.h).
+ * CreateOutputCast answers once the stream has its node id (asynchronously,
+ * the compositor does not wait). A cast lives until Stop, until its
+ * consumer or PipeWire goes away, or until the bus connection of the
+ * caller that created it closes (sd_bus_track), so a dead orielctl or
+ * portal leaves no cast behind. Closed(cast_id) is emitted when a cast ends.
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <wlr/types/wlr_output.h>
+#include <wlr/util/log.h>
+#include "oriel-config.h"
+#include "compositor/control_private.h"
+#include "compositor/control_utf8.h"
+#include "compositor/output.h"
+#include "compositor/server.h"
+#include "compositor/util.h"
+#if HAVE_PIPEWIRE
+#include "capture/pipewire_stream.h"
+#endif
+
+/* Cursor modes, as the ScreenCast portal numbers them; 0 is the default. */
+#define CAST_CURSOR_DEFAULT 0
+#define CAST_CURSOR_HIDDEN 1
+#define CAST_CURSOR_EMBEDDED 2
+#define CAST_CURSOR_METADATA 4
+#define CONTROL_MAX_CASTS 64
+
+#if HAVE_PIPEWIRE
+
+struct control_cast {
+	struct control *control;
+	uint64_t id;
+	char *output_name;
+	uint32_t cursor_mode;
+	struct pipewire_cast *cast;
+	sd_bus_track *track;
+	sd_bus_message *pending_reply; /* CreateOutputCast until ready */
+	struct wl_list link; /* control_casts.casts */
+};
+
+struct control_casts {
+	struct pipewire_core *core;
+	struct wl_list casts;
+	uint64_t next_id;
+};
+
+static struct control_casts *casts_of(struct control *control) {
+	if (!control->casts) {
+		control->casts = zalloc(sizeof(*control->casts));
+		wl_list_init(&control->casts->casts);
+		control->casts->next_id = 1;
+	}
+	return control->casts;
+}
+
+/* A reply sent outside sd_bus_process: make sure it leaves now. */
+static void flush_soon(struct control *control) {
+	int events = sd_bus_get_events(control->bus);
+	if (events > 0 && (events & POLLOUT)) {
+		sd_bus_flush(control->bus);
+	}
+}
+
+static void cast_free(struct control_cast *cc, const char *why) {
+	struct control *control = cc->control;
+	if (cc->pending_reply) {
+		sd_bus_error error = SD_BUS_ERROR_NULL;
+		sd_bus_error_setf(&error, SD_BUS_ERROR_FAILED, "the cast failed: %s",
+			why ? why : "stopped");
+		sd_bus_reply_method_error(cc->pending_reply, &error);
+		sd_bus_error_free(&error);
+		cc->pending_reply = sd_bus_message_unref(cc->pending_reply);
+	} else if (why && control->bus && sd_bus_is_open(control->bus) > 0) {
+		sd_bus_emit_signal(control->bus, CONTROL_PATH, CONTROL_IFACE_CASTS, "Closed",
+			"t", cc->id);
+	}
+	flush_soon(control);
+	pipewire_cast_destroy(cc->cast);
+	cc->track = sd_bus_track_unref(cc->track);
+	wl_list_remove(&cc->link);
+	free(cc->output_name);
+	free(cc);
+}
+
+static void handle_cast_ready(struct pipewire_cast *cast, uint32_t node_id, void *data) {
+	struct control_cast *cc = data;
+	wlr_log(WLR_INFO, "control: cast %" PRIu64 " of %s is PipeWire node %u",
+		cc->id, cc->output_name, node_id);
+	if (cc->pending_reply) {
+		sd_bus_reply_method_return(cc->pending_reply, "tu", cc->id, node_id);
+		cc->pending_reply = sd_bus_message_unref(cc->pending_reply);
+		flush_soon(cc->control);
+	}
+}
+
+static void handle_cast_closed(struct pipewire_cast *cast, const char *why, void *data) {
+	struct control_cast *cc = data;
+	wlr_log(WLR_INFO, "control: cast %" PRIu64 " ended: %s", cc->id, why);
+	cast_free(cc, why);
+}
+
+static const struct pipewire_cast_callbacks cast_callbacks = {
+	.ready = handle_cast_ready,
+	.closed = handle_cast_closed,
+};
+
+static int handle_track(sd_bus_track *track, void *data) {
+	struct control_cast *cc = data;
+	wlr_log(WLR_INFO, "control: the owner of cast %" PRIu64 " left the bus", cc->id);
+	cast_free(cc, "its owner left the bus");
+	return 0;
+}
+
+static struct control_cast *cast_by_id(struct control *control, uint64_t id) {
+	if (!control->casts) {
+		return NULL;
+	}
+	struct control_cast *cc;
+	wl_list_for_each(cc, &control->casts->casts, link) {
+		if (cc->id == id) {
+			return cc;
+		}
+	}
+	return NULL;
+}
+
+static int method_create_output_cast(sd_bus_message *msg, void *data,
+		sd_bus_error *error) {
+	struct control *control = data;
+	const char *name;
+	uint32_t cursor_mode;
+	int r = sd_bus_message_read(msg, "su", &name, &cursor_mode);
+	if (r < 0) {
+		return r;
+	}
+	r = control_check_caller(control, msg, error);
+	if (r < 0) {
+		return r;
+	}
+	struct output *output = output_by_name(control->server, name);
+	if (!output) {
+		return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS,
+			"no output named '%.*s'", control_utf8_prefix(name, 64), name);
+	}
+	if (cursor_mode != CAST_CURSOR_DEFAULT && cursor_mode != CAST_CURSOR_EMBEDDED) {
+		return sd_bus_error_setf(error, SD_BUS_ERROR_NOT_SUPPORTED,
+			"cursor mode %" PRIu32 " is not supported (0 default or 2 embedded)",
+			cursor_mode);
+	}
+	struct control_casts *casts = casts_of(control);
+	if (wl_list_length(&casts->casts) >= CONTROL_MAX_CASTS) {
+		return sd_bus_error_setf(error, SD_BUS_ERROR_LIMITS_EXCEEDED,
+			"too many casts (at most %d)", CONTROL_MAX_CASTS);
+	}
+	if (casts->core && !pipewire_core_connected(casts->core) &&
+			wl_list_empty(&casts->casts)) {
+		/* PipeWire restarted: connect again. */
+		pipewire_core_destroy(casts->core);
+		casts->core = NULL;
+	}
+	if (!casts->core) {
+		casts->core = pipewire_core_create(control->server->loop);
+	}
+	if (!pipewire_core_connected(casts->core)) {
+		return sd_bus_error_setf(error, SD_BUS_ERROR_FAILED,
+			"PipeWire is not available (oriel's log says why)");
+	}
+
+	struct control_cast *cc = zalloc(sizeof(*cc));
+	cc->control = control;
+	cc->id = casts->next_id++;
+	cc->output_name = strdup(output->wlr_output->name);
+	cc->cursor_mode = cursor_mode ? cursor_mode : CAST_CURSOR_EMBEDDED;
+	wl_list_insert(casts->casts.prev, &cc->link);
+	r = sd_bus_track_new(control->bus, &cc->track, handle_track, cc);
+	if (r >= 0) {
+		r = sd_bus_track_add_sender(cc->track, msg);
+	}
+	if (r < 0) {
+		cast_free(cc, NULL);
+		return r;
+	}
+	cc->cast = pipewire_cast_create_output(casts->core, output, &cast_callbacks, cc);
+	if (!cc->cast) {
+		cast_free(cc, NULL);
+		return sd_bus_error_setf(error, SD_BUS_ERROR_FAILED,
+			"cannot create the PipeWire stream (oriel's log says why)");
+	}
+	/* Answered by handle_cast_ready (or cast_free, on failure). */
+	cc->pending_reply = sd_bus_message_ref(msg);
+	return 1;
+}
+
+static int method_stop(sd_bus_message *msg, void *data, sd_bus_error *error) {
+	struct control *control = data;
+	uint64_t id;
+	int r = sd_bus_message_read(msg, "t", &id);
+	if (r < 0) {
+		return r;
+	}
+	r = control_check_caller(control, msg, error);
+	if (r < 0) {
+		return r;
+	}
+	struct control_cast *cc = cast_by_id(control, id);
+	if (!cc) {
+		return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS,
+			"no cast with id %" PRIu64, id);
+	}
+	cast_free(cc, "stopped");
+	return sd_bus_reply_method_return(msg, "");
+}
+
+static int method_list(sd_bus_message *msg, void *data, sd_bus_error *error) {
+	struct control *control = data;
+	sd_bus_message *reply = NULL;
+	int r = sd_bus_message_new_method_return(msg, &reply);
+	if (r >= 0) {
+		r = sd_bus_message_open_container(reply, 'a', "(tsuu)");
+	}
+	if (control->casts) {
+		struct control_cast *cc;
+		wl_list_for_each(cc, &control->casts->casts, link) {
+			if (r < 0) {
+				break;
+			}
+			r = sd_bus_message_append(reply, "(tsuu)", cc->id, cc->output_name,
+				pipewire_cast_node_id(cc->cast), cc->cursor_mode);
+		}
+	}
+	if (r >= 0) {
+		r = sd_bus_message_close_container(reply);
+	}
+	if (r >= 0) {
+		r = sd_bus_send(NULL, reply, NULL);
+	}
+	sd_bus_message_unref(reply);
+	return r;
+}
+
+void control_casts_finish(struct control *control) {
+	if (!control->casts) {
+		return;
+	}
+	struct control_cast *cc, *tmp;
+	wl_list_for_each_safe(cc, tmp, &control->casts->casts, link) {
+		cast_free(cc, NULL);
+	}
+	pipewire_core_destroy(control->casts->core);
+	free(control->casts);
+	control->casts = NULL;
+}
+
+#else
+
+static int not_built(sd_bus_message *msg, void *data, sd_bus_error *error) {
+	return sd_bus_error_setf(error, SD_BUS_ERROR_NOT_SUPPORTED,
+		"oriel was built without PipeWire support");
+}
+#define method_create_output_cast not_built
+#define method_stop not_built
+
+static int method_list(sd_bus_message *msg, void *data, sd_bus_error *error) {
+	return sd_bus_reply_method_return(msg, "a(tsuu)", 0);
+}
+
+void control_casts_finish(struct control *control) {
+}
+
+#endif
+
+const sd_bus_vtable control_casts_vtable[] = {
+	SD_BUS_VTABLE_START(0),
+	SD_BUS_METHOD_WITH_ARGS("CreateOutputCast",
+		SD_BUS_ARGS("s", output, "u", cursor_mode),
+		SD_BUS_RESULT("t", cast_id, "u", node_id),
+		method_create_output_cast, SD_BUS_VTABLE_UNPRIVILEGED),
+	SD_BUS_METHOD_WITH_ARGS("Stop",
+		SD_BUS_ARGS("t", cast_id),
+		SD_BUS_NO_RESULT,
+		method_stop, SD_BUS_VTABLE_UNPRIVILEGED),
+	SD_BUS_METHOD_WITH_ARGS("List",
+		SD_BUS_NO_ARGS,
+		SD_BUS_RESULT("a(tsuu)", casts),
+		method_list, SD_BUS_VTABLE_UNPRIVILEGED),
+	SD_BUS_SIGNAL_WITH_ARGS("Closed",
+		SD_BUS_ARGS("t", cast_id),
+		0),
+	SD_BUS_VTABLE_END,
+};

@@ -1,0 +1,77 @@
+/* orielctl vnc: the org.oriel.Compositor.Vnc interface. */
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "tools/orielctl.h"
+
+static int cmd_clients(struct ctl *ctl) {
+	sd_bus_message *reply = NULL;
+	if (!ctl_call(ctl, CTL_IFACE_VNC, "ListClients", &reply, "")) {
+		return CTL_EXIT_FAILURE;
+	}
+	int r = sd_bus_message_enter_container(reply, 'a', "(tsb)");
+	struct ctl_table table;
+	ctl_table_init(&table, 3);
+	if (ctl->json) {
+		putchar('[');
+	} else {
+		ctl_table_add_row(&table, "ID", "ACCESS", "PEER");
+	}
+	bool first = true;
+	uint64_t id;
+	const char *peer;
+	int view_only;
+	while (r >= 0 && (r = sd_bus_message_read(reply, "(tsb)", &id, &peer, &view_only)) > 0) {
+		if (ctl->json) {
+			printf("%s{\"id\":%" PRIu64 ",\"peer\":", first ? "" : ",", id);
+			ctl_json_string(stdout, peer);
+			printf(",\"view_only\":");
+			ctl_json_bool(stdout, view_only);
+			putchar('}');
+		} else {
+			char *id_text = ctl_asprintf("%" PRIu64, id);
+			ctl_table_add_row(&table, id_text, view_only ? "view-only" : "full", peer);
+			free(id_text);
+		}
+		first = false;
+	}
+	if (ctl->json) {
+		puts("]");
+	}
+	ctl_table_print(&table, stdout);
+	sd_bus_message_unref(reply);
+	return r < 0 ? ctl_bad_reply("Vnc.ListClients", r) : CTL_EXIT_OK;
+}
+
+int ctl_cmd_vnc(struct ctl *ctl) {
+	const char *sub = ctl->args[0];
+	if (strcmp(sub, "clients") == 0) {
+		if (ctl->n_args != 1) {
+			return ctl_usage_error("usage: vnc clients");
+		}
+		return cmd_clients(ctl);
+	}
+	if (strcmp(sub, "start") == 0 || strcmp(sub, "stop") == 0) {
+		if (ctl->n_args != 2) {
+			return ctl_usage_error("usage: vnc %s ADDR:PORT|PORT|/SOCKET-PATH", sub);
+		}
+		return ctl_call(ctl, CTL_IFACE_VNC, sub[2] == 'a' ? "StartListener" :
+			"StopListener", NULL, "s", ctl->args[1]) ? CTL_EXIT_OK : CTL_EXIT_FAILURE;
+	}
+	if (strcmp(sub, "disconnect") == 0) {
+		uint64_t id;
+		if (ctl->n_args != 2) {
+			return ctl_usage_error("usage: vnc disconnect ID");
+		}
+		if (!ctl_parse_u64(ctl->args[1], &id)) {
+			return ctl_usage_error("'%s' is not a viewer id (see 'orielctl vnc clients')",
+				ctl->args[1]);
+		}
+		return ctl_call(ctl, CTL_IFACE_VNC, "Disconnect", NULL, "t", id) ?
+			CTL_EXIT_OK : CTL_EXIT_FAILURE;
+	}
+	return ctl_usage_error("unknown vnc command '%s' (start, stop, clients, disconnect)",
+		sub);
+}

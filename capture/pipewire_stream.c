@@ -35,6 +35,7 @@
 #define CAST_BUFFERS_MIN 2
 #define CAST_BUFFERS_MAX 8
 #define CAST_DAMAGE_REGIONS 16
+#define CAST_PAUSE_GRACE_MS 1000
 
 struct pipewire_core {
 	struct pw_loop *loop;
@@ -85,6 +86,8 @@ struct pipewire_cast {
 	uint64_t seq;
 
 	struct wl_event_source *retry_timer;
+	/* Paused after streaming: the consumer left unless it comes back soon. */
+	struct wl_event_source *pause_timer;
 	struct wl_event_source *close_idle;
 	char close_why[128];
 	bool closing;
@@ -360,6 +363,14 @@ static void cast_produce(struct pipewire_cast *cast) {
 	cast->last_frame_ns = now;
 }
 
+static int handle_pause_timer(void *data) {
+	struct pipewire_cast *cast = data;
+	if (cast->state != PW_STREAM_STATE_STREAMING) {
+		cast_schedule_close(cast, "the consumer went away");
+	}
+	return 0;
+}
+
 static int handle_retry_timer(void *data) {
 	struct pipewire_cast *cast = data;
 	cast_produce(cast);
@@ -425,6 +436,7 @@ static void handle_state_changed(void *data, enum pw_stream_state old,
 	}
 	switch (state) {
 	case PW_STREAM_STATE_STREAMING:
+		wl_event_source_timer_update(cast->pause_timer, 0);
 		cast->streamed = true;
 		cast->last_frame_ns = 0;
 		damage_everything(cast);
@@ -436,7 +448,8 @@ static void handle_state_changed(void *data, enum pw_stream_state old,
 		cast_release_latest(cast);
 		wl_event_source_timer_update(cast->retry_timer, 0);
 		if (cast->streamed) {
-			cast_schedule_close(cast, "the consumer went away");
+			/* The graph may pause us while it is rearranged: give it a moment. */
+			wl_event_source_timer_update(cast->pause_timer, CAST_PAUSE_GRACE_MS);
 		}
 		break;
 	case PW_STREAM_STATE_ERROR:
@@ -623,6 +636,8 @@ struct pipewire_cast *pipewire_cast_create_output(struct pipewire_core *core,
 	wl_list_init(&cast->capture_destroy.link);
 	cast->retry_timer = wl_event_loop_add_timer(output->server->loop,
 		handle_retry_timer, cast);
+	cast->pause_timer = wl_event_loop_add_timer(output->server->loop,
+		handle_pause_timer, cast);
 
 	char name[64];
 	snprintf(name, sizeof(name), "oriel-cast-%u", ++counter);
@@ -690,6 +705,9 @@ void pipewire_cast_destroy(struct pipewire_cast *cast) {
 	}
 	if (cast->retry_timer) {
 		wl_event_source_remove(cast->retry_timer);
+	}
+	if (cast->pause_timer) {
+		wl_event_source_remove(cast->pause_timer);
 	}
 	pixman_region32_fini(&cast->pending);
 	wl_list_remove(&cast->link);

@@ -161,11 +161,9 @@ int main(int argc, char *argv[]) {
 	}
 	pw_init(&argc, &argv);
 	c.loop = pw_main_loop_new(NULL);
-	char target[32];
-	snprintf(target, sizeof(target), "%u", node);
 	c.stream = pw_stream_new_simple(pw_main_loop_get_loop(c.loop), "oriel-test-pwconsumer",
 		pw_properties_new(PW_KEY_MEDIA_TYPE, "Video", PW_KEY_MEDIA_CATEGORY, "Capture",
-			PW_KEY_MEDIA_ROLE, "Screen", PW_KEY_TARGET_OBJECT, target, NULL),
+			PW_KEY_MEDIA_ROLE, "Screen", NULL),
 		&events, &c);
 	uint8_t buf[1024];
 	struct spa_pod_builder b = SPA_POD_BUILDER_INIT(buf, sizeof(buf));

@@ -58,6 +58,7 @@ static void handle_commit(struct wl_listener *listener, void *data) {
 }
 
 static void capture_free(struct output_capture *capture) {
+	wlr_output_lock_attach_render(capture->output->wlr_output, false);
 	wl_list_remove(&capture->precommit.link);
 	wl_list_remove(&capture->commit.link);
 	wl_list_remove(&capture->output_destroy.link);
@@ -93,6 +94,11 @@ struct output_capture *output_capture_get(struct output *output) {
 	capture->output_destroy.notify = handle_output_destroy;
 	wl_signal_add(&output->wlr_output->events.destroy, &capture->output_destroy);
 	wl_list_insert(&captures, &capture->link);
+	/*
+	 * A fullscreen client's buffer would otherwise be scanned out as is,
+	 * and the commit would carry neither our frame nor its damage.
+	 */
+	wlr_output_lock_attach_render(output->wlr_output, true);
 	return capture;
 }
 

@@ -1,0 +1,337 @@
+/*
+ * animate — an X11 benchmark app that repaints its whole window at a fixed
+ * frame rate through MIT-SHM and writes a frame counter into its pixels.
+ *
+ * Counter layout (top-left corner, origin 0,0 of the window):
+ *   row 0: BITS blocks of BLOCKxBLOCK px, bit (BITS-1-i) of the frame number,
+ *          white = 1, black = 0 (MSB first, left to right);
+ *   row 1: the same bits inverted, so a viewer can reject torn or
+ *          misdecoded frames.
+ * Blocks are 32 px and aligned to the JPEG 8x8 grid, so the code survives
+ * Tight JPEG at low quality. The rest of the window is a moving pattern, so
+ * every pixel changes every frame.
+ *
+ * Timestamps: with --log FILE, the CLOCK_MONOTONIC time (ns) at which frame n
+ * was submitted (just before xcb_shm_put_image) is stored as a native uint64
+ * at offset n*8 of FILE (mmap'd, LOG_FRAMES entries). A viewer on the same
+ * machine reads it after the run to compute latency.
+ *
+ * SIGUSR1 toggles pause (the window keeps its last frame: a static app).
+ * SIGTERM/SIGINT exit.
+ *
+ * Build: cc -O2 -o animate animate.c -lxcb -lxcb-shm
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ipc.h>
+#include <sys/mman.h>
+#include <sys/shm.h>
+#include <time.h>
+#include <unistd.h>
+#include <xcb/shm.h>
+#include <xcb/xcb.h>
+
+#define BLOCK 32
+#define BITS 20
+#define LOG_FRAMES (1u << BITS)
+#define PATTERN_PERIOD 256
+
+static volatile sig_atomic_t quit_flag, pause_toggles;
+
+static void on_term(int sig) { (void)sig; quit_flag = 1; }
+static void on_usr1(int sig) { (void)sig; pause_toggles++; }
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+struct shmbuf {
+	int w, h;
+	int shmid;
+	uint32_t *pixels;
+	xcb_shm_seg_t seg;
+	uint32_t *pattern; /* (w + PATTERN_PERIOD) x h */
+};
+
+static void shmbuf_free(xcb_connection_t *c, struct shmbuf *b)
+{
+	if (!b->pixels)
+		return;
+	xcb_shm_detach(c, b->seg);
+	shmdt(b->pixels);
+	free(b->pattern);
+	b->pixels = NULL;
+	b->pattern = NULL;
+}
+
+static int shmbuf_alloc(xcb_connection_t *c, struct shmbuf *b, int w, int h)
+{
+	size_t size = (size_t)w * h * 4;
+	b->shmid = shmget(IPC_PRIVATE, size, IPC_CREAT | 0600);
+	if (b->shmid < 0) {
+		perror("shmget");
+		return -1;
+	}
+	b->pixels = shmat(b->shmid, NULL, 0);
+	if (b->pixels == (void *)-1) {
+		perror("shmat");
+		b->pixels = NULL;
+		return -1;
+	}
+	b->seg = xcb_generate_id(c);
+	xcb_void_cookie_t ck = xcb_shm_attach_checked(c, b->seg, b->shmid, 0);
+	xcb_generic_error_t *err = xcb_request_check(c, ck);
+	/* mark for removal once both sides have attached */
+	shmctl(b->shmid, IPC_RMID, NULL);
+	if (err) {
+		fprintf(stderr, "animate: ShmAttach failed (error %d)\n", err->error_code);
+		free(err);
+		return -1;
+	}
+	b->w = w;
+	b->h = h;
+	/* A colourful pattern, periodic in x, scrolled by the frame number. */
+	int pw = w + PATTERN_PERIOD;
+	b->pattern = malloc((size_t)pw * h * 4);
+	if (!b->pattern)
+		return -1;
+	for (int y = 0; y < h; y++) {
+		for (int x = 0; x < pw; x++) {
+			uint32_t r = (uint32_t)(x % PATTERN_PERIOD);
+			uint32_t g = (uint32_t)((y * 255) / (h > 1 ? h - 1 : 1));
+			uint32_t bl = (uint32_t)(((x / 16) ^ (y / 16)) & 1 ? 200 : 60);
+			b->pattern[(size_t)y * pw + x] = (r << 16) | (g << 8) | bl;
+		}
+	}
+	return 0;
+}
+
+static void draw_frame(struct shmbuf *b, uint32_t n)
+{
+	int pw = b->w + PATTERN_PERIOD;
+	int shift = (int)((n * 4) % PATTERN_PERIOD);
+	for (int y = 0; y < b->h; y++)
+		memcpy(b->pixels + (size_t)y * b->w,
+		       b->pattern + (size_t)y * pw + shift, (size_t)b->w * 4);
+	for (int i = 0; i < BITS; i++) {
+		int bit = (n >> (BITS - 1 - i)) & 1;
+		for (int row = 0; row < 2; row++) {
+			uint32_t col = (bit ^ row) ? 0xffffff : 0x000000;
+			for (int y = row * BLOCK; y < (row + 1) * BLOCK && y < b->h; y++)
+				for (int x = i * BLOCK; x < (i + 1) * BLOCK && x < b->w; x++)
+					b->pixels[(size_t)y * b->w + x] = col;
+		}
+	}
+}
+
+static xcb_atom_t intern(xcb_connection_t *c, const char *name)
+{
+	xcb_intern_atom_reply_t *r =
+		xcb_intern_atom_reply(c, xcb_intern_atom(c, 0, strlen(name), name), NULL);
+	xcb_atom_t a = r ? r->atom : XCB_NONE;
+	free(r);
+	return a;
+}
+
+static void usage(void)
+{
+	fprintf(stderr,
+		"usage: animate [--size WxH] [--fps N] [--log FILE] [--no-fullscreen]\n"
+		"               [--frames N] [--paused]\n");
+}
+
+int main(int argc, char **argv)
+{
+	int w = 1920, h = 1080, fps = 60, fullscreen = 1, start_paused = 0;
+	long max_frames = -1;
+	const char *log_path = NULL;
+	static const struct option opts[] = {
+		{"size", required_argument, 0, 's'},
+		{"fps", required_argument, 0, 'f'},
+		{"log", required_argument, 0, 'l'},
+		{"no-fullscreen", no_argument, 0, 'n'},
+		{"frames", required_argument, 0, 'N'},
+		{"paused", no_argument, 0, 'p'},
+		{"help", no_argument, 0, 'h'},
+		{0, 0, 0, 0},
+	};
+	int o;
+	while ((o = getopt_long(argc, argv, "s:f:l:nN:ph", opts, NULL)) != -1) {
+		switch (o) {
+		case 's':
+			if (sscanf(optarg, "%dx%d", &w, &h) != 2 || w <= 0 || h <= 0) {
+				usage();
+				return 2;
+			}
+			break;
+		case 'f': fps = atoi(optarg); break;
+		case 'l': log_path = optarg; break;
+		case 'n': fullscreen = 0; break;
+		case 'N': max_frames = atol(optarg); break;
+		case 'p': start_paused = 1; break;
+		default: usage(); return o == 'h' ? 0 : 2;
+		}
+	}
+	if (fps <= 0)
+		fps = 60;
+
+	uint64_t *log = NULL;
+	if (log_path) {
+		int fd = open(log_path, O_RDWR | O_CREAT | O_TRUNC, 0644);
+		if (fd < 0 || ftruncate(fd, (off_t)LOG_FRAMES * 8) < 0) {
+			perror(log_path);
+			return 1;
+		}
+		log = mmap(NULL, (size_t)LOG_FRAMES * 8, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+		close(fd);
+		if (log == MAP_FAILED) {
+			perror("mmap");
+			return 1;
+		}
+	}
+
+	struct sigaction sa = {0};
+	sa.sa_handler = on_term;
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	sa.sa_handler = on_usr1;
+	sigaction(SIGUSR1, &sa, NULL);
+
+	xcb_connection_t *c = xcb_connect(NULL, NULL);
+	if (xcb_connection_has_error(c)) {
+		fprintf(stderr, "animate: cannot connect to X display\n");
+		return 1;
+	}
+	const xcb_query_extension_reply_t *ext = xcb_get_extension_data(c, &xcb_shm_id);
+	if (!ext || !ext->present) {
+		fprintf(stderr, "animate: no MIT-SHM\n");
+		return 1;
+	}
+	xcb_screen_t *screen = xcb_setup_roots_iterator(xcb_get_setup(c)).data;
+	if (screen->root_depth != 24) {
+		fprintf(stderr, "animate: root depth %d, want 24\n", screen->root_depth);
+		return 1;
+	}
+
+	xcb_window_t win = xcb_generate_id(c);
+	uint32_t mask = XCB_CW_BACK_PIXMAP | XCB_CW_EVENT_MASK;
+	uint32_t values[] = {XCB_BACK_PIXMAP_NONE,
+			     XCB_EVENT_MASK_STRUCTURE_NOTIFY | XCB_EVENT_MASK_EXPOSURE};
+	xcb_create_window(c, XCB_COPY_FROM_PARENT, win, screen->root, 0, 0, w, h, 0,
+			  XCB_WINDOW_CLASS_INPUT_OUTPUT, screen->root_visual, mask, values);
+	const char *title = "oriel-bench-animate";
+	xcb_change_property(c, XCB_PROP_MODE_REPLACE, win, XCB_ATOM_WM_NAME, XCB_ATOM_STRING,
+			    8, strlen(title), title);
+	if (fullscreen) {
+		xcb_atom_t state = intern(c, "_NET_WM_STATE");
+		xcb_atom_t fs = intern(c, "_NET_WM_STATE_FULLSCREEN");
+		xcb_change_property(c, XCB_PROP_MODE_REPLACE, win, state, XCB_ATOM_ATOM, 32, 1, &fs);
+	}
+	xcb_gcontext_t gc = xcb_generate_id(c);
+	xcb_create_gc(c, gc, win, 0, NULL);
+	xcb_map_window(c, win);
+	xcb_flush(c);
+
+	struct shmbuf buf = {0};
+	if (shmbuf_alloc(c, &buf, w, h) < 0)
+		return 1;
+	fprintf(stderr, "animate: window %dx%d at %d fps\n", w, h, fps);
+
+	int paused = start_paused;
+	sig_atomic_t seen_toggles = 0;
+	uint32_t n = 0;
+	uint64_t period = 1000000000ull / (uint64_t)fps;
+	uint64_t next = now_ns();
+	int fd = xcb_get_file_descriptor(c);
+	int need_redraw = 1; /* for the paused case: draw once */
+
+	while (!quit_flag) {
+		xcb_generic_event_t *ev;
+		while ((ev = xcb_poll_for_event(c))) {
+			uint8_t type = ev->response_type & 0x7f;
+			if (type == XCB_CONFIGURE_NOTIFY) {
+				xcb_configure_notify_event_t *ce = (void *)ev;
+				if (ce->window == win && (ce->width != buf.w || ce->height != buf.h)) {
+					shmbuf_free(c, &buf);
+					if (shmbuf_alloc(c, &buf, ce->width, ce->height) < 0)
+						return 1;
+					fprintf(stderr, "animate: resized to %dx%d\n", buf.w, buf.h);
+					need_redraw = 1;
+				}
+			} else if (type == XCB_EXPOSE) {
+				need_redraw = 1;
+			}
+			free(ev);
+		}
+		if (xcb_connection_has_error(c)) {
+			fprintf(stderr, "animate: X connection lost\n");
+			return 1;
+		}
+		if (pause_toggles != seen_toggles) {
+			if ((pause_toggles - seen_toggles) & 1) {
+				paused = !paused;
+				fprintf(stderr, "animate: %s at frame %u\n",
+					paused ? "paused" : "resumed", n);
+			}
+			seen_toggles = pause_toggles;
+			next = now_ns();
+		}
+
+		uint64_t t = now_ns();
+		if ((!paused && t >= next) || (paused && need_redraw)) {
+			if (!paused) {
+				n++;
+				if (n >= LOG_FRAMES)
+					n = 1;
+			}
+			draw_frame(&buf, n);
+			uint64_t sent = now_ns();
+			if (log)
+				log[n] = sent;
+			xcb_shm_put_image(c, win, gc, buf.w, buf.h, 0, 0, buf.w, buf.h, 0, 0,
+					  24, XCB_IMAGE_FORMAT_Z_PIXMAP, 0, buf.seg, 0);
+			/* Round trip: the server has copied the segment before we
+			 * draw into it again. */
+			free(xcb_get_input_focus_reply(c, xcb_get_input_focus(c), NULL));
+			need_redraw = 0;
+			if (!paused) {
+				next += period;
+				if (now_ns() > next + period) /* fell behind: don't burst */
+					next = now_ns() + period;
+			}
+			if (max_frames > 0 && n >= (uint64_t)max_frames)
+				break;
+			continue;
+		}
+		int timeout = -1;
+		if (!paused) {
+			uint64_t d = next - t;
+			timeout = (int)(d / 1000000ull);
+		}
+		struct pollfd pfd = {.fd = fd, .events = POLLIN};
+		if (!paused && timeout < 2) {
+			/* sleep precisely for the last few ms */
+			struct timespec ts = {.tv_sec = next / 1000000000ull,
+					      .tv_nsec = next % 1000000000ull};
+			clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+		} else {
+			if (poll(&pfd, 1, timeout > 1 ? timeout - 1 : timeout) < 0 && errno != EINTR)
+				break;
+		}
+	}
+	fprintf(stderr, "animate: exiting after frame %u\n", n);
+	shmbuf_free(c, &buf);
+	xcb_disconnect(c);
+	return 0;
+}

@@ -1,5 +1,6 @@
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -187,21 +188,65 @@ static void send_latin1(rfbClientPtr cl, const char *text, size_t len) {
 }
 
 /*
- * UTF-8 to ExtendedClipboard viewers, Latin-1 to the others. libvncserver
- * 0.9.14's own fallback announces the UTF-8 length but sends the Latin-1
- * bytes, which corrupts the stream, so the fallback is sent here.
+ * UTF-8 to ExtendedClipboard viewers, Latin-1 to the others.
+ *
+ * libvncserver 0.9.14's rfbSendServerCutTextUTF8 has two bugs we steer
+ * around: its Latin-1 fallback announces the UTF-8 length but sends the
+ * Latin-1 bytes, which corrupts the stream, so the fallback is sent here;
+ * and with no fallback it locks each plain viewer's sendMutex and never
+ * unlocks it, so the next cut text (or anything else that takes that lock)
+ * blocks oriel's event loop for good. So it is called only when some viewer
+ * has ExtendedClipboard, and the locks it leaves on the plain viewers are
+ * released right after (all of this runs on the one event-loop thread).
  */
 static void send_cut_text(struct vnc_server *vnc, const char *utf8, size_t len) {
-	rfbSendServerCutTextUTF8(vnc->screen, (char *)utf8, (int)len, NULL, 0);
+	size_t n_plain = 0, n_extended = 0;
+	rfbClientIteratorPtr iterator = rfbGetClientIterator(vnc->screen);
+	rfbClientPtr cl;
+	while ((cl = rfbClientIteratorNext(iterator))) {
+		if (cl->sock == RFB_INVALID_SOCKET) {
+			continue;
+		}
+		if (cl->enableExtendedClipboard) {
+			n_extended++;
+		} else {
+			n_plain++;
+		}
+	}
+	rfbReleaseClientIterator(iterator);
+
+	if (n_extended > 0) {
+		rfbClientPtr *plain = n_plain ? calloc(n_plain, sizeof(*plain)) : NULL;
+		if (n_plain && !plain) {
+			return;
+		}
+		size_t i = 0;
+		iterator = rfbGetClientIterator(vnc->screen);
+		while ((cl = rfbClientIteratorNext(iterator)) && i < n_plain) {
+			if (cl->sock != RFB_INVALID_SOCKET && !cl->enableExtendedClipboard) {
+				plain[i++] = cl;
+			}
+		}
+		rfbReleaseClientIterator(iterator);
+		rfbSendServerCutTextUTF8(vnc->screen, (char *)utf8, (int)len, NULL, 0);
+#ifdef LIBVNCSERVER_HAVE_LIBPTHREAD
+		for (size_t j = 0; j < i; j++) {
+			pthread_mutex_unlock(&plain[j]->sendMutex);
+		}
+#endif
+		free(plain);
+	}
+	if (n_plain == 0) {
+		return;
+	}
 	char *latin1 = malloc(len);
 	if (!latin1) {
 		return;
 	}
 	size_t latin1_len = to_latin1(utf8, len, latin1);
-	rfbClientIteratorPtr iterator = rfbGetClientIterator(vnc->screen);
-	rfbClientPtr cl;
+	iterator = rfbGetClientIterator(vnc->screen);
 	while ((cl = rfbClientIteratorNext(iterator))) {
-		if (!cl->enableExtendedClipboard && cl->sock >= 0) {
+		if (!cl->enableExtendedClipboard && cl->sock != RFB_INVALID_SOCKET) {
 			send_latin1(cl, latin1, latin1_len);
 		}
 	}

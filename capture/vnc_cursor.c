@@ -81,12 +81,14 @@ static void update_shape(struct vnc_server *vnc, const struct headless_cursor *h
 	rfbSetCursor(vnc->screen, c);
 }
 
-static void update_position(struct vnc_server *vnc, const struct headless_cursor *hc) {
-	if (vnc->screen->cursorX == hc->x && vnc->screen->cursorY == hc->y) {
+static void update_position(struct vnc_server *vnc, struct vnc_source *source,
+		const struct headless_cursor *hc) {
+	int x = hc->x + source->x, y = hc->y + source->y;
+	if (vnc->screen->cursorX == x && vnc->screen->cursorY == y) {
 		return;
 	}
-	vnc->screen->cursorX = hc->x;
-	vnc->screen->cursorY = hc->y;
+	vnc->screen->cursorX = x;
+	vnc->screen->cursorY = y;
 	/* PointerPos viewers hear of moves, except the one that made it. */
 	struct vnc_client *client;
 	wl_list_for_each(client, &vnc->clients, link) {
@@ -96,47 +98,73 @@ static void update_position(struct vnc_server *vnc, const struct headless_cursor
 	}
 }
 
-static void handle_cursor_shape(struct wl_listener *listener, void *data) {
-	struct vnc_server *vnc = wl_container_of(listener, vnc, cursor_changed);
-	const struct headless_cursor *hc = headless_output_cursor(data);
-	update_shape(vnc, hc);
-	if (hc) {
-		update_position(vnc, hc);
+/*
+ * With several outputs (the layout), the cursor shown is the one of the
+ * output that has it visible; an output hiding its cursor only hides the
+ * viewers' cursor when it was the one shown.
+ */
+static void cursor_changed(struct vnc_source *source, const struct headless_cursor *hc,
+		bool shape) {
+	struct vnc_server *vnc = source->vnc;
+	bool visible = hc && hc->visible && hc->pixels;
+	if (!visible) {
+		if (vnc->cursor_source == source || (shape && !vnc->cursor_source)) {
+			vnc->cursor_source = NULL;
+			update_shape(vnc, NULL);
+		}
+	} else {
+		if (shape || vnc->cursor_source != source) {
+			update_shape(vnc, hc);
+		}
+		vnc->cursor_source = source;
+		update_position(vnc, source, hc);
 	}
 	vnc_schedule_updates(vnc);
+}
+
+static void handle_cursor_shape(struct wl_listener *listener, void *data) {
+	struct vnc_source *source = wl_container_of(listener, source, cursor_changed);
+	cursor_changed(source, headless_output_cursor(data), true);
 }
 
 static void handle_cursor_motion(struct wl_listener *listener, void *data) {
-	struct vnc_server *vnc = wl_container_of(listener, vnc, cursor_motion);
-	const struct headless_cursor *hc = headless_output_cursor(data);
-	if (!hc) {
-		return;
-	}
-	update_position(vnc, hc);
-	vnc_schedule_updates(vnc);
+	struct vnc_source *source = wl_container_of(listener, source, cursor_motion);
+	cursor_changed(source, headless_output_cursor(data), false);
 }
 
-void vnc_cursor_attach(struct vnc_server *vnc, struct output *output) {
-	vnc_cursor_detach(vnc);
-	vnc->cursor_changed.notify = handle_cursor_shape;
-	vnc->cursor_motion.notify = handle_cursor_motion;
-	if (!headless_output_add_cursor_listeners(output->wlr_output,
-			&vnc->cursor_changed, &vnc->cursor_motion)) {
+void vnc_cursor_attach(struct vnc_source *source) {
+	struct vnc_server *vnc = source->vnc;
+	vnc_cursor_detach(source);
+	source->cursor_changed.notify = handle_cursor_shape;
+	source->cursor_motion.notify = handle_cursor_motion;
+	if (!headless_output_add_cursor_listeners(source->output->wlr_output,
+			&source->cursor_changed, &source->cursor_motion)) {
 		/* Other outputs draw the cursor into their frames. */
-		update_shape(vnc, NULL);
+		if (!vnc->cursor_source) {
+			update_shape(vnc, NULL);
+		}
 		return;
 	}
-	vnc->cursor_attached = true;
-	const struct headless_cursor *hc = headless_output_cursor(output->wlr_output);
-	update_shape(vnc, hc);
-	update_position(vnc, hc);
+	source->cursor_attached = true;
+	const struct headless_cursor *hc = headless_output_cursor(source->output->wlr_output);
+	if (hc && hc->visible && hc->pixels) {
+		update_shape(vnc, hc);
+		vnc->cursor_source = source;
+		update_position(vnc, source, hc);
+	} else if (!vnc->cursor_source) {
+		update_shape(vnc, NULL);
+	}
 }
 
-void vnc_cursor_detach(struct vnc_server *vnc) {
-	if (!vnc->cursor_attached) {
+void vnc_cursor_detach(struct vnc_source *source) {
+	struct vnc_server *vnc = source->vnc;
+	if (vnc->cursor_source == source) {
+		vnc->cursor_source = NULL;
+	}
+	if (!source->cursor_attached) {
 		return;
 	}
-	wl_list_remove(&vnc->cursor_changed.link);
-	wl_list_remove(&vnc->cursor_motion.link);
-	vnc->cursor_attached = false;
+	wl_list_remove(&source->cursor_changed.link);
+	wl_list_remove(&source->cursor_motion.link);
+	source->cursor_attached = false;
 }

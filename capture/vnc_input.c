@@ -9,7 +9,7 @@
 
 /*
  * Viewer input → capture/virtual_input: absolute pointer motion on the
- * served output, buttons 1-3, wheel on 4-7, keysyms through the active
+ * served output (or layout), buttons 1-3, wheel on 4-7, keysyms through the active
  * keymap (virtual_input keeps Shift/AltGr in step with what the viewer
  * holds). A viewer that goes away releases everything it held.
  */
@@ -23,16 +23,10 @@ static void handle_pointer(int mask, int x, int y, rfbClientPtr cl) {
 	}
 	struct vnc_server *vnc = client->vnc;
 	struct virtual_input *vi = vnc->server->virtual_input;
-	if (!vi || !vnc->output) {
+	double lx, ly;
+	if (!vi || !vnc_framebuffer_to_layout(vnc, x, y, &lx, &ly)) {
 		return;
 	}
-	struct wlr_box box;
-	output_layout_box(vnc->output, &box);
-	if (x < 0 || y < 0 || x >= vnc->width || y >= vnc->height) {
-		return;
-	}
-	double lx = box.x + (x + 0.5) * box.width / vnc->width;
-	double ly = box.y + (y + 0.5) * box.height / vnc->height;
 	vnc->pointer_client = client;
 	virtual_input_pointer_motion_absolute(vi, lx, ly);
 	vnc->pointer_client = NULL;

@@ -1,11 +1,13 @@
 #include <errno.h>
 #include <netdb.h>
 #include <netinet/in.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <sys/un.h>
 #include <unistd.h>
 #include <wlr/util/log.h>
@@ -32,7 +34,8 @@
 /* Requests arriving in pieces are re-checked at this interval. */
 #define PENDING_RECHECK_MS 10
 #define PENDING_MAX_MS 3000
-#define PEEK_BYTES 4096
+/* A whole TLS record (the ClientHello) fits: 5 header bytes + 2^14. */
+#define PEEK_BYTES (5 + 16384)
 
 struct vnc_listener {
 	struct vnc_server *vnc;
@@ -67,6 +70,37 @@ static void pending_destroy(struct vnc_pending *pending, bool close_fd) {
 	free(pending);
 }
 
+/* The TLS watchdog */
+
+static volatile sig_atomic_t guarded_fd = -1;
+static struct sigaction guard_old_action;
+
+static void handle_guard_alarm(int sig) {
+	(void)sig;
+	int fd = guarded_fd;
+	if (fd >= 0) {
+		shutdown(fd, SHUT_RDWR); /* async-signal-safe */
+	}
+}
+
+void vnc_tls_guard_begin(int fd, int ms) {
+	struct sigaction action = { .sa_handler = handle_guard_alarm, .sa_flags = SA_RESTART };
+	sigemptyset(&action.sa_mask);
+	guarded_fd = fd;
+	sigaction(SIGALRM, &action, &guard_old_action);
+	struct itimerval timer = {
+		.it_value = { .tv_sec = ms / 1000, .tv_usec = (ms % 1000) * 1000 },
+	};
+	setitimer(ITIMER_REAL, &timer, NULL);
+}
+
+void vnc_tls_guard_end(void) {
+	struct itimerval off = {0};
+	setitimer(ITIMER_REAL, &off, NULL);
+	guarded_fd = -1;
+	sigaction(SIGALRM, &guard_old_action, NULL);
+}
+
 /* Client lifetime */
 
 static void handle_client_gone(rfbClientPtr cl) {
@@ -76,6 +110,12 @@ static void handle_client_gone(rfbClientPtr cl) {
 	}
 	wlr_log(WLR_INFO, "VNC: viewer %s disconnected", cl->host ? cl->host : "?");
 	vnc_input_client_gone(client);
+	if (cl->sslctx && strcmp(LIBVNCSERVER_VERSION, "0.9.14") == 0) {
+		/* rfbCloseClient ran rfbssl_destroy, which ends the TLS session but
+		 * (in 0.9.14) never frees its context: a leak per wss viewer. */
+		free(cl->sslctx);
+		cl->sslctx = NULL;
+	}
 	wl_event_source_remove(client->source);
 	wl_event_source_remove(client->timer);
 	wl_list_remove(&client->link);
@@ -98,9 +138,16 @@ static int handle_client_fd(int fd, uint32_t mask, void *data) {
 	struct vnc_client *client = data;
 	rfbClientPtr cl = client->cl;
 	if (mask & WL_EVENT_READABLE) {
+		bool tls = cl->sslctx != NULL;
+		if (tls) {
+			vnc_tls_guard_begin(cl->sock, rfbMaxClientWait);
+		}
 		do {
 			rfbProcessClientMessage(cl);
 		} while (cl->sock != RFB_INVALID_SOCKET && webSocketsHasDataInBuffer(cl));
+		if (tls) {
+			vnc_tls_guard_end();
+		}
 	} else if (mask & (WL_EVENT_HANGUP | WL_EVENT_ERROR)) {
 		rfbCloseClient(cl);
 	}
@@ -144,6 +191,10 @@ enum rfbNewClientAction vnc_listen_new_client_hook(rfbClientPtr cl) {
 
 bool vnc_listen_new_rfb_client(struct vnc_server *vnc, int fd) {
 	rfbClientPtr cl = rfbNewClient(vnc->screen, fd);
+	return vnc_listen_check_new_client(cl);
+}
+
+bool vnc_listen_check_new_client(rfbClientPtr cl) {
 	if (!cl) {
 		return false; /* libvncserver closed fd and logged why */
 	}
@@ -183,6 +234,28 @@ static void pending_decide(struct vnc_pending *pending, bool timed_out) {
 			vnc_http_start(vnc, fd);
 			return;
 		}
+	} else if (n >= 1 && ((unsigned char)buf[0] == 0x16 || (unsigned char)buf[0] == 0x80)) {
+		/* A TLS handshake record: wait for all of it (see the top). */
+		size_t want = n >= 5 ? 5 + (((unsigned char)buf[3] << 8) | (unsigned char)buf[4]) : 5;
+		if ((size_t)n < want) {
+			if (pending->waited_ms >= PENDING_MAX_MS) {
+				wlr_log(WLR_INFO, "VNC: dropping a TLS connection whose hello "
+					"did not arrive in time");
+				pending_destroy(pending, true);
+				return;
+			}
+			wl_event_source_fd_update(pending->source, 0);
+			wl_event_source_timer_update(pending->timer, PENDING_RECHECK_MS);
+			pending->waited_ms += PENDING_RECHECK_MS;
+			return;
+		}
+		pending_destroy(pending, false);
+		/* The handshake, the WebSocket upgrade and the RFB greeting. */
+		vnc_tls_guard_begin(fd, rfbMaxClientWait);
+		rfbClientPtr cl = rfbNewClient(vnc->screen, fd);
+		vnc_tls_guard_end();
+		vnc_listen_check_new_client(cl);
+		return;
 	} else if (n == 0 && !timed_out) {
 		return;
 	}
@@ -196,7 +269,10 @@ static int handle_pending_fd(int fd, uint32_t mask, void *data) {
 }
 
 static int handle_pending_timer(void *data) {
-	pending_decide(data, true);
+	struct vnc_pending *pending = data;
+	/* Watch the fd again (a recheck may have stopped that). */
+	wl_event_source_fd_update(pending->source, WL_EVENT_READABLE);
+	pending_decide(pending, true);
 	return 0;
 }
 

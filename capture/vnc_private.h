@@ -26,10 +26,16 @@ struct vnc_server {
 	uint8_t *fb;
 	int width, height;
 
-	struct output *output; /* the served output */
-	struct output_capture *capture;
-	struct wl_listener capture_frame;
-	struct wl_listener capture_destroy;
+	/*
+	 * What is served: one output (output set, one source), or with
+	 * --vnc-output layout the whole layout (output NULL, one source per
+	 * output, the framebuffer being the layout's bounding box from
+	 * (origin_x, origin_y)).
+	 */
+	bool layout;
+	struct output *output; /* the served output; NULL for the layout */
+	int origin_x, origin_y; /* layout coordinates of framebuffer (0,0) */
+	struct wl_list sources; /* vnc_source.link */
 	struct wl_listener outputs_changed;
 
 	struct wl_list listeners;  /* vnc_listener.link */
@@ -48,12 +54,25 @@ struct vnc_server {
 	struct wl_listener selection;
 	struct wl_list selection_reads; /* vnc_selection_read.link */
 
+	/* Cursor plane (vnc_cursor.c): the source whose cursor is shown */
+	struct vnc_source *cursor_source;
+	/* The viewer whose pointer event is being handled, if any. */
+	struct vnc_client *pointer_client;
+};
+
+/* One served output: its capture, and where it sits in the framebuffer. */
+struct vnc_source {
+	struct vnc_server *vnc;
+	struct output *output;
+	struct output_capture *capture;
+	int x, y; /* framebuffer coordinates of the output's (0,0) */
+	struct wl_listener capture_frame;
+	struct wl_listener capture_destroy;
 	/* Cursor plane (vnc_cursor.c) */
 	struct wl_listener cursor_changed; /* shape */
 	struct wl_listener cursor_motion;
 	bool cursor_attached;
-	/* The viewer whose pointer event is being handled, if any. */
-	struct vnc_client *pointer_client;
+	struct wl_list link;
 };
 
 struct vnc_client {
@@ -76,6 +95,8 @@ void vnc_schedule_updates(struct vnc_server *vnc);
 bool vnc_client_check_gone(struct vnc_client *client);
 /* Reallocates the framebuffer for a new output size and tells every viewer. */
 void vnc_framebuffer_resize(struct vnc_server *vnc, int width, int height);
+/* Framebuffer coordinates to layout coordinates; false outside. */
+bool vnc_framebuffer_to_layout(struct vnc_server *vnc, int x, int y, double *lx, double *ly);
 
 /* vnc_listen.c */
 bool vnc_listen_init(struct vnc_server *vnc);
@@ -85,6 +106,14 @@ void vnc_listen_finish(struct vnc_server *vnc);
 /* Hands an accepted socket to libvncserver; false if it refused it. */
 bool vnc_listen_new_rfb_client(struct vnc_server *vnc, int fd);
 enum rfbNewClientAction vnc_listen_new_client_hook(rfbClientPtr cl);
+/* After rfbNewClient: false if it failed or the viewer is gone already. */
+bool vnc_listen_check_new_client(rfbClientPtr cl);
+/*
+ * Around calls into libvncserver that may wait on a TLS peer: after ms,
+ * fd is shut down (from SIGALRM), which ends libvncserver's retry loop.
+ */
+void vnc_tls_guard_begin(int fd, int ms);
+void vnc_tls_guard_end(void);
 
 /* vnc_http.c: serves static files (noVNC) on the VNC port. */
 void vnc_http_start(struct vnc_server *vnc, int fd);
@@ -106,9 +135,9 @@ void vnc_input_client_gone(struct vnc_client *client);
 void vnc_clipboard_init(struct vnc_server *vnc);
 void vnc_clipboard_finish(struct vnc_server *vnc);
 
-/* vnc_cursor.c: the output's cursor plane as the rich cursor. */
-void vnc_cursor_attach(struct vnc_server *vnc, struct output *output);
-void vnc_cursor_detach(struct vnc_server *vnc);
+/* vnc_cursor.c: the outputs' cursor planes as the rich cursor. */
+void vnc_cursor_attach(struct vnc_source *source);
+void vnc_cursor_detach(struct vnc_source *source);
 
 /* vnc_resize.c */
 void vnc_resize_init(struct vnc_server *vnc);

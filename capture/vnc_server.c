@@ -35,7 +35,14 @@ static void send_update(struct vnc_client *client) {
 		return;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &client->last_update);
+	bool tls = client->cl->sslctx != NULL;
+	if (tls) {
+		vnc_tls_guard_begin(client->cl->sock, rfbMaxClientWait);
+	}
 	rfbUpdateClient(client->cl);
+	if (tls) {
+		vnc_tls_guard_end();
+	}
 	vnc_client_check_gone(client);
 }
 
@@ -60,52 +67,172 @@ void vnc_schedule_updates(struct vnc_server *vnc) {
 	}
 }
 
+static void source_destroy(struct vnc_source *source, bool put);
+
 static void handle_capture_frame(struct wl_listener *listener, void *data) {
-	struct vnc_server *vnc = wl_container_of(listener, vnc, capture_frame);
+	struct vnc_source *source = wl_container_of(listener, source, capture_frame);
+	struct vnc_server *vnc = source->vnc;
 	struct output_capture_frame *frame = data;
-	if (frame->width != vnc->width || frame->height != vnc->height) {
+	if (!vnc->layout && (frame->width != vnc->width || frame->height != vnc->height)) {
 		vnc_framebuffer_resize(vnc, frame->width, frame->height);
 		pixman_region32_union_rect(frame->damage, frame->damage, 0, 0,
 			frame->width, frame->height);
 	}
-	if (!output_capture_frame_copy(vnc->capture, frame, frame->damage, vnc->fb,
-			vnc->width * 4, vnc->width, vnc->height, 0, 0)) {
+	if (!output_capture_frame_copy(source->capture, frame, frame->damage, vnc->fb,
+			vnc->width * 4, vnc->width, vnc->height, source->x, source->y)) {
 		return;
 	}
 	int n_rects;
 	const pixman_box32_t *rects = pixman_region32_rectangles(frame->damage, &n_rects);
 	for (int i = 0; i < n_rects; i++) {
-		rfbMarkRectAsModified(vnc->screen, rects[i].x1, rects[i].y1,
-			rects[i].x2, rects[i].y2);
+		/* rfbMarkRectAsModified clips to the framebuffer. */
+		rfbMarkRectAsModified(vnc->screen, rects[i].x1 + source->x,
+			rects[i].y1 + source->y, rects[i].x2 + source->x, rects[i].y2 + source->y);
 	}
 	vnc_schedule_updates(vnc);
 }
 
-static void detach_output(struct vnc_server *vnc) {
-	if (!vnc->capture) {
+static void handle_capture_destroy(struct wl_listener *listener, void *data) {
+	struct vnc_source *source = wl_container_of(listener, source, capture_destroy);
+	struct vnc_server *vnc = source->vnc;
+	wlr_log(WLR_INFO, "VNC: output %s went away", source->output->wlr_output->name);
+	if (source->output == vnc->output) {
+		vnc->output = NULL;
+	}
+	/*
+	 * The capture is being destroyed: no put. In the layout the bounding
+	 * box follows through outputs_changed, which the compositor emits once
+	 * the output has left the layout (re-arranging here, inside the
+	 * output's destroy signal, could touch the dying output).
+	 */
+	source_destroy(source, false);
+}
+
+static struct vnc_source *source_create(struct vnc_server *vnc, struct output *output) {
+	struct vnc_source *source = zalloc(sizeof(*source));
+	source->vnc = vnc;
+	source->output = output;
+	source->capture = output_capture_get(output);
+	source->capture_frame.notify = handle_capture_frame;
+	source->capture_destroy.notify = handle_capture_destroy;
+	wl_signal_add(&source->capture->events.frame, &source->capture_frame);
+	wl_signal_add(&source->capture->events.destroy, &source->capture_destroy);
+	wl_list_insert(vnc->sources.prev, &source->link);
+	return source;
+}
+
+static void source_destroy(struct vnc_source *source, bool put) {
+	wl_list_remove(&source->capture_frame.link);
+	wl_list_remove(&source->capture_destroy.link);
+	vnc_cursor_detach(source);
+	wl_list_remove(&source->link);
+	if (put) {
+		output_capture_put(source->capture);
+	}
+	free(source);
+}
+
+static struct vnc_source *source_of(struct vnc_server *vnc, struct output *output) {
+	struct vnc_source *source;
+	wl_list_for_each(source, &vnc->sources, link) {
+		if (source->output == output) {
+			return source;
+		}
+	}
+	return NULL;
+}
+
+static void request_full_frames(struct vnc_server *vnc) {
+	struct vnc_source *source;
+	wl_list_for_each(source, &vnc->sources, link) {
+		output_capture_request_full(source->capture);
+	}
+}
+
+/* The bounding box of the enabled outputs in the layout; false if none. */
+static bool layout_bounds(struct vnc_server *vnc, struct wlr_box *bounds) {
+	int x1 = 0, y1 = 0, x2 = 0, y2 = 0;
+	bool any = false;
+	struct output *output;
+	wl_list_for_each(output, &vnc->server->outputs, link) {
+		struct wlr_box box;
+		output_layout_box(output, &box);
+		if (box.width <= 0 || box.height <= 0) {
+			continue;
+		}
+		if (!any || box.x < x1) x1 = box.x;
+		if (!any || box.y < y1) y1 = box.y;
+		if (!any || box.x + box.width > x2) x2 = box.x + box.width;
+		if (!any || box.y + box.height > y2) y2 = box.y + box.height;
+		any = true;
+	}
+	*bounds = (struct wlr_box){ x1, y1, x2 - x1, y2 - y1 };
+	return any;
+}
+
+/*
+ * The layout mode: one source per output in the layout, each at its place
+ * in the bounding box. Run at start and whenever outputs come, go, move or
+ * change size; the framebuffer follows the bounding box.
+ */
+static void layout_update(struct vnc_server *vnc) {
+	struct wlr_box bounds;
+	if (!layout_bounds(vnc, &bounds)) {
 		return;
 	}
-	wl_list_remove(&vnc->capture_frame.link);
-	wl_list_remove(&vnc->capture_destroy.link);
-	vnc_cursor_detach(vnc);
-	vnc->capture = NULL;
-	vnc->output = NULL;
+	/* Sources for new outputs, and each source's offset. */
+	bool moved = bounds.x != vnc->origin_x || bounds.y != vnc->origin_y;
+	vnc->origin_x = bounds.x;
+	vnc->origin_y = bounds.y;
+	struct output *output;
+	wl_list_for_each(output, &vnc->server->outputs, link) {
+		struct wlr_box box;
+		output_layout_box(output, &box);
+		struct vnc_source *source = source_of(vnc, output);
+		if (box.width <= 0 || box.height <= 0) {
+			if (source) {
+				source_destroy(source, true);
+			}
+			continue;
+		}
+		bool fresh = !source;
+		if (fresh) {
+			source = source_create(vnc, output);
+		}
+		int x = box.x - bounds.x, y = box.y - bounds.y;
+		if (x != source->x || y != source->y) {
+			moved = true;
+		}
+		source->x = x;
+		source->y = y;
+		if (fresh && vnc->screen) {
+			vnc_cursor_attach(source);
+		}
+		if (fresh) {
+			output_capture_request_full(source->capture);
+		}
+	}
+	if (bounds.width != vnc->width || bounds.height != vnc->height) {
+		vnc_framebuffer_resize(vnc, bounds.width, bounds.height); /* full frames */
+	} else if (moved) {
+		/* Uncovered areas go black; every output is copied again. */
+		memset(vnc->fb, 0, (size_t)vnc->width * vnc->height * 4);
+		rfbMarkRectAsModified(vnc->screen, 0, 0, vnc->width, vnc->height);
+		request_full_frames(vnc);
+	}
 }
 
 static void attach_output(struct vnc_server *vnc, struct output *output) {
 	vnc->output = output;
-	vnc->capture = output_capture_get(output);
-	vnc->capture_frame.notify = handle_capture_frame;
-	wl_signal_add(&vnc->capture->events.frame, &vnc->capture_frame);
-	wl_signal_add(&vnc->capture->events.destroy, &vnc->capture_destroy);
+	struct vnc_source *source = source_create(vnc, output);
 	struct wlr_output *wlr_output = output->wlr_output;
 	if (wlr_output->width != vnc->width || wlr_output->height != vnc->height) {
 		vnc_framebuffer_resize(vnc, wlr_output->width, wlr_output->height);
 	}
 	if (vnc->screen) {
-		vnc_cursor_attach(vnc, output);
+		vnc_cursor_attach(source);
 	}
-	output_capture_request_full(vnc->capture);
+	output_capture_request_full(source->capture);
 }
 
 static struct output *choose_output(struct vnc_server *vnc) {
@@ -120,18 +247,12 @@ static struct output *choose_output(struct vnc_server *vnc) {
 	return output;
 }
 
-static void handle_capture_destroy(struct wl_listener *listener, void *data) {
-	struct vnc_server *vnc = wl_container_of(listener, vnc, capture_destroy);
-	wl_list_remove(&vnc->capture_frame.link);
-	wl_list_remove(&vnc->capture_destroy.link);
-	vnc_cursor_detach(vnc);
-	vnc->capture = NULL;
-	vnc->output = NULL;
-	wlr_log(WLR_INFO, "VNC: the served output went away");
-}
-
 static void handle_outputs_changed(struct wl_listener *listener, void *data) {
 	struct vnc_server *vnc = wl_container_of(listener, vnc, outputs_changed);
+	if (vnc->layout) {
+		layout_update(vnc);
+		return;
+	}
 	if (!vnc->output) {
 		struct output *output = choose_output(vnc);
 		if (output) {
@@ -144,6 +265,26 @@ static void handle_outputs_changed(struct wl_listener *listener, void *data) {
 	if (wlr_output->width != vnc->width || wlr_output->height != vnc->height) {
 		vnc_framebuffer_resize(vnc, wlr_output->width, wlr_output->height);
 	}
+}
+
+bool vnc_framebuffer_to_layout(struct vnc_server *vnc, int x, int y,
+		double *lx, double *ly) {
+	if (x < 0 || y < 0 || x >= vnc->width || y >= vnc->height) {
+		return false;
+	}
+	if (vnc->layout) {
+		*lx = vnc->origin_x + x + 0.5;
+		*ly = vnc->origin_y + y + 0.5;
+		return !wl_list_empty(&vnc->sources);
+	}
+	if (!vnc->output) {
+		return false;
+	}
+	struct wlr_box box;
+	output_layout_box(vnc->output, &box);
+	*lx = box.x + (x + 0.5) * box.width / vnc->width;
+	*ly = box.y + (y + 0.5) * box.height / vnc->height;
+	return true;
 }
 
 void vnc_framebuffer_resize(struct vnc_server *vnc, int width, int height) {
@@ -168,9 +309,7 @@ void vnc_framebuffer_resize(struct vnc_server *vnc, int width, int height) {
 		wlr_log(WLR_INFO, "VNC: framebuffer is now %dx%d", width, height);
 	}
 	free(old);
-	if (vnc->capture) {
-		output_capture_request_full(vnc->capture);
-	}
+	request_full_frames(vnc);
 }
 
 static void log_rfb(const char *format, ...) {
@@ -241,7 +380,8 @@ static struct vnc_server *server_create(struct server *server, bool listen) {
 	wl_list_init(&vnc->clients);
 	wl_list_init(&vnc->auth_failures);
 	wl_list_init(&vnc->selection_reads);
-	vnc->capture_destroy.notify = handle_capture_destroy;
+	wl_list_init(&vnc->sources);
+	vnc->layout = options->output && strcmp(options->output, "layout") == 0;
 
 	struct output *output = choose_output(vnc);
 	if (!output) {
@@ -249,13 +389,15 @@ static struct vnc_server *server_create(struct server *server, bool listen) {
 		free(vnc);
 		return NULL;
 	}
-	if (options->output && strcmp(options->output, "layout") == 0 &&
-			wl_list_length(&server->outputs) > 1) {
-		wlr_log(WLR_ERROR, "VNC: serving the whole layout of several outputs is not "
-			"supported yet; serving %s", output->wlr_output->name);
-	}
 	int width = output->wlr_output->width > 0 ? output->wlr_output->width : 1;
 	int height = output->wlr_output->height > 0 ? output->wlr_output->height : 1;
+	struct wlr_box bounds;
+	if (vnc->layout && layout_bounds(vnc, &bounds)) {
+		width = bounds.width;
+		height = bounds.height;
+		vnc->origin_x = bounds.x;
+		vnc->origin_y = bounds.y;
+	}
 	vnc->fb = calloc((size_t)width * height, 4);
 	vnc->width = width;
 	vnc->height = height;
@@ -299,7 +441,11 @@ static struct vnc_server *server_create(struct server *server, bool listen) {
 	vnc_clipboard_init(vnc);
 	vnc->outputs_changed.notify = handle_outputs_changed;
 	wl_signal_add(&server->events_outputs_changed, &vnc->outputs_changed);
-	attach_output(vnc, output);
+	if (vnc->layout) {
+		layout_update(vnc);
+	} else {
+		attach_output(vnc, output);
+	}
 	the_vnc = vnc;
 	if (!listen) {
 		vnc_listen_init_http(vnc); /* listeners come from the control API */
@@ -307,8 +453,14 @@ static struct vnc_server *server_create(struct server *server, bool listen) {
 		vnc_server_destroy(vnc);
 		return NULL;
 	}
-	wlr_log(WLR_INFO, "VNC: serving %s (%dx%d)", output->wlr_output->name,
-		vnc->width, vnc->height);
+	if (vnc->layout) {
+		wlr_log(WLR_INFO, "VNC: serving the layout of %d output(s) (%dx%d at %d,%d)",
+			wl_list_length(&vnc->sources), vnc->width, vnc->height,
+			vnc->origin_x, vnc->origin_y);
+	} else {
+		wlr_log(WLR_INFO, "VNC: serving %s (%dx%d)", output->wlr_output->name,
+			vnc->width, vnc->height);
+	}
 	return vnc;
 
 fail:
@@ -361,9 +513,11 @@ void vnc_server_destroy(struct vnc_server *vnc) {
 	vnc_http_finish(vnc);
 	/* Disconnects every viewer; our clientGoneHook frees each vnc_client. */
 	rfbShutdownServer(vnc->screen, TRUE);
-	struct output_capture *capture = vnc->capture;
-	detach_output(vnc);
-	output_capture_put(capture);
+	struct vnc_source *source, *tmp;
+	wl_list_for_each_safe(source, tmp, &vnc->sources, link) {
+		source_destroy(source, true);
+	}
+	vnc->output = NULL;
 	wl_list_remove(&vnc->outputs_changed.link);
 	vnc_clipboard_finish(vnc);
 	vnc_resize_finish(vnc);

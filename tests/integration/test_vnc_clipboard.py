@@ -7,7 +7,9 @@ Latin-1 letters, which the session sees as UTF-8:
   client own the clipboard), `xclip -selection clipboard` takes it; the
   viewer receives ServerCutText with the text;
 - viewer to X: the viewer sends ClientCutText; `xclip -o` reads it;
-- the same with `wl-copy` and `wl-paste` (wl-clipboard) on the Wayland side.
+- the same with `wl-copy` and `wl-paste` (wl-clipboard) on the Wayland side;
+- all along, a second (raw) viewer with the ExtendedClipboard extension
+  receives the session's texts in UTF-8.
 """
 import shlex
 
@@ -22,6 +24,10 @@ def main():
         vnc.wait_listening(s, vnc.tcp(port))
         v = vnc.Viewer(s, vnc.tcp(port))
         v.wait_connected()
+        # Beside it, a viewer with ExtendedClipboard gets the same texts
+        # in UTF-8 (libvncserver's sender once left the Latin-1 viewer's
+        # send lock taken, so the second text froze oriel).
+        ext = vnc.ExtClipboardClient(vnc.tcp(port))
 
         def viewer_gets(text, mark, what):
             want = text.encode("latin-1")
@@ -67,6 +73,7 @@ def main():
         s.spawn_x(["sh", "-c", "printf %%s %s | exec %s -selection clipboard -i" % (
             shlex.quote(text), tool("xclip"))], name="xclip")
         viewer_gets(text, mark, "the X clipboard at the viewer")
+        ext.wait_text(text)
 
         # viewer -> X
         text = "to X: façade"
@@ -79,6 +86,7 @@ def main():
         mark = v.mark()
         s.spawn_wayland([tool("wl-copy"), "--foreground", "--", text], name="wl-copy")
         viewer_gets(text, mark, "the Wayland clipboard at the viewer")
+        ext.wait_text(text)
 
         # viewer -> Wayland
         text = "to Wayland: déjà vu"
@@ -86,6 +94,7 @@ def main():
         session_reads([tool("wl-paste"), "--no-newline"], text,
                       "the viewer's text in the Wayland clipboard")
         expect_eq(v.alive(), True, "viewer still connected")
+        ext.close()
 
 
 if __name__ == "__main__":

@@ -3,8 +3,10 @@
 
 - Two outputs, 640x480 and 800x600.  `--vnc-output layout` on one port
   serves the whole layout (the outputs' bounding box) and shows both
-  outputs' pixels where they are; `--vnc-output NAME` on a second session
-  serves just the second output, at its size.
+  outputs' pixels where they are; a viewer's clicks land on the window
+  shown under them on either output; when an output grows, viewers get the
+  new bounding box and its pixels.  `--vnc-output NAME` on a second
+  session serves just the second output, at its size.
 - `--vnc-max-clients 2`: a third viewer is turned away (it never stays
   connected) while the first two keep working.
 - `--vnc-view-only`: a viewer's click on the lower of two overlapping
@@ -54,16 +56,62 @@ def main():
                                       "--vnc-max-clients 2: %r" % v3.lines[-5:])
         expect(v3.proc.returncode != 0, "the third viewer exited with status 0")
 
+        # A window on each output; clicks from the viewer land in the
+        # layout where the framebuffer shows them.
+        a = s.spawn_colour(A, size=(200, 150), title="A", app_id="org.oriel.test.a")
+        a.wait_ready(size=(200, 150))
+        wa = s.wait_window(app_id="org.oriel.test.a")
+        b = s.spawn_colour(B, size=(200, 150), title="B", app_id="org.oriel.test.b")
+        b.wait_ready(size=(200, 150))
+        wb = s.wait_window(app_id="org.oriel.test.b")
+        place = {wa["id"]: (outs[0]["x"] + 100, outs[0]["y"] + 100),
+                 wb["id"]: (outs[1]["x"] + 150, outs[1]["y"] + 200)}
+        for wid, (x, y) in place.items():
+            s.orielctl("move", wid, x, y)
+            s.wait_window(id=wid, where=lambda w, x=x, y=y: (w["x"], w["y"]) == (x, y))
+        for w in (wa, wb, wa):
+            x, y = place[w["id"]]
+            v1.click(x + 100 - box[0], y + 75 - box[1])
+            s.wait_window(id=w["id"], where=lambda w: w["focused"],
+                          what="%s focused by a click at its place in the layout "
+                          "framebuffer" % w["title"])
+
         # Both outputs' pixels are in the layout framebuffer.
-        exclude = s.park_pointer()
-        img = v1.framebuffer()
-        for o in outs:
-            shot = s.screenshot(output=o["name"])
-            rect = (o["x"] - box[0], o["y"] - box[1], o["width"], o["height"])
-            sub = crop(img, rect)
-            ex = (exclude[0] - o["x"], exclude[1] - o["y"], exclude[2], exclude[3])
-            vnc.expect_same_pixels(sub, shot, exclude=ex,
-                                   what="layout framebuffer over %s" % o["name"])
+        def same_as_screenshots(v, outs, box):
+            exclude = s.park_pointer()
+
+            def check():
+                img = v.framebuffer()
+                for o in outs:
+                    shot = s.screenshot(output=o["name"])
+                    rect = (o["x"] - box[0], o["y"] - box[1], o["width"], o["height"])
+                    sub = crop(img, rect)
+                    ex = (exclude[0] - o["x"], exclude[1] - o["y"], exclude[2], exclude[3])
+                    try:
+                        vnc.expect_same_pixels(sub, shot, exclude=ex,
+                                               what="layout framebuffer over %s" % o["name"])
+                    except harness.TestFailure as e:
+                        raise NotYet(str(e))
+                return True
+            s.wait_for(check, what="the layout framebuffer of %s to match the "
+                       "outputs' screenshots" % v.name)
+        same_as_screenshots(v1, outs, box)
+
+        # The layout changes (an output grows): the framebuffer follows.
+        m = v2.mark()
+        s.orielctl("output-size", outs[1]["name"], "1000x700", json=False)
+
+        def grown():
+            o = s.outputs()
+            if (o[1]["width"], o[1]["height"]) != (1000, 700):
+                raise NotYet("outputs: %r" % o)
+            return o
+        outs = s.wait_for(grown, what="the second output to be 1000x700")
+        box = bounding_box(outs)
+        want = "resize %d %d" % box[2:]
+        v2.wait_line(lambda l: l == want, since=m,
+                     what="%r at v2 after the layout grew" % want)
+        same_as_screenshots(v2, outs, box)
         for v in (v1, v2):
             expect(v.alive(), "%s disconnected" % v.name)
 

@@ -139,6 +139,64 @@ def rfb_handshake(address, shared=True, password=None):
     return s, width, height, name
 
 
+ENCODING_EXTENDED_CLIPBOARD = 0xC0A1E5CE
+EXT_CLIP_TEXT = 1 << 0
+EXT_CLIP_CAPS = 1 << 24
+EXT_CLIP_PROVIDE = 1 << 28
+
+
+class ExtClipboardClient:
+    """A raw RFB client that announces the ExtendedClipboard pseudo-encoding
+    and collects the clipboard texts the server provides (UTF-8), for the
+    viewers libvncclient cannot play (it speaks Latin-1 only).  It asks for
+    no framebuffer updates, so only ServerCutText and Bell can arrive."""
+
+    def __init__(self, address):
+        self.sock, self.width, self.height, _ = rfb_handshake(address)
+        encodings = [0, ENCODING_EXTENDED_CLIPBOARD]
+        self.sock.sendall(struct.pack(">BxH", 2, len(encodings)) +
+                          b"".join(struct.pack(">I", e) for e in encodings))
+        self.texts = []       # UTF-8 texts provided (str)
+        self.latin1 = []      # plain ServerCutText payloads (bytes)
+        self.caps = False     # the server announced its capabilities
+
+    def _read_message(self, timeout):
+        (kind,) = struct.unpack("B", recv_exactly(self.sock, 1, timeout))
+        if kind == 2:  # Bell
+            return
+        expect(kind == 3, "ExtClipboardClient: unexpected server message %d" % kind)
+        (length,) = struct.unpack(">xxxi", recv_exactly(self.sock, 7, timeout))
+        if length >= 0:
+            self.latin1.append(recv_exactly(self.sock, length, timeout))
+            return
+        payload = recv_exactly(self.sock, -length, timeout)
+        (flags,) = struct.unpack(">I", payload[:4])
+        if flags & EXT_CLIP_CAPS:
+            self.caps = True
+        elif flags & EXT_CLIP_PROVIDE and flags & EXT_CLIP_TEXT:
+            import zlib
+            data = zlib.decompress(payload[4:])
+            (n,) = struct.unpack(">I", data[:4])
+            self.texts.append(data[4:4 + n].rstrip(b"\0").decode("utf-8", "replace"))
+
+    def wait_text(self, text, timeout=harness.DEFAULT_TIMEOUT):
+        """Reads messages until the clipboard `text` was provided."""
+        deadline = time.monotonic() + T(timeout)
+        while text not in self.texts:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TestFailure("the ExtendedClipboard client did not get %r "
+                                  "(got %r, plain %r)" % (text, self.texts, self.latin1))
+            self.sock.settimeout(left)
+            try:
+                self._read_message(left)
+            except socket.timeout:
+                continue
+
+    def close(self):
+        self.sock.close()
+
+
 def closed_by_peer(sock, timeout):
     """True if the server closes the connection within timeout (whatever it
     sends before that is read and dropped); False if it is still open."""

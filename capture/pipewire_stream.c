@@ -9,7 +9,9 @@
  * costs no wakeups at all.
  */
 
+#include <drm_fourcc.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,24 +29,50 @@
 #include "capture/format_negotiation.h"
 #include "capture/output_capture.h"
 #include "capture/pipewire_stream.h"
+#include "capture/scene_render.h"
+#include "compositor/headless_backend.h"
 #include "compositor/output.h"
 #include "compositor/server.h"
 #include "compositor/util.h"
+#include "compositor/view.h"
+#include <wlr/types/wlr_compositor.h>
+#include <wlr/types/wlr_scene.h>
 
 #define CAST_BUFFERS_DEFAULT 4
 #define CAST_BUFFERS_MIN 2
 #define CAST_BUFFERS_MAX 8
 #define CAST_DAMAGE_REGIONS 16
-#define CAST_PAUSE_GRACE_MS 1000
+#define CAST_KICK_MS 50
+#define CAST_LINGER_MS 1000
+#define CAST_REFRESH_MS 60
+#define CAST_REFRESHES 3
+/* The largest cursor bitmap sent as metadata. */
+#define CAST_CURSOR_MAX 256
+#define CAST_CURSOR_META_SIZE(w, h) (sizeof(struct spa_meta_cursor) + \
+	sizeof(struct spa_meta_bitmap) + (size_t)(w) * (h) * 4)
+#define CAST_KICKS_MAX 20
 
 struct pipewire_core {
 	struct pw_loop *loop;
 	struct pw_context *context;
 	struct pw_core *core;
 	struct spa_hook core_listener;
+	/* Links out of our nodes, from the registry: who consumes a cast. */
+	struct pw_registry *registry;
+	struct spa_hook registry_listener;
+	struct wl_array links; /* struct core_link */
+	struct wl_array nodes; /* struct core_node: whose client owns a node */
 	struct wl_event_source *source;
 	struct wl_list casts; /* pipewire_cast.link */
 	bool connected;
+};
+
+struct core_link {
+	uint32_t id, output_node, input_node;
+};
+
+struct core_node {
+	uint32_t id, client_id;
 };
 
 struct cast_buffer {
@@ -52,13 +80,55 @@ struct cast_buffer {
 	void *data;
 	size_t size;
 	int fd;
+	int width, height, stride; /* the format it was allocated for */
 	pixman_region32_t damage; /* missed since it was last filled */
 	struct wl_list link; /* pipewire_cast.buffers */
 };
 
+enum cast_source_kind {
+	CAST_SOURCE_OUTPUT,
+	CAST_SOURCE_VIEW,
+	CAST_SOURCE_REGION,
+};
+
+/* A scene source watches every output's frames for damage in its box. */
+struct cast_watch {
+	struct pipewire_cast *cast;
+	struct output_capture *capture;
+	struct wl_listener frame;
+	struct wl_listener capture_destroy;
+	struct wl_list link; /* pipewire_cast.watches */
+};
+
+/* Metadata cursor mode: one output's cursor plane. */
+struct cast_cursor_watch {
+	struct pipewire_cast *cast;
+	struct output_capture *capture; /* for its destroy signal */
+	struct wl_listener shape;
+	struct wl_listener motion;
+	struct wl_listener capture_destroy;
+	struct wl_list link; /* pipewire_cast.cursor_watches */
+};
+
 struct pipewire_cast {
 	struct pipewire_core *core;
+	struct server *server;
+	enum cast_source_kind kind;
 	struct output *output;
+	/* View and region sources: rendered from the scene into pixels. */
+	uint64_t view_id;
+	struct wlr_box region;
+	struct wl_list watches; /* cast_watch.link */
+	uint32_t cursor_mode; /* PIPEWIRE_CAST_CURSOR_* */
+	struct wl_list cursor_watches; /* cast_cursor_watch.link */
+	bool cursor_dirty;       /* moved or changed since the last frame */
+	uint32_t cursor_serial;  /* the shape the consumer has */
+	bool cursor_sent;
+	struct scene_pixels pixels;
+	pixman_region32_t render_damage; /* source coordinates, not yet in pixels */
+	struct wl_listener surface_commit;
+	struct wl_listener surface_destroy;
+
 	struct output_capture *capture;
 	const struct pipewire_cast_callbacks *callbacks;
 	void *data;
@@ -71,8 +141,9 @@ struct pipewire_cast {
 	uint32_t node_id;
 	bool ready_sent;
 
-	/* The negotiated format. */
+	/* The source's size (what we offer) and the negotiated format. */
 	int width, height, stride;
+	int neg_width, neg_height; /* 0 until negotiated */
 	enum cast_format format;
 	uint64_t interval_ns;
 
@@ -86,8 +157,39 @@ struct pipewire_cast {
 	uint64_t seq;
 
 	struct wl_event_source *retry_timer;
-	/* Paused after streaming: the consumer left unless it comes back soon. */
-	struct wl_event_source *pause_timer;
+	/*
+	 * A frame was queued and triggered but its graph cycle has not run
+	 * (no process event yet): a trigger right after the stream starts
+	 * streaming can be lost while the data loop is still starting the
+	 * node, and an idle source would never trigger again.
+	 */
+	struct wl_event_source *kick_timer;
+	bool cycled;
+	int kicks;
+	/*
+	 * The source is gone and the stream set to its error state: the cast
+	 * ends once PipeWire answered a sync (so everyone saw the error first),
+	 * or when the linger timer fires.
+	 */
+	int gone_seq;
+	bool gone;
+	char gone_why[128];
+	struct wl_event_source *linger_timer;
+	/*
+	 * Full frames again a few times after a renegotiation (a new size): a
+	 * frame queued while the consumer's port still switches buffers can
+	 * be lost, and an idle source would not send another.
+	 */
+	struct wl_event_source *refresh_timer;
+	int refreshes;
+	bool renegotiated; /* the size changed since the first format */
+	/*
+	 * Whether a link from our node was ever seen. The consumer is gone
+	 * when the last link goes away, not when the stream pauses: PipeWire
+	 * pauses streams while it rearranges the graph (another consumer
+	 * leaving), and a pause of that kind may last any time.
+	 */
+	bool linked;
 	struct wl_event_source *close_idle;
 	char close_why[128];
 	bool closing;
@@ -139,7 +241,7 @@ static void cast_schedule_close(struct pipewire_cast *cast, const char *why) {
 	cast->closing = true;
 	snprintf(cast->close_why, sizeof(cast->close_why), "%s", why);
 	wlr_log(WLR_INFO, "pipewire: cast node %u ends: %s", cast->node_id, why);
-	struct wl_event_loop *loop = cast->output->server->loop;
+	struct wl_event_loop *loop = cast->server->loop;
 	cast->close_idle = wl_event_loop_add_idle(loop, handle_close_idle, cast);
 }
 
@@ -168,8 +270,111 @@ static void handle_core_error(void *data, uint32_t id, int seq, int res,
 	}
 }
 
+static size_t cast_links(const struct pipewire_cast *cast) {
+	size_t n = 0;
+	const struct core_link *link;
+	wl_array_for_each(link, &cast->core->links) {
+		n += cast->node_id != SPA_ID_INVALID && link->output_node == cast->node_id;
+	}
+	return n;
+}
+
+/* The consumer is gone when a link from our node was seen and none is left. */
+static void cast_check_consumer(struct pipewire_cast *cast) {
+	if (cast->linked && cast_links(cast) == 0) {
+		cast_schedule_close(cast, "the consumer went away");
+	}
+}
+
+static void handle_registry_global(void *data, uint32_t id, uint32_t permissions,
+		const char *type, uint32_t version, const struct spa_dict *props) {
+	struct pipewire_core *core = data;
+	if (strcmp(type, PW_TYPE_INTERFACE_Node) == 0 && props) {
+		const char *client = spa_dict_lookup(props, PW_KEY_CLIENT_ID);
+		struct core_node *node = client ? wl_array_add(&core->nodes, sizeof(*node)) : NULL;
+		if (node) {
+			node->id = id;
+			node->client_id = (uint32_t)strtoul(client, NULL, 10);
+		}
+		return;
+	}
+	if (strcmp(type, PW_TYPE_INTERFACE_Link) != 0 || !props) {
+		return;
+	}
+	const char *out = spa_dict_lookup(props, PW_KEY_LINK_OUTPUT_NODE);
+	const char *in = spa_dict_lookup(props, PW_KEY_LINK_INPUT_NODE);
+	if (!out) {
+		return;
+	}
+	struct core_link *link = wl_array_add(&core->links, sizeof(*link));
+	if (!link) {
+		return;
+	}
+	link->id = id;
+	link->output_node = (uint32_t)strtoul(out, NULL, 10);
+	link->input_node = in ? (uint32_t)strtoul(in, NULL, 10) : SPA_ID_INVALID;
+	struct pipewire_cast *cast;
+	wl_list_for_each(cast, &core->casts, link) {
+		if (cast->node_id == link->output_node) {
+			cast->linked = true;
+		}
+	}
+}
+
+static void handle_registry_global_remove(void *data, uint32_t id) {
+	struct pipewire_core *core = data;
+	struct core_node *n;
+	wl_array_for_each(n, &core->nodes) {
+		if (n->id == id) {
+			struct core_node *last = (struct core_node *)
+				((char *)core->nodes.data + core->nodes.size) - 1;
+			*n = *last;
+			core->nodes.size -= sizeof(*n);
+			break;
+		}
+	}
+	struct core_link *link;
+	uint32_t node = SPA_ID_INVALID;
+	wl_array_for_each(link, &core->links) {
+		if (link->id == id) {
+			node = link->output_node;
+			struct core_link *last = (struct core_link *)
+				((char *)core->links.data + core->links.size) - 1;
+			*link = *last;
+			core->links.size -= sizeof(*link);
+			break;
+		}
+	}
+	if (node == SPA_ID_INVALID) {
+		return;
+	}
+	struct pipewire_cast *cast;
+	wl_list_for_each(cast, &core->casts, link) {
+		if (cast->node_id == node) {
+			cast_check_consumer(cast);
+		}
+	}
+}
+
+static const struct pw_registry_events registry_events = {
+	PW_VERSION_REGISTRY_EVENTS,
+	.global = handle_registry_global,
+	.global_remove = handle_registry_global_remove,
+};
+
+static void handle_core_done(void *data, uint32_t id, int seq) {
+	struct pipewire_core *core = data;
+	struct pipewire_cast *cast;
+	wl_list_for_each(cast, &core->casts, link) {
+		if (cast->gone && id == PW_ID_CORE && seq >= cast->gone_seq) {
+			cast_schedule_close(cast, cast->gone_why);
+		}
+	}
+}
+
 static const struct pw_core_events core_events = {
 	PW_VERSION_CORE_EVENTS,
+	.done = handle_core_done,
 	.error = handle_core_error,
 };
 
@@ -177,6 +382,8 @@ struct pipewire_core *pipewire_core_create(struct wl_event_loop *wl_loop) {
 	pw_init(NULL, NULL);
 	struct pipewire_core *core = zalloc(sizeof(*core));
 	wl_list_init(&core->casts);
+	wl_array_init(&core->links);
+	wl_array_init(&core->nodes);
 	core->loop = pw_loop_new(NULL);
 	if (!core->loop) {
 		wlr_log(WLR_ERROR, "pipewire: cannot create a loop");
@@ -197,6 +404,13 @@ struct pipewire_core *pipewire_core_create(struct wl_event_loop *wl_loop) {
 		goto error;
 	}
 	pw_core_add_listener(core->core, &core->core_listener, &core_events, core);
+	core->registry = pw_core_get_registry(core->core, PW_VERSION_REGISTRY, 0);
+	if (!core->registry) {
+		wlr_log(WLR_ERROR, "pipewire: cannot get the registry");
+		goto error;
+	}
+	pw_registry_add_listener(core->registry, &core->registry_listener,
+		&registry_events, core);
 	core->connected = true;
 	wlr_log(WLR_INFO, "pipewire: connected (library %s)", pw_get_library_version());
 	return core;
@@ -209,6 +423,10 @@ error:
 void pipewire_core_destroy(struct pipewire_core *core) {
 	if (!core) {
 		return;
+	}
+	if (core->registry) {
+		spa_hook_remove(&core->registry_listener);
+		pw_proxy_destroy((struct pw_proxy *)core->registry);
 	}
 	if (core->core) {
 		spa_hook_remove(&core->core_listener);
@@ -224,6 +442,8 @@ void pipewire_core_destroy(struct pipewire_core *core) {
 		pw_loop_leave(core->loop);
 		pw_loop_destroy(core->loop);
 	}
+	wl_array_release(&core->links);
+	wl_array_release(&core->nodes);
 	free(core);
 	pw_deinit();
 }
@@ -305,9 +525,249 @@ static void write_damage_meta(struct pipewire_cast *cast, struct spa_buffer *sb)
 	}
 }
 
+/* The source's box in layout coordinates, false when it shows nothing. */
+static bool scene_source_box(struct pipewire_cast *cast, struct wlr_box *box,
+		struct wlr_scene_node **root) {
+	if (cast->kind == CAST_SOURCE_REGION) {
+		*box = cast->region;
+		*root = &cast->server->scene->node;
+		return true;
+	}
+	struct view *view = view_from_id(cast->server, cast->view_id);
+	if (!view || !view->mapped || !view->content || view->geometry.width <= 0 ||
+			view->geometry.height <= 0) {
+		return false;
+	}
+	*box = (struct wlr_box){ .width = view->geometry.width,
+		.height = view->geometry.height };
+	wlr_scene_node_coords(&view->scene_tree->node, &box->x, &box->y);
+	*root = view->content;
+	return true;
+}
+
+/* Brings pixels up to date with render_damage; false on failure. */
+static bool scene_source_render(struct pipewire_cast *cast) {
+	if (!pixman_region32_not_empty(&cast->render_damage) && cast->pixels.data) {
+		return true;
+	}
+	struct wlr_box box;
+	struct wlr_scene_node *root;
+	if (!scene_source_box(cast, &box, &root) || box.width != cast->width ||
+			box.height != cast->height) {
+		return false;
+	}
+	if (cast->pixels.data && (cast->pixels.width != (uint32_t)box.width ||
+			cast->pixels.height != (uint32_t)box.height)) {
+		scene_pixels_finish(&cast->pixels);
+	}
+	if (!cast->pixels.data) {
+		pixman_region32_union_rect(&cast->render_damage, &cast->render_damage, 0, 0,
+			box.width, box.height);
+	}
+	struct scene_render_params params = {
+		.root = root,
+		.box = box,
+		.scale = 1.0f,
+		.damage = &cast->render_damage,
+	};
+	int r = scene_render_to_pixels(cast->server->renderer, cast->server->allocator,
+		&params, &cast->pixels);
+	if (r < 0) {
+		wlr_log(WLR_ERROR, "pipewire: cast node %u: cannot render its source: %s",
+			cast->node_id, strerror(-r));
+		return false;
+	}
+	pixman_region32_clear(&cast->render_damage);
+	return true;
+}
+
+/* Copies region of pixels into dst as BGRx. */
+static void scene_source_copy(struct pipewire_cast *cast, const pixman_region32_t *region,
+		uint8_t *dst) {
+	bool swap = cast->pixels.drm_format == DRM_FORMAT_ABGR8888;
+	int n;
+	const pixman_box32_t *b = pixman_region32_rectangles(
+		(pixman_region32_t *)region, &n);
+	for (int i = 0; i < n; i++) {
+		for (int y = b[i].y1; y < b[i].y2; y++) {
+			const uint8_t *s = cast->pixels.data + (size_t)y * cast->pixels.stride +
+				(size_t)b[i].x1 * 4;
+			uint8_t *d = dst + (size_t)y * cast->stride + (size_t)b[i].x1 * 4;
+			int w = b[i].x2 - b[i].x1;
+			if (!swap) {
+				memcpy(d, s, (size_t)w * 4);
+				continue;
+			}
+			for (int x = 0; x < w; x++) {
+				d[4 * x + 0] = s[4 * x + 2];
+				d[4 * x + 1] = s[4 * x + 1];
+				d[4 * x + 2] = s[4 * x + 0];
+				d[4 * x + 3] = s[4 * x + 3];
+			}
+		}
+	}
+}
+
+/* ---- cursor metadata ---- */
+
+/*
+ * The visible cursor in source coordinates (the pointer's hotspot), from
+ * the headless outputs' cursor planes; NULL when it is not on the source.
+ */
+static const struct headless_cursor *cast_cursor(struct pipewire_cast *cast,
+		int *x, int *y) {
+	struct wlr_box box = {0};
+	if (cast->kind != CAST_SOURCE_OUTPUT) {
+		struct wlr_scene_node *root;
+		if (!scene_source_box(cast, &box, &root)) {
+			return NULL;
+		}
+	}
+	struct output *output;
+	wl_list_for_each(output, &cast->server->outputs, link) {
+		if (cast->kind == CAST_SOURCE_OUTPUT && output != cast->output) {
+			continue;
+		}
+		const struct headless_cursor *hc = headless_output_cursor(output->wlr_output);
+		if (!hc || !hc->visible || !hc->pixels) {
+			continue;
+		}
+		if (cast->kind == CAST_SOURCE_OUTPUT) {
+			*x = hc->x;
+			*y = hc->y;
+			return hc;
+		}
+		struct wlr_box output_box;
+		output_layout_box(output, &output_box);
+		int lx = output_box.x + hc->x, ly = output_box.y + hc->y;
+		if (lx < output_box.x || ly < output_box.y ||
+				lx >= output_box.x + output_box.width ||
+				ly >= output_box.y + output_box.height) {
+			continue;
+		}
+		*x = lx - box.x;
+		*y = ly - box.y;
+		return hc;
+	}
+	return NULL;
+}
+
+static void write_cursor_meta(struct pipewire_cast *cast, struct spa_buffer *sb) {
+	struct spa_meta *meta = spa_buffer_find_meta(sb, SPA_META_Cursor);
+	if (!meta || meta->size < sizeof(struct spa_meta_cursor)) {
+		return;
+	}
+	struct spa_meta_cursor *mc = meta->data;
+	int x, y;
+	const struct headless_cursor *hc = cast_cursor(cast, &x, &y);
+	if (!hc || x < 0 || y < 0 || x >= cast->width || y >= cast->height) {
+		/* id 0: no cursor on this source now. */
+		mc->id = 0;
+		mc->bitmap_offset = 0;
+		cast->cursor_sent = false;
+		return;
+	}
+	mc->id = 1;
+	mc->flags = 0;
+	mc->position.x = x;
+	mc->position.y = y;
+	mc->hotspot.x = hc->hotspot_x;
+	mc->hotspot.y = hc->hotspot_y;
+	mc->bitmap_offset = 0;
+	if (cast->cursor_sent && cast->cursor_serial == hc->serial) {
+		return; /* the consumer has this shape */
+	}
+	if (hc->width <= 0 || hc->height <= 0 || hc->width > CAST_CURSOR_MAX ||
+			hc->height > CAST_CURSOR_MAX ||
+			meta->size < CAST_CURSOR_META_SIZE(hc->width, hc->height)) {
+		return;
+	}
+	mc->bitmap_offset = sizeof(*mc);
+	struct spa_meta_bitmap *bitmap = SPA_PTROFF(mc, mc->bitmap_offset,
+		struct spa_meta_bitmap);
+	/* ARGB8888 little-endian: bytes B,G,R,A, premultiplied. */
+	bitmap->format = SPA_VIDEO_FORMAT_BGRA;
+	bitmap->size.width = (uint32_t)hc->width;
+	bitmap->size.height = (uint32_t)hc->height;
+	bitmap->stride = hc->width * 4;
+	bitmap->offset = sizeof(*bitmap);
+	memcpy(SPA_PTROFF(bitmap, bitmap->offset, void), hc->pixels,
+		(size_t)hc->width * hc->height * 4);
+	cast->cursor_serial = hc->serial;
+	cast->cursor_sent = true;
+}
+
+static void handle_cursor_change(struct wl_listener *listener, struct pipewire_cast *cast) {
+	if (cast->closing) {
+		return;
+	}
+	cast->cursor_dirty = true;
+	/* Sent from the event loop, not from inside the cursor update. */
+	arm_retry(cast, 0);
+}
+
+static void handle_cursor_shape(struct wl_listener *listener, void *data) {
+	struct cast_cursor_watch *watch = wl_container_of(listener, watch, shape);
+	handle_cursor_change(listener, watch->cast);
+}
+
+static void handle_cursor_motion(struct wl_listener *listener, void *data) {
+	struct cast_cursor_watch *watch = wl_container_of(listener, watch, motion);
+	handle_cursor_change(listener, watch->cast);
+}
+
+static void cursor_watch_destroy(struct cast_cursor_watch *watch) {
+	wl_list_remove(&watch->shape.link);
+	wl_list_remove(&watch->motion.link);
+	wl_list_remove(&watch->capture_destroy.link);
+	wl_list_remove(&watch->link);
+	free(watch);
+}
+
+static void handle_cursor_capture_destroy(struct wl_listener *listener, void *data) {
+	struct cast_cursor_watch *watch = wl_container_of(listener, watch, capture_destroy);
+	cursor_watch_destroy(watch);
+}
+
+void pipewire_cast_set_cursor_mode(struct pipewire_cast *cast, uint32_t mode) {
+	cast->cursor_mode = mode;
+	if (mode != PIPEWIRE_CAST_CURSOR_METADATA || !wl_list_empty(&cast->cursor_watches)) {
+		return;
+	}
+	struct output *output;
+	wl_list_for_each(output, &cast->server->outputs, link) {
+		if (cast->kind == CAST_SOURCE_OUTPUT && output != cast->output) {
+			continue;
+		}
+		struct cast_cursor_watch *watch = zalloc(sizeof(*watch));
+		watch->cast = cast;
+		watch->shape.notify = handle_cursor_shape;
+		watch->motion.notify = handle_cursor_motion;
+		if (!headless_output_add_cursor_listeners(output->wlr_output, &watch->shape,
+				&watch->motion)) {
+			free(watch);
+			continue;
+		}
+		watch->capture = output_capture_get(output);
+		watch->capture_destroy.notify = handle_cursor_capture_destroy;
+		wl_signal_add(&watch->capture->events.destroy, &watch->capture_destroy);
+		wl_list_insert(&cast->cursor_watches, &watch->link);
+	}
+	cast->cursor_dirty = true;
+}
+
 static void cast_produce(struct pipewire_cast *cast) {
-	if (cast->closing || cast->state != PW_STREAM_STATE_STREAMING || !cast->latest ||
-			!pixman_region32_not_empty(&cast->pending)) {
+	bool scene = cast->kind != CAST_SOURCE_OUTPUT;
+	bool cursor = cast->cursor_mode == PIPEWIRE_CAST_CURSOR_METADATA && cast->cursor_dirty;
+	if (cast->closing || cast->state != PW_STREAM_STATE_STREAMING ||
+			(!scene && !cast->latest) ||
+			(!pixman_region32_not_empty(&cast->pending) && !cursor)) {
+		return;
+	}
+	if (cast->neg_width != cast->width || cast->neg_height != cast->height ||
+			(!scene && (cast->latest_width != cast->width ||
+			cast->latest_height != cast->height))) {
+		/* Renegotiating a new size: param_changed produces when it is done. */
 		return;
 	}
 	uint64_t now = now_ns();
@@ -315,8 +775,23 @@ static void cast_produce(struct pipewire_cast *cast) {
 		arm_retry(cast, cast->last_frame_ns + cast->interval_ns - now);
 		return;
 	}
-	struct pw_buffer *pwb = pw_stream_dequeue_buffer(cast->stream);
+	struct pw_buffer *pwb;
+	while ((pwb = pw_stream_dequeue_buffer(cast->stream))) {
+		struct cast_buffer *b = pwb->user_data;
+		if (b && b->width == cast->width && b->height == cast->height &&
+				b->stride == cast->stride) {
+			break;
+		}
+		/*
+		 * A buffer of the old size while the new one is negotiated: keep
+		 * it out of the ring (never queued again); PipeWire removes it
+		 * when the new buffers come.
+		 */
+		wlr_log(WLR_DEBUG, "pipewire: cast node %u: skipping a stale buffer",
+			cast->node_id);
+	}
 	if (!pwb) {
+		wlr_log(WLR_DEBUG, "pipewire: cast node %u: no free buffer", cast->node_id);
 		/* The consumer holds every buffer: try again a frame later. */
 		arm_retry(cast, cast->interval_ns);
 		return;
@@ -327,14 +802,22 @@ static void cast_produce(struct pipewire_cast *cast) {
 
 	pixman_region32_intersect_rect(&buffer->damage, &buffer->damage, 0, 0,
 		cast->width, cast->height);
-	struct output_capture_frame frame = {
-		.buffer = cast->latest,
-		.damage = &buffer->damage,
-		.width = cast->latest_width,
-		.height = cast->latest_height,
-	};
-	bool ok = output_capture_frame_copy(cast->capture, &frame, &buffer->damage,
-		buffer->data, cast->stride, cast->width, cast->height, 0, 0);
+	bool ok;
+	if (scene) {
+		ok = scene_source_render(cast);
+		if (ok) {
+			scene_source_copy(cast, &buffer->damage, buffer->data);
+		}
+	} else {
+		struct output_capture_frame frame = {
+			.buffer = cast->latest,
+			.damage = &buffer->damage,
+			.width = cast->latest_width,
+			.height = cast->latest_height,
+		};
+		ok = output_capture_frame_copy(cast->capture, &frame, &buffer->damage,
+			buffer->data, cast->stride, cast->width, cast->height, 0, 0);
+	}
 	if (ok) {
 		fix_format(cast, buffer->data, &buffer->damage);
 		pixman_region32_clear(&buffer->damage);
@@ -354,21 +837,35 @@ static void cast_produce(struct pipewire_cast *cast) {
 		header->seq = cast->seq;
 	}
 	write_damage_meta(cast, sb);
+	write_cursor_meta(cast, sb);
+	cast->cursor_dirty = false;
 	cast->seq++;
 	pw_stream_queue_buffer(cast->stream, pwb);
+	cast->cycled = false;
+	cast->kicks = 0;
 	pw_stream_trigger_process(cast->stream);
+	wl_event_source_timer_update(cast->kick_timer, CAST_KICK_MS);
 
 	pixman_region32_clear(&cast->pending);
-	cast_release_latest(cast);
+	/* latest stays: a cursor-only frame may need its pixels for a buffer. */
 	cast->last_frame_ns = now;
 }
 
-static int handle_pause_timer(void *data) {
+static int handle_kick_timer(void *data) {
 	struct pipewire_cast *cast = data;
-	if (cast->state != PW_STREAM_STATE_STREAMING) {
-		cast_schedule_close(cast, "the consumer went away");
+	if (cast->cycled || cast->closing || cast->state != PW_STREAM_STATE_STREAMING ||
+			++cast->kicks > CAST_KICKS_MAX) {
+		return 0;
 	}
+	wlr_log(WLR_DEBUG, "pipewire: cast node %u: kick %d", cast->node_id, cast->kicks);
+	pw_stream_trigger_process(cast->stream);
+	wl_event_source_timer_update(cast->kick_timer, CAST_KICK_MS);
 	return 0;
+}
+
+static void handle_process(void *data) {
+	struct pipewire_cast *cast = data;
+	cast->cycled = true;
 }
 
 static int handle_retry_timer(void *data) {
@@ -377,9 +874,14 @@ static int handle_retry_timer(void *data) {
 	return 0;
 }
 
+static void cast_renegotiate(struct pipewire_cast *cast, int width, int height);
+
 static void handle_frame(struct wl_listener *listener, void *data) {
 	struct pipewire_cast *cast = wl_container_of(listener, cast, frame);
 	struct output_capture_frame *frame = data;
+	if (frame->width != cast->width || frame->height != cast->height) {
+		cast_renegotiate(cast, frame->width, frame->height);
+	}
 	pixman_region32_union(&cast->pending, &cast->pending, frame->damage);
 	struct cast_buffer *buffer;
 	wl_list_for_each(buffer, &cast->buffers, link) {
@@ -411,6 +913,8 @@ static void handle_capture_destroy(struct wl_listener *listener, void *data) {
 static void damage_everything(struct pipewire_cast *cast) {
 	pixman_region32_union_rect(&cast->pending, &cast->pending, 0, 0,
 		cast->width, cast->height);
+	pixman_region32_union_rect(&cast->render_damage, &cast->render_damage, 0, 0,
+		cast->width, cast->height);
 	struct cast_buffer *buffer;
 	wl_list_for_each(buffer, &cast->buffers, link) {
 		pixman_region32_union_rect(&buffer->damage, &buffer->damage, 0, 0,
@@ -418,16 +922,28 @@ static void damage_everything(struct pipewire_cast *cast) {
 	}
 }
 
+/* A new sink's first frame, or a new size: everything, soon. */
+static void cast_request_full(struct pipewire_cast *cast) {
+	if (cast->kind == CAST_SOURCE_OUTPUT) {
+		if (cast->capture) {
+			output_capture_request_full(cast->capture);
+		}
+	} else {
+		arm_retry(cast, 0);
+	}
+}
+
 static void handle_state_changed(void *data, enum pw_stream_state old,
 		enum pw_stream_state state, const char *error) {
 	struct pipewire_cast *cast = data;
 	cast->state = state;
-	wlr_log(WLR_DEBUG, "pipewire: cast stream %s -> %s%s%s",
-		pw_stream_state_as_string(old), pw_stream_state_as_string(state),
+	wlr_log(WLR_DEBUG, "pipewire: cast stream %u %s -> %s%s%s",
+		pw_stream_get_node_id(cast->stream), pw_stream_state_as_string(old), pw_stream_state_as_string(state),
 		error ? ": " : "", error ? error : "");
 	uint32_t node_id = pw_stream_get_node_id(cast->stream);
 	if (node_id != SPA_ID_INVALID) {
 		cast->node_id = node_id;
+		cast->linked = cast->linked || cast_links(cast) > 0;
 		if (!cast->ready_sent && !cast->closing &&
 				(state == PW_STREAM_STATE_PAUSED || state == PW_STREAM_STATE_STREAMING)) {
 			cast->ready_sent = true;
@@ -436,30 +952,190 @@ static void handle_state_changed(void *data, enum pw_stream_state old,
 	}
 	switch (state) {
 	case PW_STREAM_STATE_STREAMING:
-		wl_event_source_timer_update(cast->pause_timer, 0);
 		cast->streamed = true;
 		cast->last_frame_ns = 0;
 		damage_everything(cast);
-		if (cast->capture) {
-			output_capture_request_full(cast->capture);
-		}
+		cast_request_full(cast);
 		break;
 	case PW_STREAM_STATE_PAUSED:
 		cast_release_latest(cast);
 		wl_event_source_timer_update(cast->retry_timer, 0);
-		if (cast->streamed) {
-			/* The graph may pause us while it is rearranged: give it a moment. */
-			wl_event_source_timer_update(cast->pause_timer, CAST_PAUSE_GRACE_MS);
-		}
+		/* A pause is the consumer leaving only when no link is left. */
+		cast_check_consumer(cast);
 		break;
 	case PW_STREAM_STATE_ERROR:
-		cast_schedule_close(cast, error ? error : "stream error");
+		if (!cast->gone) {
+			/* Ours (scene_source_gone) ends after its sync. */
+			cast_schedule_close(cast, error ? error : "stream error");
+		}
 		break;
 	case PW_STREAM_STATE_UNCONNECTED:
 		cast_schedule_close(cast, "stream disconnected");
 		break;
 	case PW_STREAM_STATE_CONNECTING:
 		break;
+	}
+}
+
+/* ---- view and region sources ---- */
+
+static void cast_renegotiate(struct pipewire_cast *cast, int width, int height);
+
+static int handle_refresh_timer(void *data) {
+	struct pipewire_cast *cast = data;
+	if (cast->closing || cast->refreshes <= 0) {
+		return 0;
+	}
+	cast->refreshes--;
+	if (cast->state == PW_STREAM_STATE_STREAMING) {
+		damage_everything(cast);
+		cast_request_full(cast);
+	}
+	wl_event_source_timer_update(cast->refresh_timer, CAST_REFRESH_MS);
+	return 0;
+}
+
+static int handle_linger_timer(void *data) {
+	struct pipewire_cast *cast = data;
+	cast_schedule_close(cast, cast->gone_why);
+	return 0;
+}
+
+static void scene_source_gone(struct pipewire_cast *cast, const char *why) {
+	if (cast->closing || cast->gone) {
+		return;
+	}
+	/*
+	 * An error state the consumer sees (its node's state and message),
+	 * then the end, once PipeWire has told everyone.
+	 */
+	cast->gone = true;
+	snprintf(cast->gone_why, sizeof(cast->gone_why), "%s", why);
+	wlr_log(WLR_INFO, "pipewire: cast node %u: %s", cast->node_id, why);
+	if (!cast->stream || !cast->core->connected) {
+		cast_schedule_close(cast, why);
+		return;
+	}
+	pw_stream_set_error(cast->stream, -ENOENT, "%s", why);
+	/*
+	 * Our node's error does not reach the streams linked to it: like the
+	 * session manager does when a target goes away, put the consumers'
+	 * own nodes in their error state, with why.
+	 */
+	const struct core_link *link;
+	wl_array_for_each(link, &cast->core->links) {
+		if (link->output_node != cast->node_id || link->input_node == SPA_ID_INVALID) {
+			continue;
+		}
+		const struct core_node *node;
+		wl_array_for_each(node, &cast->core->nodes) {
+			if (node->id != link->input_node) {
+				continue;
+			}
+			struct pw_client *client = pw_registry_bind(cast->core->registry,
+				node->client_id, PW_TYPE_INTERFACE_Client, PW_VERSION_CLIENT, 0);
+			if (client) {
+				pw_client_error(client, node->id, -ENOENT, why);
+				pw_proxy_destroy((struct pw_proxy *)client);
+			}
+		}
+	}
+	cast->gone_seq = pw_core_sync(cast->core->core, PW_ID_CORE, 0);
+	wl_event_source_timer_update(cast->linger_timer, CAST_LINGER_MS);
+}
+
+static void scene_source_add_damage(struct pipewire_cast *cast, pixman_region32_t *damage) {
+	pixman_region32_intersect_rect(damage, damage, 0, 0, cast->width, cast->height);
+	pixman_region32_union(&cast->pending, &cast->pending, damage);
+	pixman_region32_union(&cast->render_damage, &cast->render_damage, damage);
+	struct cast_buffer *buffer;
+	wl_list_for_each(buffer, &cast->buffers, link) {
+		pixman_region32_union(&buffer->damage, &buffer->damage, damage);
+	}
+}
+
+/* Checks the source still exists and has our size; false when it ended. */
+static bool scene_source_check(struct pipewire_cast *cast, struct wlr_box *box) {
+	struct wlr_scene_node *root;
+	if (!scene_source_box(cast, box, &root)) {
+		scene_source_gone(cast, "the window closed");
+		return false;
+	}
+	if (box->width != cast->width || box->height != cast->height) {
+		cast_renegotiate(cast, box->width, box->height);
+		damage_everything(cast);
+	}
+	return true;
+}
+
+static void handle_watch_frame(struct wl_listener *listener, void *data) {
+	struct cast_watch *watch = wl_container_of(listener, watch, frame);
+	struct pipewire_cast *cast = watch->cast;
+	struct output_capture_frame *frame = data;
+	struct wlr_box box;
+	if (cast->closing || !scene_source_check(cast, &box)) {
+		return;
+	}
+	/* Output buffer coordinates to layout (scale 1, normal transform). */
+	struct wlr_box output_box;
+	output_layout_box(watch->capture->output, &output_box);
+	pixman_region32_t damage;
+	pixman_region32_init(&damage);
+	pixman_region32_copy(&damage, frame->damage);
+	pixman_region32_translate(&damage, output_box.x - box.x, output_box.y - box.y);
+	scene_source_add_damage(cast, &damage);
+	pixman_region32_fini(&damage);
+	cast_produce(cast);
+}
+
+static void watch_destroy(struct cast_watch *watch) {
+	wl_list_remove(&watch->frame.link);
+	wl_list_remove(&watch->capture_destroy.link);
+	wl_list_remove(&watch->link);
+	free(watch);
+}
+
+static void handle_watch_capture_destroy(struct wl_listener *listener, void *data) {
+	struct cast_watch *watch = wl_container_of(listener, watch, capture_destroy);
+	/* The output went away; a region or window may still show elsewhere. */
+	watch_destroy(watch);
+}
+
+static void handle_surface_commit(struct wl_listener *listener, void *data) {
+	struct pipewire_cast *cast = wl_container_of(listener, cast, surface_commit);
+	struct wlr_box box;
+	if (cast->closing || !scene_source_check(cast, &box)) {
+		return;
+	}
+	/* The window's own commit: seen also when it is covered or off-screen. */
+	pixman_region32_t damage;
+	pixman_region32_init_rect(&damage, 0, 0, cast->width, cast->height);
+	scene_source_add_damage(cast, &damage);
+	pixman_region32_fini(&damage);
+	/* Rendered from the event loop, once the scene has seen the commit too. */
+	arm_retry(cast, 0);
+}
+
+static void handle_surface_destroy(struct wl_listener *listener, void *data) {
+	struct pipewire_cast *cast = wl_container_of(listener, cast, surface_destroy);
+	wl_list_remove(&cast->surface_commit.link);
+	wl_list_remove(&cast->surface_destroy.link);
+	wl_list_init(&cast->surface_commit.link);
+	wl_list_init(&cast->surface_destroy.link);
+	scene_source_gone(cast, "the window closed");
+}
+
+static void scene_source_watch_outputs(struct pipewire_cast *cast) {
+	struct output *output;
+	wl_list_for_each(output, &cast->server->outputs, link) {
+		struct cast_watch *watch = zalloc(sizeof(*watch));
+		watch->cast = cast;
+		watch->capture = output_capture_get(output);
+		watch->frame.notify = handle_watch_frame;
+		wl_signal_add(&watch->capture->events.frame, &watch->frame);
+		watch->capture_destroy.notify = handle_watch_capture_destroy;
+		wl_signal_add(&watch->capture->events.destroy, &watch->capture_destroy);
+		wl_list_insert(&cast->watches, &watch->link);
 	}
 }
 
@@ -475,11 +1151,21 @@ static void handle_param_changed(void *data, uint32_t id, const struct spa_pod *
 	}
 	enum cast_format wanted = cast_format_from_spa(info.format);
 	enum cast_format chosen = cast_format_choose(&wanted, 1);
-	if (chosen == CAST_FORMAT_NONE || (int)info.size.width != cast->width ||
-			(int)info.size.height != cast->height) {
+	if ((int)info.size.width != cast->width || (int)info.size.height != cast->height) {
+		if (cast->neg_width) {
+			/* The old size, while a new one is being offered: wait for it. */
+			wlr_log(WLR_DEBUG, "pipewire: cast node %u: format %ux%u is stale",
+				cast->node_id, info.size.width, info.size.height);
+			return;
+		}
+		chosen = CAST_FORMAT_NONE;
+	}
+	if (chosen == CAST_FORMAT_NONE) {
 		pw_stream_set_error(cast->stream, -EINVAL, "format not offered");
 		return;
 	}
+	cast->neg_width = cast->width;
+	cast->neg_height = cast->height;
 	cast->format = chosen;
 	cast->interval_ns = cast_frame_interval_ns(info.max_framerate.num,
 		info.max_framerate.denom);
@@ -490,7 +1176,8 @@ static void handle_param_changed(void *data, uint32_t id, const struct spa_pod *
 
 	uint8_t buf[1024];
 	struct spa_pod_builder b = SPA_POD_BUILDER_INIT(buf, sizeof(buf));
-	const struct spa_pod *params[3];
+	const struct spa_pod *params[4];
+	uint32_t n_params = 3;
 	params[0] = spa_pod_builder_add_object(&b,
 		SPA_TYPE_OBJECT_ParamBuffers, SPA_PARAM_Buffers,
 		SPA_PARAM_BUFFERS_buffers, SPA_POD_CHOICE_RANGE_Int(CAST_BUFFERS_DEFAULT,
@@ -510,7 +1197,18 @@ static void handle_param_changed(void *data, uint32_t id, const struct spa_pod *
 			sizeof(struct spa_meta_region) * CAST_DAMAGE_REGIONS,
 			sizeof(struct spa_meta_region) * 1,
 			sizeof(struct spa_meta_region) * CAST_DAMAGE_REGIONS));
-	pw_stream_update_params(cast->stream, params, 3);
+	if (cast->cursor_mode == PIPEWIRE_CAST_CURSOR_METADATA) {
+		params[n_params++] = spa_pod_builder_add_object(&b,
+			SPA_TYPE_OBJECT_ParamMeta, SPA_PARAM_Meta,
+			SPA_PARAM_META_type, SPA_POD_Id(SPA_META_Cursor),
+			SPA_PARAM_META_size, SPA_POD_CHOICE_RANGE_Int(
+				CAST_CURSOR_META_SIZE(64, 64), CAST_CURSOR_META_SIZE(1, 1),
+				CAST_CURSOR_META_SIZE(CAST_CURSOR_MAX, CAST_CURSOR_MAX)));
+		cast->cursor_sent = false;
+	}
+	pw_stream_update_params(cast->stream, params, n_params);
+	/* Everything again, once the buffers of this format came (add_buffer). */
+	damage_everything(cast);
 }
 
 static void free_buffer(struct cast_buffer *buffer) {
@@ -536,6 +1234,9 @@ static void handle_add_buffer(void *data, struct pw_buffer *pwb) {
 	struct cast_buffer *buffer = zalloc(sizeof(*buffer));
 	buffer->fd = -1;
 	buffer->pw_buffer = pwb;
+	buffer->width = cast->width;
+	buffer->height = cast->height;
+	buffer->stride = cast->stride;
 	pixman_region32_init_rect(&buffer->damage, 0, 0, cast->width, cast->height);
 	wl_list_insert(&cast->buffers, &buffer->link);
 	buffer->size = (size_t)cast->stride * cast->height;
@@ -557,6 +1258,20 @@ static void handle_add_buffer(void *data, struct pw_buffer *pwb) {
 	d->maxsize = (uint32_t)buffer->size;
 	d->data = buffer->data;
 	pwb->user_data = buffer;
+	/*
+	 * A frame queued right away can reach a consumer whose port does not
+	 * use the new buffers yet, and be lost: the next one comes a frame
+	 * later (output sources: at the next output commit).
+	 */
+	if (cast->kind == CAST_SOURCE_OUTPUT) {
+		cast_request_full(cast);
+	} else {
+		arm_retry(cast, cast->interval_ns);
+	}
+	if (cast->renegotiated) {
+		cast->refreshes = CAST_REFRESHES;
+		wl_event_source_timer_update(cast->refresh_timer, CAST_REFRESH_MS);
+	}
 	return;
 
 error:
@@ -584,6 +1299,7 @@ static const struct pw_stream_events stream_events = {
 	.param_changed = handle_param_changed,
 	.add_buffer = handle_add_buffer,
 	.remove_buffer = handle_remove_buffer,
+	.process = handle_process,
 };
 
 static const struct spa_pod *build_enum_format(struct spa_pod_builder *b,
@@ -612,38 +1328,63 @@ static const struct spa_pod *build_enum_format(struct spa_pod_builder *b,
 	return spa_pod_builder_pop(b, &f[0]);
 }
 
-struct pipewire_cast *pipewire_cast_create_output(struct pipewire_core *core,
-		struct output *output, const struct pipewire_cast_callbacks *callbacks,
-		void *data) {
+/*
+ * The source changed size: offer only the new size. The consumer answers
+ * with a new format (param_changed), and PipeWire gives us new buffers.
+ */
+static void cast_renegotiate(struct pipewire_cast *cast, int width, int height) {
+	if (width <= 0 || height <= 0 || cast->closing) {
+		return;
+	}
+	wlr_log(WLR_INFO, "pipewire: cast node %u: the source is now %dx%d, renegotiating",
+		cast->node_id, width, height);
+	cast->width = width;
+	cast->height = height;
+	cast->renegotiated = true;
+	cast_release_latest(cast);
+	pixman_region32_clear(&cast->pending);
+	uint8_t buf[1024];
+	struct spa_pod_builder b = SPA_POD_BUILDER_INIT(buf, sizeof(buf));
+	const struct spa_pod *params[1] = { build_enum_format(&b, width, height) };
+	pw_stream_update_params(cast->stream, params, 1);
+}
+
+/* The common part: the stream, offering width x height, not yet watching. */
+static struct pipewire_cast *cast_new(struct pipewire_core *core, struct server *server,
+		enum cast_source_kind kind, int width, int height, const char *description,
+		const struct pipewire_cast_callbacks *callbacks, void *data) {
 	if (!pipewire_core_connected(core)) {
 		return NULL;
 	}
 	static unsigned counter;
 	struct pipewire_cast *cast = zalloc(sizeof(*cast));
 	cast->core = core;
-	cast->output = output;
+	cast->server = server;
+	cast->kind = kind;
 	cast->callbacks = callbacks;
 	cast->data = data;
 	cast->node_id = SPA_ID_INVALID;
-	cast->width = output->wlr_output->width;
-	cast->height = output->wlr_output->height;
+	cast->width = width;
+	cast->height = height;
 	cast->stride = cast->width * 4;
 	cast->interval_ns = cast_frame_interval_ns(CAST_MAX_FPS, 1);
 	wl_list_init(&cast->buffers);
+	wl_list_init(&cast->watches);
+	wl_list_init(&cast->cursor_watches);
 	pixman_region32_init(&cast->pending);
+	pixman_region32_init(&cast->render_damage);
 	wl_list_insert(&core->casts, &cast->link);
 	wl_list_init(&cast->frame.link);
 	wl_list_init(&cast->capture_destroy.link);
-	cast->retry_timer = wl_event_loop_add_timer(output->server->loop,
-		handle_retry_timer, cast);
-	cast->pause_timer = wl_event_loop_add_timer(output->server->loop,
-		handle_pause_timer, cast);
+	wl_list_init(&cast->surface_commit.link);
+	wl_list_init(&cast->surface_destroy.link);
+	cast->retry_timer = wl_event_loop_add_timer(server->loop, handle_retry_timer, cast);
+	cast->kick_timer = wl_event_loop_add_timer(server->loop, handle_kick_timer, cast);
+	cast->linger_timer = wl_event_loop_add_timer(server->loop, handle_linger_timer, cast);
+	cast->refresh_timer = wl_event_loop_add_timer(server->loop, handle_refresh_timer, cast);
 
 	char name[64];
 	snprintf(name, sizeof(name), "oriel-cast-%u", ++counter);
-	char description[128];
-	snprintf(description, sizeof(description), "oriel output %s",
-		output->wlr_output->name);
 	struct pw_properties *props = pw_properties_new(
 		PW_KEY_MEDIA_TYPE, "Video",
 		PW_KEY_MEDIA_CATEGORY, "Capture",
@@ -668,17 +1409,78 @@ struct pipewire_cast *pipewire_cast_create_output(struct pipewire_core *core,
 		wlr_log(WLR_ERROR, "pipewire: cannot connect the stream: %s", spa_strerror(r));
 		goto error;
 	}
+	return cast;
 
+error:
+	pipewire_cast_destroy(cast);
+	return NULL;
+}
+
+struct pipewire_cast *pipewire_cast_create_output(struct pipewire_core *core,
+		struct output *output, const struct pipewire_cast_callbacks *callbacks,
+		void *data) {
+	char description[128];
+	snprintf(description, sizeof(description), "oriel output %s",
+		output->wlr_output->name);
+	struct pipewire_cast *cast = cast_new(core, output->server, CAST_SOURCE_OUTPUT,
+		output->wlr_output->width, output->wlr_output->height, description,
+		callbacks, data);
+	if (!cast) {
+		return NULL;
+	}
+	cast->output = output;
 	cast->capture = output_capture_get(output);
 	cast->frame.notify = handle_frame;
 	wl_signal_add(&cast->capture->events.frame, &cast->frame);
 	cast->capture_destroy.notify = handle_capture_destroy;
 	wl_signal_add(&cast->capture->events.destroy, &cast->capture_destroy);
 	return cast;
+}
 
-error:
-	pipewire_cast_destroy(cast);
-	return NULL;
+struct pipewire_cast *pipewire_cast_create_view(struct pipewire_core *core,
+		struct view *view, const struct pipewire_cast_callbacks *callbacks,
+		void *data) {
+	if (!view || !view->mapped || !view->content || view->geometry.width <= 0 ||
+			view->geometry.height <= 0) {
+		return NULL;
+	}
+	char description[128];
+	snprintf(description, sizeof(description), "oriel window %" PRIu64, view->id);
+	struct pipewire_cast *cast = cast_new(core, view->server, CAST_SOURCE_VIEW,
+		view->geometry.width, view->geometry.height, description, callbacks, data);
+	if (!cast) {
+		return NULL;
+	}
+	cast->view_id = view->id;
+	if (view->surface) {
+		cast->surface_commit.notify = handle_surface_commit;
+		wl_signal_add(&view->surface->events.commit, &cast->surface_commit);
+		cast->surface_destroy.notify = handle_surface_destroy;
+		wl_signal_add(&view->surface->events.destroy, &cast->surface_destroy);
+	}
+	scene_source_watch_outputs(cast);
+	return cast;
+}
+
+struct pipewire_cast *pipewire_cast_create_region(struct pipewire_core *core,
+		struct server *server, const struct wlr_box *region,
+		const struct pipewire_cast_callbacks *callbacks, void *data) {
+	if (region->width < 1 || region->height < 1 ||
+			region->width > SCENE_RENDER_MAX_SIDE || region->height > SCENE_RENDER_MAX_SIDE ||
+			(uint64_t)region->width * (uint64_t)region->height > SCENE_RENDER_MAX_PIXELS) {
+		return NULL;
+	}
+	char description[128];
+	snprintf(description, sizeof(description), "oriel region %dx%d+%d+%d",
+		region->width, region->height, region->x, region->y);
+	struct pipewire_cast *cast = cast_new(core, server, CAST_SOURCE_REGION,
+		region->width, region->height, description, callbacks, data);
+	if (!cast) {
+		return NULL;
+	}
+	cast->region = *region;
+	scene_source_watch_outputs(cast);
+	return cast;
 }
 
 void pipewire_cast_destroy(struct pipewire_cast *cast) {
@@ -688,7 +1490,21 @@ void pipewire_cast_destroy(struct pipewire_cast *cast) {
 	cast->closing = true;
 	wl_list_remove(&cast->frame.link);
 	wl_list_remove(&cast->capture_destroy.link);
+	wl_list_remove(&cast->surface_commit.link);
+	wl_list_remove(&cast->surface_destroy.link);
 	output_capture_put(cast->capture);
+	struct cast_cursor_watch *cwatch, *ctmp;
+	wl_list_for_each_safe(cwatch, ctmp, &cast->cursor_watches, link) {
+		struct output_capture *capture = cwatch->capture;
+		cursor_watch_destroy(cwatch);
+		output_capture_put(capture);
+	}
+	struct cast_watch *watch, *wtmp;
+	wl_list_for_each_safe(watch, wtmp, &cast->watches, link) {
+		struct output_capture *capture = watch->capture;
+		watch_destroy(watch);
+		output_capture_put(capture);
+	}
 	cast_release_latest(cast);
 	if (cast->stream) {
 		/* Still listening: disconnecting gives back (remove_buffer) our memfds. */
@@ -706,9 +1522,17 @@ void pipewire_cast_destroy(struct pipewire_cast *cast) {
 	if (cast->retry_timer) {
 		wl_event_source_remove(cast->retry_timer);
 	}
-	if (cast->pause_timer) {
-		wl_event_source_remove(cast->pause_timer);
+	if (cast->kick_timer) {
+		wl_event_source_remove(cast->kick_timer);
 	}
+	if (cast->linger_timer) {
+		wl_event_source_remove(cast->linger_timer);
+	}
+	if (cast->refresh_timer) {
+		wl_event_source_remove(cast->refresh_timer);
+	}
+	scene_pixels_finish(&cast->pixels);
+	pixman_region32_fini(&cast->render_damage);
 	pixman_region32_fini(&cast->pending);
 	wl_list_remove(&cast->link);
 	free(cast);

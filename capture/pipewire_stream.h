@@ -24,6 +24,9 @@
 #include <stdint.h>
 
 struct output;
+struct server;
+struct view;
+struct wlr_box;
 struct wl_event_loop;
 struct pipewire_core;
 struct pipewire_cast;
@@ -45,6 +48,34 @@ struct pipewire_cast_callbacks {
 struct pipewire_cast *pipewire_cast_create_output(struct pipewire_core *core,
 	struct output *output, const struct pipewire_cast_callbacks *callbacks,
 	void *data);
+/*
+ * A window: its own surface tree only (never what covers it), at its
+ * geometry's size, renegotiated when it resizes. When the window closes
+ * the stream goes to an error state and the cast ends. NULL when the view
+ * is not mapped.
+ */
+struct pipewire_cast *pipewire_cast_create_view(struct pipewire_core *core,
+	struct view *view, const struct pipewire_cast_callbacks *callbacks,
+	void *data);
+/*
+ * A layout rectangle (scale 1), which may span outputs; what no output
+ * shows is black. NULL when the size is out of SCENE_RENDER_MAX_* bounds.
+ */
+struct pipewire_cast *pipewire_cast_create_region(struct pipewire_core *core,
+	struct server *server, const struct wlr_box *region,
+	const struct pipewire_cast_callbacks *callbacks, void *data);
+/* Cursor modes, numbered as the ScreenCast portal does. */
+#define PIPEWIRE_CAST_CURSOR_HIDDEN 1
+#define PIPEWIRE_CAST_CURSOR_EMBEDDED 2
+#define PIPEWIRE_CAST_CURSOR_METADATA 4
+/*
+ * Call right after create. METADATA: every frame carries SPA_META_Cursor
+ * (position of the pointer in the source, hotspot, and the bitmap when
+ * the shape changed); cursor motion alone produces a frame. Headless
+ * outputs keep the cursor on a plane, out of the frames: HIDDEN and
+ * EMBEDDED show no cursor there.
+ */
+void pipewire_cast_set_cursor_mode(struct pipewire_cast *cast, uint32_t mode);
 /* NULL is a no-op. Never calls the callbacks. */
 void pipewire_cast_destroy(struct pipewire_cast *cast);
 /* SPA_ID_INVALID (~0) until ready. */

@@ -20,8 +20,12 @@
 #include "compositor/output.h"
 #include "compositor/server.h"
 #include "compositor/util.h"
+#include "compositor/view.h"
 #if HAVE_PIPEWIRE
+#include <stdarg.h>
+#include <stdio.h>
 #include "capture/pipewire_stream.h"
+#include "capture/scene_render.h"
 #endif
 
 /* Cursor modes, as the ScreenCast portal numbers them; 0 is the default. */
@@ -49,6 +53,17 @@ struct control_casts {
 	struct wl_list casts;
 	uint64_t next_id;
 };
+
+static char *ctl_strdup_printf(const char *fmt, ...) {
+	va_list ap;
+	va_start(ap, fmt);
+	char *s = NULL;
+	if (vasprintf(&s, fmt, ap) < 0) {
+		s = NULL;
+	}
+	va_end(ap);
+	return s;
+}
 
 static struct control_casts *casts_of(struct control *control) {
 	if (!control->casts) {
@@ -130,28 +145,25 @@ static struct control_cast *cast_by_id(struct control *control, uint64_t id) {
 	return NULL;
 }
 
-static int method_create_output_cast(sd_bus_message *msg, void *data,
-		sd_bus_error *error) {
-	struct control *control = data;
-	const char *name;
+enum cast_kind { CAST_KIND_OUTPUT, CAST_KIND_WINDOW, CAST_KIND_REGION };
+
+struct cast_request {
+	enum cast_kind kind;
+	struct output *output;
+	struct view *view;
+	struct wlr_box region;
 	uint32_t cursor_mode;
-	int r = sd_bus_message_read(msg, "su", &name, &cursor_mode);
-	if (r < 0) {
-		return r;
-	}
-	r = control_check_caller(control, msg, error);
-	if (r < 0) {
-		return r;
-	}
-	struct output *output = output_by_name(control->server, name);
-	if (!output) {
-		return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS,
-			"no output named '%.*s'", control_utf8_prefix(name, 64), name);
-	}
-	if (cursor_mode != CAST_CURSOR_DEFAULT && cursor_mode != CAST_CURSOR_EMBEDDED) {
+};
+
+/* Checks, connects to PipeWire and starts the cast; answered when ready. */
+static int create_cast(struct control *control, sd_bus_message *msg,
+		const struct cast_request *req, sd_bus_error *error) {
+	if (req->cursor_mode != CAST_CURSOR_DEFAULT && req->cursor_mode != CAST_CURSOR_HIDDEN &&
+			req->cursor_mode != CAST_CURSOR_EMBEDDED &&
+			req->cursor_mode != CAST_CURSOR_METADATA) {
 		return sd_bus_error_setf(error, SD_BUS_ERROR_NOT_SUPPORTED,
-			"cursor mode %" PRIu32 " is not supported (0 default or 2 embedded)",
-			cursor_mode);
+			"cursor mode %" PRIu32 " is not supported (0 default, 1 hidden, "
+			"2 embedded or 4 metadata)", req->cursor_mode);
 	}
 	struct control_casts *casts = casts_of(control);
 	if (wl_list_length(&casts->casts) >= CONTROL_MAX_CASTS) {
@@ -175,10 +187,21 @@ static int method_create_output_cast(sd_bus_message *msg, void *data,
 	struct control_cast *cc = zalloc(sizeof(*cc));
 	cc->control = control;
 	cc->id = casts->next_id++;
-	cc->output_name = strdup(output->wlr_output->name);
-	cc->cursor_mode = cursor_mode ? cursor_mode : CAST_CURSOR_EMBEDDED;
+	switch (req->kind) {
+	case CAST_KIND_OUTPUT:
+		cc->output_name = strdup(req->output->wlr_output->name);
+		break;
+	case CAST_KIND_WINDOW:
+		cc->output_name = ctl_strdup_printf("window:%" PRIu64, req->view->id);
+		break;
+	case CAST_KIND_REGION:
+		cc->output_name = ctl_strdup_printf("region:%dx%d+%d+%d", req->region.width,
+			req->region.height, req->region.x, req->region.y);
+		break;
+	}
+	cc->cursor_mode = req->cursor_mode ? req->cursor_mode : CAST_CURSOR_EMBEDDED;
 	wl_list_insert(casts->casts.prev, &cc->link);
-	r = sd_bus_track_new(control->bus, &cc->track, handle_track, cc);
+	int r = sd_bus_track_new(control->bus, &cc->track, handle_track, cc);
 	if (r >= 0) {
 		r = sd_bus_track_add_sender(cc->track, msg);
 	}
@@ -186,15 +209,102 @@ static int method_create_output_cast(sd_bus_message *msg, void *data,
 		cast_free(cc, NULL);
 		return r;
 	}
-	cc->cast = pipewire_cast_create_output(casts->core, output, &cast_callbacks, cc);
+	switch (req->kind) {
+	case CAST_KIND_OUTPUT:
+		cc->cast = pipewire_cast_create_output(casts->core, req->output,
+			&cast_callbacks, cc);
+		break;
+	case CAST_KIND_WINDOW:
+		cc->cast = pipewire_cast_create_view(casts->core, req->view, &cast_callbacks, cc);
+		break;
+	case CAST_KIND_REGION:
+		cc->cast = pipewire_cast_create_region(casts->core, control->server,
+			&req->region, &cast_callbacks, cc);
+		break;
+	}
 	if (!cc->cast) {
 		cast_free(cc, NULL);
 		return sd_bus_error_setf(error, SD_BUS_ERROR_FAILED,
 			"cannot create the PipeWire stream (oriel's log says why)");
 	}
+	pipewire_cast_set_cursor_mode(cc->cast, cc->cursor_mode);
 	/* Answered by handle_cast_ready (or cast_free, on failure). */
 	cc->pending_reply = sd_bus_message_ref(msg);
 	return 1;
+}
+
+static int method_create_output_cast(sd_bus_message *msg, void *data,
+		sd_bus_error *error) {
+	struct control *control = data;
+	const char *name;
+	struct cast_request req = { .kind = CAST_KIND_OUTPUT };
+	int r = sd_bus_message_read(msg, "su", &name, &req.cursor_mode);
+	if (r < 0) {
+		return r;
+	}
+	r = control_check_caller(control, msg, error);
+	if (r < 0) {
+		return r;
+	}
+	req.output = output_by_name(control->server, name);
+	if (!req.output) {
+		return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS,
+			"no output named '%.*s'", control_utf8_prefix(name, 64), name);
+	}
+	return create_cast(control, msg, &req, error);
+}
+
+static int method_create_window_cast(sd_bus_message *msg, void *data,
+		sd_bus_error *error) {
+	struct control *control = data;
+	uint64_t id;
+	struct cast_request req = { .kind = CAST_KIND_WINDOW };
+	int r = sd_bus_message_read(msg, "tu", &id, &req.cursor_mode);
+	if (r < 0) {
+		return r;
+	}
+	r = control_check_caller(control, msg, error);
+	if (r < 0) {
+		return r;
+	}
+	req.view = view_from_id(control->server, id);
+	if (!req.view) {
+		return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS,
+			"no window with id %" PRIu64, id);
+	}
+	if (!req.view->mapped || req.view->geometry.width <= 0 ||
+			req.view->geometry.height <= 0) {
+		return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS,
+			"window %" PRIu64 " shows nothing", id);
+	}
+	return create_cast(control, msg, &req, error);
+}
+
+static int method_create_region_cast(sd_bus_message *msg, void *data,
+		sd_bus_error *error) {
+	struct control *control = data;
+	int32_t x, y;
+	uint32_t w, h;
+	struct cast_request req = { .kind = CAST_KIND_REGION };
+	int r = sd_bus_message_read(msg, "iiuuu", &x, &y, &w, &h, &req.cursor_mode);
+	if (r < 0) {
+		return r;
+	}
+	r = control_check_caller(control, msg, error);
+	if (r < 0) {
+		return r;
+	}
+	if (w < 1 || h < 1 || w > SCENE_RENDER_MAX_SIDE || h > SCENE_RENDER_MAX_SIDE ||
+			(uint64_t)w * h > SCENE_RENDER_MAX_PIXELS ||
+			x > INT32_MAX - (int32_t)w || y > INT32_MAX - (int32_t)h ||
+			x < INT32_MIN / 2 || y < INT32_MIN / 2) {
+		return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS,
+			"bad region %" PRIu32 "x%" PRIu32 "+%" PRId32 "+%" PRId32
+			" (sides 1..%d, at most %u pixels)", w, h, x, y, SCENE_RENDER_MAX_SIDE,
+			SCENE_RENDER_MAX_PIXELS);
+	}
+	req.region = (struct wlr_box){ .x = x, .y = y, .width = (int)w, .height = (int)h };
+	return create_cast(control, msg, &req, error);
 }
 
 static int method_stop(sd_bus_message *msg, void *data, sd_bus_error *error) {
@@ -264,6 +374,8 @@ static int not_built(sd_bus_message *msg, void *data, sd_bus_error *error) {
 		"oriel was built without PipeWire support");
 }
 #define method_create_output_cast not_built
+#define method_create_window_cast not_built
+#define method_create_region_cast not_built
 #define method_stop not_built
 
 static int method_list(sd_bus_message *msg, void *data, sd_bus_error *error) {
@@ -281,6 +393,14 @@ const sd_bus_vtable control_casts_vtable[] = {
 		SD_BUS_ARGS("s", output, "u", cursor_mode),
 		SD_BUS_RESULT("t", cast_id, "u", node_id),
 		method_create_output_cast, SD_BUS_VTABLE_UNPRIVILEGED),
+	SD_BUS_METHOD_WITH_ARGS("CreateWindowCast",
+		SD_BUS_ARGS("t", window_id, "u", cursor_mode),
+		SD_BUS_RESULT("t", cast_id, "u", node_id),
+		method_create_window_cast, SD_BUS_VTABLE_UNPRIVILEGED),
+	SD_BUS_METHOD_WITH_ARGS("CreateRegionCast",
+		SD_BUS_ARGS("i", x, "i", y, "u", width, "u", height, "u", cursor_mode),
+		SD_BUS_RESULT("t", cast_id, "u", node_id),
+		method_create_region_cast, SD_BUS_VTABLE_UNPRIVILEGED),
 	SD_BUS_METHOD_WITH_ARGS("Stop",
 		SD_BUS_ARGS("t", cast_id),
 		SD_BUS_NO_RESULT,

@@ -49,8 +49,11 @@ static const char usage_text[] =
 	"  key type TEXT                    type UTF-8 text ('\\n' is Return)\n"
 	"\n"
 	"VNC (ADDR:PORT, PORT for 127.0.0.1:PORT, or a Unix socket /PATH):\n"
-	"  cast start --output NAME         cast an output to PipeWire; prints the\n"
-	"                                   node id and runs until interrupted\n"
+	"  cast start --output NAME | --window ID | --region X,Y,W,H\n"
+	"             [--cursor hidden|embedded|metadata]\n"
+	"                                   cast an output, a window or a region to\n"
+	"                                   PipeWire; prints the node id and runs\n"
+	"                                   until interrupted\n"
 	"  cast stop ID                     end a cast\n"
 	"  cast list                        list casts\n"
 	"  vnc start ADDR:PORT              listen for viewers (non-loopback\n"
@@ -253,7 +256,8 @@ static const struct command commands[] = {
 		"pointer move X Y | pointer button BUTTON [press|release|click] | "
 		"pointer scroll DY [DX]" },
 	{ "cast", 1, 2, ctl_cmd_cast,
-		"cast start --output NAME | cast stop ID | cast list" },
+		"cast start --output NAME | --window ID | --region X,Y,W,H "
+		"[--cursor hidden|embedded|metadata] | cast stop ID | cast list" },
 	{ "vnc", 1, 2, ctl_cmd_vnc,
 		"vnc start ADDR:PORT | vnc stop ADDR:PORT | vnc clients | vnc disconnect ID" },
 	{ "key", 2, 3, ctl_cmd_key,
@@ -319,6 +323,12 @@ int main(int argc, char *argv[]) {
 			printf("orielctl %s\n", ORIEL_VERSION);
 			status = CTL_EXIT_OK;
 			goto out;
+		} else if (take_value(argc, argv, &i, "--cursor", &value)) {
+			if (!value) {
+				status = ctl_usage_error("--cursor needs a value");
+				goto out;
+			}
+			ctl.cast_cursor = value;
 		} else if (take_value(argc, argv, &i, "--output", &value) ||
 				take_value(argc, argv, &i, "--window", &value) ||
 				take_value(argc, argv, &i, "--region", &value)) {
@@ -369,9 +379,13 @@ int main(int argc, char *argv[]) {
 	}
 	if ((ctl.shot_output || ctl.shot_window || ctl.shot_region) &&
 			command->run != ctl_cmd_screenshot &&
-			!(command->run == ctl_cmd_cast && ctl.shot_output)) {
+			command->run != ctl_cmd_cast) {
 		status = ctl_usage_error("--output, --window and --region are options "
 			"of screenshot");
+		goto out;
+	}
+	if (ctl.cast_cursor && command->run != ctl_cmd_cast) {
+		status = ctl_usage_error("--cursor is an option of cast start");
 		goto out;
 	}
 	status = command->run(&ctl);

@@ -30,6 +30,8 @@ struct ctl {
 	bool json;
 	/* screenshot's source options; at most one is set */
 	const char *shot_output, *shot_window, *shot_region;
+	/* cast start --cursor hidden|embedded|metadata */
+	const char *cast_cursor;
 	/* the positional arguments after the command name */
 	char **args;
 	int n_args;

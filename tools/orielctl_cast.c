@@ -1,7 +1,8 @@
 /*
  * orielctl cast: the org.oriel.Compositor.Casts interface.
  *
- * `cast start --output NAME` prints the PipeWire node id and keeps running:
+ * `cast start --output NAME | --window ID | --region X,Y,W,H [--cursor MODE]`
+ * prints the PipeWire node id and keeps running:
  * oriel ends a cast when the bus connection that created it closes, so the
  * cast lives exactly as long as this process. SIGINT or SIGTERM stops it
  * (exit 0); the cast ending on oriel's side (its consumer or PipeWire went
@@ -35,9 +36,69 @@ static int handle_closed(sd_bus_message *msg, void *data, sd_bus_error *error) {
 	return 0;
 }
 
+#define START_USAGE "usage: cast start --output NAME | --window ID | " \
+	"--region X,Y,W,H [--cursor hidden|embedded|metadata]"
+
+/* "X,Y,WIDTH,HEIGHT" with WIDTH and HEIGHT > 0. */
+static bool parse_region(const char *s, int32_t *x, int32_t *y, uint32_t *w,
+		uint32_t *h) {
+	char *copy = ctl_strdup(s);
+	char *fields[4];
+	int n = 0;
+	char *save = NULL;
+	for (char *p = strtok_r(copy, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
+		if (n == 4) {
+			n = 5;
+			break;
+		}
+		fields[n++] = p;
+	}
+	size_t commas = 0;
+	for (const char *p = s; *p; p++) {
+		commas += *p == ',';
+	}
+	bool ok = n == 4 && commas == 3 &&
+		ctl_parse_i32(fields[0], x) && ctl_parse_i32(fields[1], y) &&
+		ctl_parse_u32(fields[2], w) && ctl_parse_u32(fields[3], h) &&
+		*w > 0 && *h > 0;
+	free(copy);
+	return ok;
+}
+
+/* The portal's numbering: hidden 1, embedded 2, metadata 4; 0 default. */
+static bool parse_cursor(const char *s, uint32_t *mode) {
+	if (!s) {
+		*mode = 0;
+	} else if (strcmp(s, "hidden") == 0) {
+		*mode = 1;
+	} else if (strcmp(s, "embedded") == 0) {
+		*mode = 2;
+	} else if (strcmp(s, "metadata") == 0) {
+		*mode = 4;
+	} else {
+		return false;
+	}
+	return true;
+}
+
 static int cmd_start(struct ctl *ctl) {
-	if (!ctl->shot_output) {
-		return ctl_usage_error("usage: cast start --output NAME");
+	uint32_t cursor;
+	if (!parse_cursor(ctl->cast_cursor, &cursor)) {
+		return ctl_usage_error("'%s' is not a cursor mode (hidden, embedded, metadata)",
+			ctl->cast_cursor);
+	}
+	uint64_t window_id = 0;
+	int32_t rx = 0, ry = 0;
+	uint32_t rw = 0, rh = 0;
+	if (ctl->shot_window && !ctl_parse_u64(ctl->shot_window, &window_id)) {
+		return ctl_usage_error("'%s' is not a window id (see 'orielctl windows')",
+			ctl->shot_window);
+	}
+	if (ctl->shot_region && !parse_region(ctl->shot_region, &rx, &ry, &rw, &rh)) {
+		return ctl_usage_error("'%s' is not a region X,Y,WIDTH,HEIGHT", ctl->shot_region);
+	}
+	if (!ctl->shot_output && !ctl->shot_window && !ctl->shot_region) {
+		return ctl_usage_error(START_USAGE);
 	}
 	/* Signals are read from a signalfd, never delivered asynchronously. */
 	sigset_t mask;
@@ -52,8 +113,21 @@ static int cmd_start(struct ctl *ctl) {
 	}
 
 	sd_bus_message *reply = NULL;
-	if (!ctl_call(ctl, CTL_IFACE_CASTS, "CreateOutputCast", &reply, "su",
-			ctl->shot_output, (uint32_t)0)) {
+	bool called;
+	const char *method;
+	if (ctl->shot_window) {
+		method = "CreateWindowCast";
+		called = ctl_call(ctl, CTL_IFACE_CASTS, method, &reply, "tu", window_id, cursor);
+	} else if (ctl->shot_region) {
+		method = "CreateRegionCast";
+		called = ctl_call(ctl, CTL_IFACE_CASTS, method, &reply, "iiuuu", rx, ry, rw, rh,
+			cursor);
+	} else {
+		method = "CreateOutputCast";
+		called = ctl_call(ctl, CTL_IFACE_CASTS, method, &reply, "su", ctl->shot_output,
+			cursor);
+	}
+	if (!called) {
 		close(sfd);
 		return CTL_EXIT_FAILURE;
 	}
@@ -63,7 +137,7 @@ static int cmd_start(struct ctl *ctl) {
 	sd_bus_message_unref(reply);
 	if (r < 0) {
 		close(sfd);
-		return ctl_bad_reply("Casts.CreateOutputCast", r);
+		return ctl_bad_reply(method, r);
 	}
 	struct closed_watch watch = { .id = cast_id };
 	sd_bus_slot *slot = NULL;
@@ -159,12 +233,13 @@ int ctl_cmd_cast(struct ctl *ctl) {
 	const char *sub = ctl->args[0];
 	if (strcmp(sub, "start") == 0) {
 		if (ctl->n_args != 1) {
-			return ctl_usage_error("usage: cast start --output NAME");
+			return ctl_usage_error(START_USAGE);
 		}
 		return cmd_start(ctl);
 	}
-	if (ctl->shot_output) {
-		return ctl_usage_error("--output is an option of cast start");
+	if (ctl->shot_output || ctl->shot_window || ctl->shot_region || ctl->cast_cursor) {
+		return ctl_usage_error("--output, --window, --region and --cursor are options "
+			"of cast start");
 	}
 	if (strcmp(sub, "list") == 0) {
 		if (ctl->n_args != 1) {

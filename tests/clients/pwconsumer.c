@@ -5,6 +5,10 @@
  *   format W H FMT            (FMT: BGRx, BGRA, RGBx, RGBA)
  *   frame SEQ W H damage N X,Y,W,H ...   (SEQ from SPA_META_Header; N = -1
  *                                         when there is no damage meta)
+ *   (a frame line ends with " cursor ID X Y HX HY BW BH" when the buffer has
+ *    SPA_META_Cursor: BW BH are 0 0 without a bitmap)
+ *   node-error MESSAGE        (the node we consume went to its error state:
+ *                              oriel's way of saying why a cast ended)
  * With --dump-dir DIR every frame is also written as DIR/frame-SEQ.ppm.
  * Usage: oriel-test-pwconsumer --node ID [--dump-dir DIR]
  */
@@ -13,12 +17,22 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <pipewire/pipewire.h>
 #include <spa/param/video/format-utils.h>
 #include <spa/buffer/meta.h>
 
+#define CURSOR_META_SIZE(w, h) ((int)(sizeof(struct spa_meta_cursor) + \
+	sizeof(struct spa_meta_bitmap) + (size_t)(w) * (h) * 4))
+
 struct consumer {
 	struct pw_main_loop *loop;
+	uint32_t node_id;
+	struct pw_core *core;
+	struct pw_registry *registry;
+	struct spa_hook registry_listener;
+	struct pw_proxy *node;
+	struct spa_hook node_listener;
 	struct pw_stream *stream;
 	struct spa_hook listener;
 	struct spa_video_info_raw info;
@@ -92,11 +106,48 @@ static void on_process(void *data) {
 					r->region.size.width, r->region.size.height);
 			}
 		}
-		printf("\n");
-		if (c->dump_dir && d->data && d->chunk->size > 0) {
-			dump(c, seq, d->data, d->chunk->stride ? (uint32_t)d->chunk->stride :
-				c->info.size.width * 4);
+		/* The picture first: a test reads it as soon as the line appears. */
+		/*
+		 * PipeWire 0.3.65 leaves some memfd buffers unmapped after a
+		 * renegotiation (MAP_BUFFERS notwithstanding): map those ourselves,
+		 * as OBS and gstreamer do.
+		 */
+		void *mapped = NULL;
+		size_t mapped_size = 0;
+		const uint8_t *pixels = d->data;
+		if (!pixels && d->type == SPA_DATA_MemFd && d->fd >= 0 && d->maxsize > 0) {
+			mapped_size = (size_t)d->mapoffset + d->maxsize;
+			mapped = mmap(NULL, mapped_size, PROT_READ, MAP_SHARED, (int)d->fd, 0);
+			if (mapped == MAP_FAILED) {
+				mapped = NULL;
+			} else {
+				pixels = (const uint8_t *)mapped + d->mapoffset;
+			}
 		}
+		if (c->dump_dir && pixels && d->chunk->size > 0) {
+			dump(c, seq, pixels + d->chunk->offset, d->chunk->stride ?
+				(uint32_t)d->chunk->stride : c->info.size.width * 4);
+		} else if (c->dump_dir) {
+			printf(" nodata %u %s type %u fd %lld maxsize %u", d->chunk->size,
+				d->data ? "mapped" : "unmapped", d->type, (long long)d->fd, d->maxsize);
+		}
+		if (mapped) {
+			munmap(mapped, mapped_size);
+		}
+		struct spa_meta_cursor *mc = spa_buffer_find_meta_data(sb, SPA_META_Cursor,
+			sizeof(*mc));
+		if (mc) {
+			uint32_t bw = 0, bh = 0;
+			if (mc->id != 0 && mc->bitmap_offset >= sizeof(*mc)) {
+				struct spa_meta_bitmap *bm = SPA_PTROFF(mc, mc->bitmap_offset,
+					struct spa_meta_bitmap);
+				bw = bm->size.width;
+				bh = bm->size.height;
+			}
+			printf(" cursor %u %d %d %d %d %u %u", mc->id, mc->position.x,
+				mc->position.y, mc->hotspot.x, mc->hotspot.y, bw, bh);
+		}
+		printf("\n");
 		fflush(stdout);
 		pw_stream_queue_buffer(c->stream, b);
 	}
@@ -113,9 +164,9 @@ static void on_param_changed(void *data, uint32_t id, const struct spa_pod *para
 	printf("format %u %u %s\n", c->info.size.width, c->info.size.height,
 		fmt_name(c->info.format));
 	fflush(stdout);
-	uint8_t buf[512];
+	uint8_t buf[1024];
 	struct spa_pod_builder b = SPA_POD_BUILDER_INIT(buf, sizeof(buf));
-	const struct spa_pod *params[2];
+	const struct spa_pod *params[3];
 	params[0] = spa_pod_builder_add_object(&b,
 		SPA_TYPE_OBJECT_ParamMeta, SPA_PARAM_Meta,
 		SPA_PARAM_META_type, SPA_POD_Id(SPA_META_Header),
@@ -125,7 +176,12 @@ static void on_param_changed(void *data, uint32_t id, const struct spa_pod *para
 		SPA_PARAM_META_type, SPA_POD_Id(SPA_META_VideoDamage),
 		SPA_PARAM_META_size, SPA_POD_CHOICE_RANGE_Int(sizeof(struct spa_meta_region) * 16,
 			sizeof(struct spa_meta_region), sizeof(struct spa_meta_region) * 16));
-	pw_stream_update_params(c->stream, params, 2);
+	params[2] = spa_pod_builder_add_object(&b,
+		SPA_TYPE_OBJECT_ParamMeta, SPA_PARAM_Meta,
+		SPA_PARAM_META_type, SPA_POD_Id(SPA_META_Cursor),
+		SPA_PARAM_META_size, SPA_POD_CHOICE_RANGE_Int(CURSOR_META_SIZE(64, 64),
+			CURSOR_META_SIZE(1, 1), CURSOR_META_SIZE(256, 256)));
+	pw_stream_update_params(c->stream, params, 3);
 }
 
 static void on_state_changed(void *data, enum pw_stream_state old,
@@ -138,6 +194,40 @@ static void on_state_changed(void *data, enum pw_stream_state old,
 		pw_main_loop_quit(c->loop);
 	}
 }
+
+static void on_node_info(void *data, const struct pw_node_info *info) {
+	if (!(info->change_mask & PW_NODE_CHANGE_MASK_STATE)) {
+		return;
+	}
+	if (info->state == PW_NODE_STATE_ERROR) {
+		printf("node-error %s\n", info->error ? info->error : "");
+	} else {
+		printf("node-state %s\n", pw_node_state_as_string(info->state));
+	}
+	fflush(stdout);
+}
+
+static const struct pw_node_events node_events = {
+	PW_VERSION_NODE_EVENTS,
+	.info = on_node_info,
+};
+
+static void on_global(void *data, uint32_t id, uint32_t permissions, const char *type,
+		uint32_t version, const struct spa_dict *props) {
+	struct consumer *c = data;
+	if (c->node || id != c->node_id || strcmp(type, PW_TYPE_INTERFACE_Node) != 0) {
+		return;
+	}
+	c->node = pw_registry_bind(c->registry, id, type, PW_VERSION_NODE, 0);
+	if (c->node) {
+		pw_proxy_add_object_listener(c->node, &c->node_listener, &node_events, c);
+	}
+}
+
+static const struct pw_registry_events registry_events = {
+	PW_VERSION_REGISTRY_EVENTS,
+	.global = on_global,
+};
 
 static const struct pw_stream_events events = {
 	PW_VERSION_STREAM_EVENTS,
@@ -183,11 +273,27 @@ int main(int argc, char *argv[]) {
 		SPA_FORMAT_VIDEO_framerate, SPA_POD_Fraction(&fr),
 		SPA_FORMAT_VIDEO_maxFramerate, SPA_POD_CHOICE_RANGE_Fraction(&mdef, &mmin, &mmax));
 	if (pw_stream_connect(c.stream, PW_DIRECTION_INPUT, node,
-			PW_STREAM_FLAG_AUTOCONNECT | PW_STREAM_FLAG_MAP_BUFFERS, params, 1) < 0) {
+			PW_STREAM_FLAG_AUTOCONNECT | PW_STREAM_FLAG_MAP_BUFFERS |
+			PW_STREAM_FLAG_DONT_RECONNECT, params, 1) < 0) {
 		fprintf(stderr, "cannot connect\n");
 		return 1;
 	}
+	/* Watch the node's own state too. */
+	c.node_id = node;
+	c.core = pw_stream_get_core(c.stream);
+	if (c.core && node != PW_ID_ANY) {
+		c.registry = pw_core_get_registry(c.core, PW_VERSION_REGISTRY, 0);
+		pw_registry_add_listener(c.registry, &c.registry_listener, &registry_events, &c);
+	}
 	pw_main_loop_run(c.loop);
+	if (c.node) {
+		spa_hook_remove(&c.node_listener);
+		pw_proxy_destroy(c.node);
+	}
+	if (c.registry) {
+		spa_hook_remove(&c.registry_listener);
+		pw_proxy_destroy((struct pw_proxy *)c.registry);
+	}
 	pw_stream_destroy(c.stream);
 	pw_main_loop_destroy(c.loop);
 	pw_deinit();

@@ -65,12 +65,21 @@ def start(session):
 
 
 class Cast:
-    """`orielctl cast start --output NAME`, running; .node is the node id."""
+    """`orielctl cast start --output NAME` (or window=ID, region=(x, y, w, h),
+    cursor="hidden"|"embedded"|"metadata"), running; .node is the node id."""
 
-    def __init__(self, session, output):
+    def __init__(self, session, output=None, window=None, region=None, cursor=None):
         self.s = session
-        self.client = session.spawn([session.orielctl_exe, "--json", "cast", "start",
-                                     "--output", output], name="cast")
+        argv = [session.orielctl_exe, "--json", "cast", "start"]
+        if output is not None:
+            argv += ["--output", output]
+        if window is not None:
+            argv += ["--window", str(window)]
+        if region is not None:
+            argv += ["--region", ",".join(str(v) for v in region)]
+        if cursor is not None:
+            argv += ["--cursor", cursor]
+        self.client = session.spawn(argv, name="cast")
 
         def started():
             text = self.client.log()
@@ -108,8 +117,15 @@ class Consumer:
             if p and p[0] == "frame":
                 n = int(p[5])
                 rects = [tuple(int(v) for v in r.split(",")) for r in p[6:6 + max(n, 0)]]
+                cursor = None
+                if "cursor" in p[6 + max(n, 0):]:
+                    i = p.index("cursor", 6 + max(n, 0))
+                    v = [int(x) for x in p[i + 1:i + 8]]
+                    cursor = {"id": v[0], "position": (v[1], v[2]),
+                              "hotspot": (v[3], v[4]), "bitmap": (v[5], v[6])}
                 out.append({"seq": int(p[1]), "size": (int(p[2]), int(p[3])),
-                            "damage": rects if n >= 0 else None})
+                            "damage": rects if n >= 0 else None,
+                            "cursor": cursor})
         return out
 
     def wait_format(self):
@@ -123,6 +139,18 @@ class Consumer:
             raise NotYet("no format yet: %r" % self.lines()[-5:])
         return self.s.wait_for(fmt, T(15), "the consumer to negotiate a format")
 
+    def formats(self):
+        out = []
+        for line in self.lines():
+            p = line.split()
+            if p and p[0] == "format":
+                out.append((int(p[1]), int(p[2]), p[3]))
+        return out
+
+    def states(self):
+        return [line.split(None, 1)[1] for line in self.lines()
+                if line.startswith("state ")]
+
     def wait_frames(self, n, since=0):
         def got():
             f = self.frames()
@@ -132,7 +160,11 @@ class Consumer:
         return self.s.wait_for(got, T(15), "%d frames" % (since + n))
 
     def image(self, seq):
-        return read_ppm(self.dir / ("frame-%d.ppm" % seq))
+        """The picture of frame seq; NotYet until the consumer wrote it."""
+        path = self.dir / ("frame-%d.ppm" % seq)
+        if not path.exists():
+            raise NotYet("%s not written yet" % path.name)
+        return read_ppm(path)
 
 
 def read_ppm(path):

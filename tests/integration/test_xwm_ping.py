@@ -9,32 +9,11 @@ second close kills the process through _NET_WM_PID. A client that answers
 keeps its title and closes normally.
 """
 import os
-import re
 import signal
-from pathlib import Path
 
 import harness
-from harness import NotYet, Session, expect, expect_eq, exe, tool
-
-def xclient_path():
-    if os.environ.get("ORIEL_TEST_XCLIENT"):
-        return exe("ORIEL_TEST_XCLIENT")
-    build = Path(os.environ.get("ORIEL_BUILD_DIR", harness.REPO / "build"))
-    path = build / "tests/clients/oriel-test-xclient"
-    expect(path.is_file(), "set ORIEL_TEST_XCLIENT (no %s)" % path)
-    return str(path)
-
-
-def spawn(s, title, *args):
-    c = s.spawn_x([xclient_path(), "--title", title] + [str(a) for a in args],
-                  name="xclient-" + title)
-    def wid():
-        m = re.search(r"^window (0x[0-9a-f]+)$", c.log(), re.M)
-        if not m:
-            raise NotYet("no window line yet")
-        return m.group(1)
-    return c, s.wait_for(wid, what="%s's window id" % title)
-
+from harness import Session, expect, expect_eq
+from xclient import spawn
 
 def main():
     with Session(outputs=["1024x768"]) as s:

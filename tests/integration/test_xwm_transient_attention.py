@@ -11,38 +11,16 @@ With oriel-test-xclient (exact properties, no toolkit guessing):
 - _NET_WM_STATE_DEMANDS_ATTENTION (a client message, as an app sends it)
   turns an unfocused window's title bar orange until it gets focus.
 """
-import os
-import re
-from pathlib import Path
 
 import harness
-from harness import NotYet, Session, expect, expect_eq, exe
+from harness import NotYet, Session, expect
+from xclient import spawn, xclient_path
 
 PARENT = (0x20, 0xa0, 0x30)
 CHILD = (0xd0, 0x20, 0xc0)
 ATTENTION = (255, 140, 0)     # decoration.c title_attention
 FOCUSED = (41, 89, 153)       # decoration.c title_focused
 TITLE = 24                    # compositor/decoration.h
-
-
-def xclient_path():
-    if os.environ.get("ORIEL_TEST_XCLIENT"):
-        return exe("ORIEL_TEST_XCLIENT")
-    build = Path(os.environ.get("ORIEL_BUILD_DIR", harness.REPO / "build"))
-    path = build / "tests/clients/oriel-test-xclient"
-    expect(path.is_file(), "set ORIEL_TEST_XCLIENT (no %s)" % path)
-    return str(path)
-
-
-def spawn(s, title, *args):
-    c = s.spawn_x([xclient_path(), "--title", title] + [str(a) for a in args],
-                  name="xclient-" + title)
-    def wid():
-        m = re.search(r"^window (0x[0-9a-f]+)$", c.log(), re.M)
-        if not m:
-            raise NotYet("no window line yet")
-        return m.group(1)
-    return c, s.wait_for(wid, what="%s's window id" % title)
 
 
 def title_bar_share(s, win, rgb, tolerance=12):

@@ -14,31 +14,10 @@ With oriel-test-xclient on a 1024x768 output:
 - menus, popup and dropdown menus, tooltips and combos are not decorated
   (_NET_FRAME_EXTENTS 0, 0, 0, 0, and no title bar in the screenshot).
 """
-import os
-import re
-from pathlib import Path
 
 import harness
-from harness import NotYet, Session, expect, expect_eq, exe, tool
-
-def xclient_path():
-    if os.environ.get("ORIEL_TEST_XCLIENT"):
-        return exe("ORIEL_TEST_XCLIENT")
-    build = Path(os.environ.get("ORIEL_BUILD_DIR", harness.REPO / "build"))
-    path = build / "tests/clients/oriel-test-xclient"
-    expect(path.is_file(), "set ORIEL_TEST_XCLIENT (no %s)" % path)
-    return str(path)
-
-
-def spawn(s, title, *args):
-    c = s.spawn_x([xclient_path(), "--title", title] + [str(a) for a in args],
-                  name="xclient-" + title)
-    def wid():
-        m = re.search(r"^window (0x[0-9a-f]+)$", c.log(), re.M)
-        if not m:
-            raise NotYet("no window line yet")
-        return m.group(1)
-    return c, s.wait_for(wid, what="%s's window id" % title)
+from harness import NotYet, Session, expect, expect_eq, tool
+from xclient import spawn
 
 W, H = 1024, 768
 TITLE_COLOURS = ((41, 89, 153), (89, 89, 97))  # decoration.c focused, unfocused

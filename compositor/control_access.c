@@ -121,3 +121,21 @@ int control_check_caller(struct control *control, sd_bus_message *msg,
 	}
 	return 0;
 }
+
+int control_read_checkedv(struct control *control, sd_bus_message *msg,
+		sd_bus_error *error, const char *types, va_list args) {
+	int r = sd_bus_message_readv(msg, types, args);
+	if (r < 0) {
+		return r;
+	}
+	return control_check_caller(control, msg, error);
+}
+
+int control_read_checked(struct control *control, sd_bus_message *msg,
+		sd_bus_error *error, const char *types, ...) {
+	va_list args;
+	va_start(args, types);
+	int r = control_read_checkedv(control, msg, error, types, args);
+	va_end(args);
+	return r;
+}

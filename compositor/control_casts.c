@@ -238,11 +238,7 @@ static int method_create_output_cast(sd_bus_message *msg, void *data,
 	struct control *control = data;
 	const char *name;
 	struct cast_request req = { .kind = CAST_KIND_OUTPUT };
-	int r = sd_bus_message_read(msg, "su", &name, &req.cursor_mode);
-	if (r < 0) {
-		return r;
-	}
-	r = control_check_caller(control, msg, error);
+	int r = control_read_checked(control, msg, error, "su", &name, &req.cursor_mode);
 	if (r < 0) {
 		return r;
 	}
@@ -259,11 +255,7 @@ static int method_create_window_cast(sd_bus_message *msg, void *data,
 	struct control *control = data;
 	uint64_t id;
 	struct cast_request req = { .kind = CAST_KIND_WINDOW };
-	int r = sd_bus_message_read(msg, "tu", &id, &req.cursor_mode);
-	if (r < 0) {
-		return r;
-	}
-	r = control_check_caller(control, msg, error);
+	int r = control_read_checked(control, msg, error, "tu", &id, &req.cursor_mode);
 	if (r < 0) {
 		return r;
 	}
@@ -286,11 +278,7 @@ static int method_create_region_cast(sd_bus_message *msg, void *data,
 	int32_t x, y;
 	uint32_t w, h;
 	struct cast_request req = { .kind = CAST_KIND_REGION };
-	int r = sd_bus_message_read(msg, "iiuuu", &x, &y, &w, &h, &req.cursor_mode);
-	if (r < 0) {
-		return r;
-	}
-	r = control_check_caller(control, msg, error);
+	int r = control_read_checked(control, msg, error, "iiuuu", &x, &y, &w, &h, &req.cursor_mode);
 	if (r < 0) {
 		return r;
 	}
@@ -310,11 +298,7 @@ static int method_create_region_cast(sd_bus_message *msg, void *data,
 static int method_stop(sd_bus_message *msg, void *data, sd_bus_error *error) {
 	struct control *control = data;
 	uint64_t id;
-	int r = sd_bus_message_read(msg, "t", &id);
-	if (r < 0) {
-		return r;
-	}
-	r = control_check_caller(control, msg, error);
+	int r = control_read_checked(control, msg, error, "t", &id);
 	if (r < 0) {
 		return r;
 	}

@@ -18,10 +18,13 @@
 #define CONTROL_BUTTON_MIN BTN_LEFT
 #define CONTROL_BUTTON_MAX BTN_TASK
 
-/* Checks the caller and finds the virtual devices. */
+/* Reads the arguments, checks the caller and finds the virtual devices. */
 static int begin_input(struct control *control, sd_bus_message *msg,
-		sd_bus_error *error, struct virtual_input **vi) {
-	int r = control_check_caller(control, msg, error);
+		sd_bus_error *error, struct virtual_input **vi, const char *types, ...) {
+	va_list args;
+	va_start(args, types);
+	int r = control_read_checkedv(control, msg, error, types, args);
+	va_end(args);
 	if (r < 0) {
 		return r;
 	}
@@ -36,12 +39,8 @@ static int begin_input(struct control *control, sd_bus_message *msg,
 static int method_pointer_motion_absolute(sd_bus_message *msg, void *data,
 		sd_bus_error *error) {
 	double x, y;
-	int r = sd_bus_message_read(msg, "dd", &x, &y);
-	if (r < 0) {
-		return r;
-	}
 	struct virtual_input *vi;
-	r = begin_input(data, msg, error, &vi);
+	int r = begin_input(data, msg, error, &vi, "dd", &x, &y);
 	if (r < 0) {
 		return r;
 	}
@@ -61,12 +60,8 @@ static int method_pointer_button(sd_bus_message *msg, void *data,
 		sd_bus_error *error) {
 	uint32_t button;
 	int pressed;
-	int r = sd_bus_message_read(msg, "ub", &button, &pressed);
-	if (r < 0) {
-		return r;
-	}
 	struct virtual_input *vi;
-	r = begin_input(data, msg, error, &vi);
+	int r = begin_input(data, msg, error, &vi, "ub", &button, &pressed);
 	if (r < 0) {
 		return r;
 	}
@@ -82,12 +77,8 @@ static int method_pointer_button(sd_bus_message *msg, void *data,
 static int method_pointer_axis(sd_bus_message *msg, void *data, sd_bus_error *error) {
 	uint32_t axis;
 	double steps;
-	int r = sd_bus_message_read(msg, "ud", &axis, &steps);
-	if (r < 0) {
-		return r;
-	}
 	struct virtual_input *vi;
-	r = begin_input(data, msg, error, &vi);
+	int r = begin_input(data, msg, error, &vi, "ud", &axis, &steps);
 	if (r < 0) {
 		return r;
 	}
@@ -108,12 +99,8 @@ static int method_keyboard_keycode(sd_bus_message *msg, void *data,
 		sd_bus_error *error) {
 	uint32_t keycode;
 	int pressed;
-	int r = sd_bus_message_read(msg, "ub", &keycode, &pressed);
-	if (r < 0) {
-		return r;
-	}
 	struct virtual_input *vi;
-	r = begin_input(data, msg, error, &vi);
+	int r = begin_input(data, msg, error, &vi, "ub", &keycode, &pressed);
 	if (r < 0) {
 		return r;
 	}
@@ -132,12 +119,8 @@ static int method_keyboard_keysym(sd_bus_message *msg, void *data,
 		sd_bus_error *error) {
 	uint32_t keysym;
 	int pressed;
-	int r = sd_bus_message_read(msg, "ub", &keysym, &pressed);
-	if (r < 0) {
-		return r;
-	}
 	struct virtual_input *vi;
-	r = begin_input(data, msg, error, &vi);
+	int r = begin_input(data, msg, error, &vi, "ub", &keysym, &pressed);
 	if (r < 0) {
 		return r;
 	}

@@ -50,11 +50,7 @@ static int method_set_size(sd_bus_message *msg, void *data, sd_bus_error *error)
 	struct control *control = data;
 	const char *name;
 	uint32_t width, height;
-	int r = sd_bus_message_read(msg, "suu", &name, &width, &height);
-	if (r < 0) {
-		return r;
-	}
-	r = control_check_caller(control, msg, error);
+	int r = control_read_checked(control, msg, error, "suu", &name, &width, &height);
 	if (r < 0) {
 		return r;
 	}

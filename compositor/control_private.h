@@ -3,6 +3,7 @@
 
 /* Shared by the control*.c files only. */
 
+#include <stdarg.h>
 #include <systemd/sd-bus.h>
 #include <wayland-server-core.h>
 
@@ -61,5 +62,13 @@ void control_casts_finish(struct control *control);
  */
 int control_check_caller(struct control *control, sd_bus_message *msg,
 	sd_bus_error *error);
+/*
+ * Reads a method's arguments (sd_bus_message_read's types and pointers),
+ * then checks the caller as control_check_caller does.
+ */
+int control_read_checked(struct control *control, sd_bus_message *msg,
+	sd_bus_error *error, const char *types, ...);
+int control_read_checkedv(struct control *control, sd_bus_message *msg,
+	sd_bus_error *error, const char *types, va_list args);
 
 #endif

@@ -63,11 +63,7 @@ static int method_output(sd_bus_message *msg, void *data, sd_bus_error *error) {
 	struct control *control = data;
 	const char *name;
 	int fd;
-	int r = sd_bus_message_read(msg, "sh", &name, &fd);
-	if (r < 0) {
-		return r;
-	}
-	r = control_check_caller(control, msg, error);
+	int r = control_read_checked(control, msg, error, "sh", &name, &fd);
 	if (r < 0) {
 		return r;
 	}
@@ -89,11 +85,7 @@ static int method_window(sd_bus_message *msg, void *data, sd_bus_error *error) {
 	struct control *control = data;
 	uint64_t id;
 	int fd;
-	int r = sd_bus_message_read(msg, "th", &id, &fd);
-	if (r < 0) {
-		return r;
-	}
-	r = control_check_caller(control, msg, error);
+	int r = control_read_checked(control, msg, error, "th", &id, &fd);
 	if (r < 0) {
 		return r;
 	}
@@ -118,11 +110,7 @@ static int method_region(sd_bus_message *msg, void *data, sd_bus_error *error) {
 	int32_t x, y;
 	uint32_t width, height;
 	int fd;
-	int r = sd_bus_message_read(msg, "iiuuh", &x, &y, &width, &height, &fd);
-	if (r < 0) {
-		return r;
-	}
-	r = control_check_caller(control, msg, error);
+	int r = control_read_checked(control, msg, error, "iiuuh", &x, &y, &width, &height, &fd);
 	if (r < 0) {
 		return r;
 	}

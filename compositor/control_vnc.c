@@ -32,11 +32,7 @@ static int check_address(const char *address, sd_bus_error *error) {
 static int method_start_listener(sd_bus_message *msg, void *data, sd_bus_error *error) {
 	struct control *control = data;
 	const char *address;
-	int r = sd_bus_message_read(msg, "s", &address);
-	if (r < 0) {
-		return r;
-	}
-	r = control_check_caller(control, msg, error);
+	int r = control_read_checked(control, msg, error, "s", &address);
 	if (r < 0) {
 		return r;
 	}
@@ -75,11 +71,7 @@ static int method_start_listener(sd_bus_message *msg, void *data, sd_bus_error *
 static int method_stop_listener(sd_bus_message *msg, void *data, sd_bus_error *error) {
 	struct control *control = data;
 	const char *address;
-	int r = sd_bus_message_read(msg, "s", &address);
-	if (r < 0) {
-		return r;
-	}
-	r = control_check_caller(control, msg, error);
+	int r = control_read_checked(control, msg, error, "s", &address);
 	if (r < 0) {
 		return r;
 	}
@@ -142,11 +134,7 @@ static int method_list_clients(sd_bus_message *msg, void *data, sd_bus_error *er
 static int method_disconnect(sd_bus_message *msg, void *data, sd_bus_error *error) {
 	struct control *control = data;
 	uint64_t id;
-	int r = sd_bus_message_read(msg, "t", &id);
-	if (r < 0) {
-		return r;
-	}
-	r = control_check_caller(control, msg, error);
+	int r = control_read_checked(control, msg, error, "t", &id);
 	if (r < 0) {
 		return r;
 	}

@@ -71,13 +71,23 @@ static struct view *find_view(struct control *control, uint64_t id,
 }
 
 /* The common start of every mutation: caller check, then the window. */
+/*
+ * Reads the arguments, whose first is the window id ("t..."), checks the
+ * caller and finds the window.
+ */
 static int begin_mutation(struct control *control, sd_bus_message *msg,
-		uint64_t id, sd_bus_error *error, struct view **view) {
-	int r = control_check_caller(control, msg, error);
+		sd_bus_error *error, struct view **view, const char *types, ...) {
+	va_list args, id_arg;
+	va_start(args, types);
+	va_copy(id_arg, args);
+	const uint64_t *id = va_arg(id_arg, const uint64_t *);
+	va_end(id_arg);
+	int r = control_read_checkedv(control, msg, error, types, args);
+	va_end(args);
 	if (r < 0) {
 		return r;
 	}
-	*view = find_view(control, id, error);
+	*view = find_view(control, *id, error);
 	return *view ? 0 : -EINVAL;
 }
 
@@ -92,12 +102,8 @@ static int refuse_if_fitted(struct view *view, sd_bus_error *error, const char *
 
 static int method_focus(sd_bus_message *msg, void *data, sd_bus_error *error) {
 	uint64_t id;
-	int r = sd_bus_message_read(msg, "t", &id);
-	if (r < 0) {
-		return r;
-	}
 	struct view *view;
-	r = begin_mutation(data, msg, id, error, &view);
+	int r = begin_mutation(data, msg, error, &view, "t", &id);
 	if (r < 0) {
 		return r;
 	}
@@ -108,12 +114,8 @@ static int method_focus(sd_bus_message *msg, void *data, sd_bus_error *error) {
 static int method_move(sd_bus_message *msg, void *data, sd_bus_error *error) {
 	uint64_t id;
 	int32_t x, y;
-	int r = sd_bus_message_read(msg, "tii", &id, &x, &y);
-	if (r < 0) {
-		return r;
-	}
 	struct view *view;
-	r = begin_mutation(data, msg, id, error, &view);
+	int r = begin_mutation(data, msg, error, &view, "tii", &id, &x, &y);
 	if (r < 0) {
 		return r;
 	}
@@ -134,12 +136,8 @@ static int method_move(sd_bus_message *msg, void *data, sd_bus_error *error) {
 static int method_resize(sd_bus_message *msg, void *data, sd_bus_error *error) {
 	uint64_t id;
 	int32_t width, height;
-	int r = sd_bus_message_read(msg, "tii", &id, &width, &height);
-	if (r < 0) {
-		return r;
-	}
 	struct view *view;
-	r = begin_mutation(data, msg, id, error, &view);
+	int r = begin_mutation(data, msg, error, &view, "tii", &id, &width, &height);
 	if (r < 0) {
 		return r;
 	}
@@ -165,12 +163,8 @@ static int method_resize(sd_bus_message *msg, void *data, sd_bus_error *error) {
 
 static int method_close(sd_bus_message *msg, void *data, sd_bus_error *error) {
 	uint64_t id;
-	int r = sd_bus_message_read(msg, "t", &id);
-	if (r < 0) {
-		return r;
-	}
 	struct view *view;
-	r = begin_mutation(data, msg, id, error, &view);
+	int r = begin_mutation(data, msg, error, &view, "t", &id);
 	if (r < 0) {
 		return r;
 	}
@@ -182,12 +176,8 @@ static int set_state(sd_bus_message *msg, void *data, sd_bus_error *error,
 		void (*set)(struct view *view, bool on)) {
 	uint64_t id;
 	int on;
-	int r = sd_bus_message_read(msg, "tb", &id, &on);
-	if (r < 0) {
-		return r;
-	}
 	struct view *view;
-	r = begin_mutation(data, msg, id, error, &view);
+	int r = begin_mutation(data, msg, error, &view, "tb", &id, &on);
 	if (r < 0) {
 		return r;
 	}

@@ -9,61 +9,13 @@
 
 #define WM_NAME "oriel"
 
-/* What oriel and wlroots' XWM implement together; nothing more. */
-static const enum xwm_atom supported[] = {
-	ATOM_NET_SUPPORTED,
-	ATOM_NET_SUPPORTING_WM_CHECK,
-	ATOM_NET_WM_NAME,
-	ATOM_NET_NUMBER_OF_DESKTOPS,
-	ATOM_NET_CURRENT_DESKTOP,
-	ATOM_NET_DESKTOP_GEOMETRY,
-	ATOM_NET_DESKTOP_VIEWPORT,
-	ATOM_NET_WORKAREA,
-	ATOM_NET_WM_DESKTOP,
-	ATOM_NET_WM_STATE,
-	ATOM_NET_ACTIVE_WINDOW,
-	ATOM_NET_WM_MOVERESIZE,
-	ATOM_NET_WM_STATE_FOCUSED,
-	ATOM_NET_WM_STATE_MODAL,
-	ATOM_NET_WM_STATE_FULLSCREEN,
-	ATOM_NET_WM_STATE_MAXIMIZED_VERT,
-	ATOM_NET_WM_STATE_MAXIMIZED_HORZ,
-	ATOM_NET_WM_STATE_HIDDEN,
-	ATOM_NET_CLIENT_LIST,
-	ATOM_NET_CLIENT_LIST_STACKING,
-	ATOM_NET_MOVERESIZE_WINDOW,
-	ATOM_NET_CLOSE_WINDOW,
-	ATOM_NET_REQUEST_FRAME_EXTENTS,
-	ATOM_NET_FRAME_EXTENTS,
-	ATOM_NET_WM_ALLOWED_ACTIONS,
-	ATOM_NET_WM_USER_TIME,
-	ATOM_NET_WM_STATE_DEMANDS_ATTENTION,
-	ATOM_NET_WM_STRUT,
-	ATOM_NET_WM_STRUT_PARTIAL,
-	ATOM_NET_WM_WINDOW_TYPE,
-	ATOM_NET_WM_PING,
-	ATOM_NET_WM_PID,
-	ATOM_TYPE_NORMAL,
-	ATOM_TYPE_DIALOG,
-	ATOM_TYPE_UTILITY,
-	ATOM_TYPE_SPLASH,
-	ATOM_TYPE_NOTIFICATION,
-	ATOM_TYPE_DOCK,
-	ATOM_TYPE_MENU,
-	ATOM_TYPE_POPUP_MENU,
-	ATOM_TYPE_DROPDOWN_MENU,
-	ATOM_TYPE_TOOLTIP,
-	ATOM_TYPE_COMBO,
-	ATOM_TYPE_TOOLBAR,
-	ATOM_TYPE_DESKTOP,
-	ATOM_ACTION_MOVE,
-	ATOM_ACTION_RESIZE,
-	ATOM_ACTION_MINIMIZE,
-	ATOM_ACTION_MAXIMIZE_HORZ,
-	ATOM_ACTION_MAXIMIZE_VERT,
-	ATOM_ACTION_FULLSCREEN,
-	ATOM_ACTION_CLOSE,
-};
+/*
+ * _NET_SUPPORTED: what oriel and wlroots' XWM implement together, nothing
+ * more. Every atom in enum xwm_atom is an EWMH feature, except these.
+ */
+static bool is_supported(enum xwm_atom atom) {
+	return atom != ATOM_UTF8_STRING && atom != ATOM_WM_PROTOCOLS;
+}
 
 static void set_cardinals(struct xwm_x11 *x11, enum xwm_atom atom,
 		const uint32_t *values, uint32_t n) {
@@ -106,10 +58,12 @@ static void name_check_window(struct xwm_x11 *x11) {
 
 void ewmh_root_init(struct xwm_x11 *x11) {
 	name_check_window(x11);
-	size_t n = sizeof(supported) / sizeof(supported[0]);
-	xcb_atom_t atoms[sizeof(supported) / sizeof(supported[0])];
-	for (size_t i = 0; i < n; i++) {
-		atoms[i] = x11->atoms[supported[i]];
+	xcb_atom_t atoms[ATOM_COUNT];
+	uint32_t n = 0;
+	for (enum xwm_atom atom = 0; atom < ATOM_COUNT; atom++) {
+		if (is_supported(atom)) {
+			atoms[n++] = x11->atoms[atom];
+		}
 	}
 	xcb_change_property(x11->conn, XCB_PROP_MODE_REPLACE, x11->root,
 		x11->atoms[ATOM_NET_SUPPORTED], XCB_ATOM_ATOM, 32, n, atoms);

@@ -16,6 +16,7 @@
 
 struct server;
 
+/* Everything here but UTF8_STRING and WM_PROTOCOLS is in _NET_SUPPORTED. */
 enum xwm_atom {
 	ATOM_UTF8_STRING,
 	ATOM_NET_SUPPORTED,

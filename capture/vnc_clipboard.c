@@ -90,15 +90,24 @@ static void set_selection(struct vnc_server *vnc, char *utf8, size_t len) {
 		wl_display_next_serial(vnc->server->display));
 }
 
-static void handle_cut_text_utf8(char *str, int len, rfbClientPtr cl) {
+/* The viewer that sent len bytes of cut text, if it may set the clipboard. */
+static struct vnc_server *cut_text_allowed(rfbClientPtr cl, int len) {
 	struct vnc_client *client = cl->clientData;
 	if (!client || cl->viewOnly || len < 0) {
-		return;
+		return NULL;
 	}
 	struct vnc_server *vnc = client->vnc;
 	if (len > vnc->options->max_cut_text) {
 		wlr_log(WLR_INFO, "VNC: ignoring %d bytes of cut text from %s (limit %d)",
 			len, cl->host, vnc->options->max_cut_text);
+		return NULL;
+	}
+	return vnc;
+}
+
+static void handle_cut_text_utf8(char *str, int len, rfbClientPtr cl) {
+	struct vnc_server *vnc = cut_text_allowed(cl, len);
+	if (!vnc) {
 		return;
 	}
 	char *utf8 = malloc((size_t)len + 1);
@@ -111,14 +120,8 @@ static void handle_cut_text_utf8(char *str, int len, rfbClientPtr cl) {
 }
 
 static void handle_cut_text_latin1(char *str, int len, rfbClientPtr cl) {
-	struct vnc_client *client = cl->clientData;
-	if (!client || cl->viewOnly || len < 0) {
-		return;
-	}
-	struct vnc_server *vnc = client->vnc;
-	if (len > vnc->options->max_cut_text) {
-		wlr_log(WLR_INFO, "VNC: ignoring %d bytes of cut text from %s (limit %d)",
-			len, cl->host, vnc->options->max_cut_text);
+	struct vnc_server *vnc = cut_text_allowed(cl, len);
+	if (!vnc) {
 		return;
 	}
 	char *utf8 = malloc((size_t)len * 2 + 1);

@@ -312,31 +312,31 @@ void vnc_framebuffer_resize(struct vnc_server *vnc, int width, int height) {
 	request_full_frames(vnc);
 }
 
-static void log_rfb(const char *format, ...) {
-	/* libvncserver's chatter is debug material; errors go through rfbErr. */
+/* libvncserver logs whole lines ending in '\n'; wlr_log adds its own. */
+static void log_rfb_line(enum wlr_log_importance level, const char *format,
+		va_list args) {
 	char line[512];
-	va_list args;
-	va_start(args, format);
 	vsnprintf(line, sizeof(line), format, args);
-	va_end(args);
 	size_t len = strlen(line);
 	if (len > 0 && line[len - 1] == '\n') {
 		line[len - 1] = '\0';
 	}
-	wlr_log(WLR_DEBUG, "libvncserver: %s", line);
+	wlr_log(level, "libvncserver: %s", line);
+}
+
+/* libvncserver's chatter is debug material; errors go through rfbErr. */
+static void log_rfb(const char *format, ...) {
+	va_list args;
+	va_start(args, format);
+	log_rfb_line(WLR_DEBUG, format, args);
+	va_end(args);
 }
 
 static void log_rfb_error(const char *format, ...) {
-	char line[512];
 	va_list args;
 	va_start(args, format);
-	vsnprintf(line, sizeof(line), format, args);
+	log_rfb_line(WLR_INFO, format, args);
 	va_end(args);
-	size_t len = strlen(line);
-	if (len > 0 && line[len - 1] == '\n') {
-		line[len - 1] = '\0';
-	}
-	wlr_log(WLR_INFO, "libvncserver: %s", line);
 }
 
 /* One compositor, one VNC server: the control API finds it here. */

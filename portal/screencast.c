@@ -13,6 +13,7 @@
  * org.oriel.Compositor.Outputs.List, or every output when the app asked
  * for multiple sources.
  */
+#include <stdarg.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -102,14 +103,24 @@ static int check_frontend(struct portal *portal, sd_bus_message *msg, sd_bus_err
 	return 0;
 }
 
+/* Checks the caller is the frontend, then reads the method's arguments. */
+static int begin_request(struct portal *portal, sd_bus_message *msg,
+		sd_bus_error *error, const char *types, ...) {
+	int r = check_frontend(portal, msg, error);
+	if (r < 0) {
+		return r;
+	}
+	va_list args;
+	va_start(args, types);
+	r = sd_bus_message_readv(msg, types, args);
+	va_end(args);
+	return r;
+}
+
 static int handle_create_session(sd_bus_message *msg, void *data, sd_bus_error *error) {
 	struct portal *portal = data;
-	int rc = check_frontend(portal, msg, error);
-	if (rc < 0) {
-		return rc;
-	}
 	const char *handle, *session_handle, *app_id;
-	int r = sd_bus_message_read(msg, "oos", &handle, &session_handle, &app_id);
+	int r = begin_request(portal, msg, error, "oos", &handle, &session_handle, &app_id);
 	if (r < 0) {
 		return r;
 	}
@@ -128,12 +139,8 @@ static int handle_create_session(sd_bus_message *msg, void *data, sd_bus_error *
 
 static int handle_select_sources(sd_bus_message *msg, void *data, sd_bus_error *error) {
 	struct portal *portal = data;
-	int rc = check_frontend(portal, msg, error);
-	if (rc < 0) {
-		return rc;
-	}
 	const char *handle, *session_handle, *app_id;
-	int r = sd_bus_message_read(msg, "oos", &handle, &session_handle, &app_id);
+	int r = begin_request(portal, msg, error, "oos", &handle, &session_handle, &app_id);
 	if (r < 0) {
 		return r;
 	}
@@ -260,12 +267,8 @@ static int append_streams(sd_bus_message *reply, struct portal_session *session,
 
 static int handle_start(sd_bus_message *msg, void *data, sd_bus_error *error) {
 	struct portal *portal = data;
-	int rc = check_frontend(portal, msg, error);
-	if (rc < 0) {
-		return rc;
-	}
 	const char *handle, *session_handle, *app_id, *parent_window;
-	int r = sd_bus_message_read(msg, "ooss", &handle, &session_handle, &app_id,
+	int r = begin_request(portal, msg, error, "ooss", &handle, &session_handle, &app_id,
 		&parent_window);
 	if (r < 0) {
 		return r;

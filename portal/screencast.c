@@ -13,8 +13,8 @@
  * org.oriel.Compositor.Outputs.List, or every output when the app asked
  * for multiple sources.
  */
-#include <stdarg.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include "portal/portal.h"

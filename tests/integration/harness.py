@@ -1132,6 +1132,19 @@ class Session:
         argv += list(extra)
         return self._spawn_ready(argv, "colour-" + app_id.split(".")[-1])
 
+    def colour_window_at(self, colour, size, pos, title, app_id):
+        """A colour client shown at size and moved to pos (layout coordinates).
+
+        Returns the client and its entry in `orielctl windows` once there."""
+        client = self.spawn_colour(colour, size=size, title=title, app_id=app_id)
+        client.wait_ready(size=size)
+        window = self.wait_window(app_id=app_id)
+        self.orielctl("move", window["id"], *pos)
+        window = self.wait_window(
+            id=window["id"], where=lambda w: (w["x"], w["y"]) == tuple(pos),
+            what="%s to move to %r" % (title, tuple(pos)))
+        return client, window
+
     def spawn_panel(self, height, colour):
         argv = [exe("ORIEL_TEST_PANEL"), "--height", str(height),
                 "--colour", colour_hex(colour)]

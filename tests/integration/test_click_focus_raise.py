@@ -18,19 +18,8 @@ SIZE = (400, 300)
 
 def main():
     with Session(outputs=["1024x768"]) as s:
-        a = s.spawn_colour(A, size=SIZE, title="A", app_id="org.oriel.test.a")
-        a.wait_ready(size=SIZE)
-        wa = s.wait_window(app_id="org.oriel.test.a")
-        b = s.spawn_colour(B, size=SIZE, title="B", app_id="org.oriel.test.b")
-        b.wait_ready(size=SIZE)
-        wb = s.wait_window(app_id="org.oriel.test.b")
-
-        s.orielctl("move", wa["id"], *A_POS)
-        s.orielctl("move", wb["id"], *B_POS)
-        s.wait_window(id=wa["id"], where=lambda w: (w["x"], w["y"]) == A_POS,
-                      what="A to move to %r" % (A_POS,))
-        s.wait_window(id=wb["id"], where=lambda w: (w["x"], w["y"]) == B_POS,
-                      what="B to move to %r" % (B_POS,))
+        a, wa = s.colour_window_at(A, SIZE, A_POS, "A", "org.oriel.test.a")
+        b, wb = s.colour_window_at(B, SIZE, B_POS, "B", "org.oriel.test.b")
 
         ra = (A_POS[0], A_POS[1]) + SIZE
         rb = (B_POS[0], B_POS[1]) + SIZE

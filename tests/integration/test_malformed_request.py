@@ -18,13 +18,8 @@ KINDS = [("shm-pool", "protocol-error wl_shm 1"),
 
 def main():
     with Session(outputs=["1024x768"]) as s:
-        first = s.spawn_colour(FIRST, size=(300, 200), title="first",
-                               app_id="org.oriel.test.first")
-        first.wait_ready(size=(300, 200))
-        w1 = s.wait_window(app_id="org.oriel.test.first")
-        s.orielctl("move", w1["id"], 100, 100)
-        w1 = s.wait_window(id=w1["id"], where=lambda w: (w["x"], w["y"]) == (100, 100),
-                           what="the first client to move to 100,100")
+        first, w1 = s.colour_window_at(FIRST, (300, 200), (100, 100), "first",
+                                       "org.oriel.test.first")
 
         for kind, expected in KINDS:
             bad = s.spawn_wayland([exe("ORIEL_TEST_MALFORMED"), "--kind", kind],

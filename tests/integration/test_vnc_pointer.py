@@ -52,16 +52,8 @@ def menu_shown(s, xterm_wid):
 def main():
     port = vnc.free_port()
     with Session(outputs=["1024x768"], args=vnc.vnc_args(port)) as s:
-        a = s.spawn_colour(A, size=SIZE, title="A", app_id="org.oriel.test.a")
-        a.wait_ready(size=SIZE)
-        wa = s.wait_window(app_id="org.oriel.test.a")
-        b = s.spawn_colour(B, size=SIZE, title="B", app_id="org.oriel.test.b")
-        b.wait_ready(size=SIZE)
-        wb = s.wait_window(app_id="org.oriel.test.b")
-        s.orielctl("move", wa["id"], *A_POS)
-        s.orielctl("move", wb["id"], *B_POS)
-        s.wait_window(id=wa["id"], where=lambda w: (w["x"], w["y"]) == A_POS)
-        s.wait_window(id=wb["id"], where=lambda w: (w["x"], w["y"]) == B_POS)
+        a, wa = s.colour_window_at(A, SIZE, A_POS, "A", "org.oriel.test.a")
+        b, wb = s.colour_window_at(B, SIZE, B_POS, "B", "org.oriel.test.b")
 
         vnc.wait_listening(s, vnc.tcp(port))
         v = vnc.Viewer(s, vnc.tcp(port), encodings="raw")

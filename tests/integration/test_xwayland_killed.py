@@ -24,13 +24,8 @@ X2_COLOUR = (0x30, 0x50, 0xe0)
 
 def main():
     with Session(outputs=["1024x768"]) as s:
-        c = s.spawn_colour(WL_COLOUR, size=(300, 200), title="survivor",
-                           app_id="org.oriel.test.survivor")
-        c.wait_ready(size=(300, 200))
-        wl = s.wait_window(app_id="org.oriel.test.survivor")
-        s.orielctl("move", wl["id"], 600, 100)
-        wl = s.wait_window(id=wl["id"], where=lambda w: (w["x"], w["y"]) == (600, 100),
-                           what="the Wayland client to move to 600,100")
+        c, wl = s.colour_window_at(WL_COLOUR, (300, 200), (600, 100), "survivor",
+                                   "org.oriel.test.survivor")
 
         xlogo = _xlogo(s, X_COLOUR, "+50+400")
         xw = s.wait_window(app_id="XLogo", kind="x11", title="first")

@@ -8,6 +8,7 @@
 #include <wlr/types/wlr_scene.h>
 #include <wlr/util/log.h>
 #include "capture/output_capture.h"
+#include "capture/pixel_copy.h"
 #include "compositor/output.h"
 #include "compositor/server.h"
 #include "compositor/util.h"
@@ -127,19 +128,6 @@ static bool format_is_rgbx(uint32_t format) {
 	return format == DRM_FORMAT_XBGR8888 || format == DRM_FORMAT_ABGR8888;
 }
 
-static void copy_row(uint8_t *dst, const uint8_t *src, int width, bool swap) {
-	if (!swap) {
-		memcpy(dst, src, (size_t)width * 4);
-		return;
-	}
-	for (int i = 0; i < width; i++) {
-		dst[4 * i + 0] = src[4 * i + 2];
-		dst[4 * i + 1] = src[4 * i + 1];
-		dst[4 * i + 2] = src[4 * i + 0];
-		dst[4 * i + 3] = src[4 * i + 3];
-	}
-}
-
 bool output_capture_frame_copy(struct output_capture *capture,
 		const struct output_capture_frame *frame, const pixman_region32_t *region,
 		uint8_t *dst, int dst_stride, int dst_width, int dst_height, int dx, int dy) {
@@ -164,7 +152,7 @@ bool output_capture_frame_copy(struct output_capture *capture,
 			for (int r = 0; r < n_rects; r++) {
 				const pixman_box32_t *b = &rects[r];
 				for (int y = b->y1; y < b->y2; y++) {
-					copy_row(dst + (size_t)(y + dy) * dst_stride + (size_t)(b->x1 + dx) * 4,
+					pixel_copy_row(dst + (size_t)(y + dy) * dst_stride + (size_t)(b->x1 + dx) * 4,
 						(const uint8_t *)data + (size_t)y * stride + (size_t)b->x1 * 4,
 						b->x2 - b->x1, swap);
 				}

@@ -29,6 +29,7 @@
 #include "capture/format_negotiation.h"
 #include "capture/output_capture.h"
 #include "capture/pipewire_stream.h"
+#include "capture/pixel_copy.h"
 #include "capture/scene_render.h"
 #include "compositor/headless_backend.h"
 #include "compositor/output.h"
@@ -593,17 +594,7 @@ static void scene_source_copy(struct pipewire_cast *cast, const pixman_region32_
 			const uint8_t *s = cast->pixels.data + (size_t)y * cast->pixels.stride +
 				(size_t)b[i].x1 * 4;
 			uint8_t *d = dst + (size_t)y * cast->stride + (size_t)b[i].x1 * 4;
-			int w = b[i].x2 - b[i].x1;
-			if (!swap) {
-				memcpy(d, s, (size_t)w * 4);
-				continue;
-			}
-			for (int x = 0; x < w; x++) {
-				d[4 * x + 0] = s[4 * x + 2];
-				d[4 * x + 1] = s[4 * x + 1];
-				d[4 * x + 2] = s[4 * x + 0];
-				d[4 * x + 3] = s[4 * x + 3];
-			}
+			pixel_copy_row(d, s, b[i].x2 - b[i].x1, swap);
 		}
 	}
 }

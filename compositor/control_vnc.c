@@ -29,14 +29,20 @@ static int check_address(const char *address, sd_bus_error *error) {
 	return 0;
 }
 
-static int method_start_listener(sd_bus_message *msg, void *data, sd_bus_error *error) {
-	struct control *control = data;
-	const char *address;
-	int r = control_read_checked(control, msg, error, "s", &address);
+/* A listener method's argument, from an allowed caller, checked. */
+static int read_address(struct control *control, sd_bus_message *msg,
+		sd_bus_error *error, const char **address) {
+	int r = control_read_checked(control, msg, error, "s", address);
 	if (r < 0) {
 		return r;
 	}
-	r = check_address(address, error);
+	return check_address(*address, error);
+}
+
+static int method_start_listener(sd_bus_message *msg, void *data, sd_bus_error *error) {
+	struct control *control = data;
+	const char *address;
+	int r = read_address(control, msg, error, &address);
 	if (r < 0) {
 		return r;
 	}
@@ -71,11 +77,7 @@ static int method_start_listener(sd_bus_message *msg, void *data, sd_bus_error *
 static int method_stop_listener(sd_bus_message *msg, void *data, sd_bus_error *error) {
 	struct control *control = data;
 	const char *address;
-	int r = control_read_checked(control, msg, error, "s", &address);
-	if (r < 0) {
-		return r;
-	}
-	r = check_address(address, error);
+	int r = read_address(control, msg, error, &address);
 	if (r < 0) {
 		return r;
 	}

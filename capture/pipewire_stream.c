@@ -43,7 +43,6 @@
 #define CAST_BUFFERS_MIN 2
 #define CAST_BUFFERS_MAX 8
 #define CAST_DAMAGE_REGIONS 16
-#define CAST_KICK_MS 50
 #define CAST_LINGER_MS 1000
 #define CAST_REFRESH_MS 60
 #define CAST_REFRESHES 3
@@ -51,7 +50,11 @@
 #define CAST_CURSOR_MAX 256
 #define CAST_CURSOR_META_SIZE(w, h) (sizeof(struct spa_meta_cursor) + \
 	sizeof(struct spa_meta_bitmap) + (size_t)(w) * (h) * 4)
-#define CAST_KICKS_MAX 20
+/*
+ * Graph cycles run again after each frame, with growing gaps (ms from the
+ * previous one): see kick_timer.
+ */
+static const int cast_kick_gaps_ms[] = { 20, 40, 100, 250, 600, 1500, 3000 };
 
 struct pipewire_core {
 	struct pw_loop *loop;
@@ -159,14 +162,16 @@ struct pipewire_cast {
 
 	struct wl_event_source *retry_timer;
 	/*
-	 * A frame was queued and triggered but its graph cycle has not run
-	 * (no process event yet): a trigger right after the stream starts
-	 * streaming can be lost while the data loop is still starting the
-	 * node, and an idle source would never trigger again.
+	 * The stream drives the graph: a cycle runs only when we trigger it.
+	 * A consumer whose node is not running yet when a frame is triggered
+	 * (it is still starting, or joins a running stream) is not part of
+	 * that cycle; the frame waits in the link, and on a still source no
+	 * other cycle would come. So cycles run a few more times after each
+	 * frame. A cycle that finds the frame already taken delivers
+	 * nothing: consumers see no duplicates.
 	 */
 	struct wl_event_source *kick_timer;
-	bool cycled;
-	int kicks;
+	size_t kicks; /* index into cast_kick_gaps_ms */
 	/*
 	 * The source is gone and the stream set to its error state: the cast
 	 * ends once PipeWire answered a sync (so everyone saw the error first),
@@ -832,10 +837,9 @@ static void cast_produce(struct pipewire_cast *cast) {
 	cast->cursor_dirty = false;
 	cast->seq++;
 	pw_stream_queue_buffer(cast->stream, pwb);
-	cast->cycled = false;
-	cast->kicks = 0;
 	pw_stream_trigger_process(cast->stream);
-	wl_event_source_timer_update(cast->kick_timer, CAST_KICK_MS);
+	cast->kicks = 0;
+	wl_event_source_timer_update(cast->kick_timer, cast_kick_gaps_ms[0]);
 
 	pixman_region32_clear(&cast->pending);
 	/* latest stays: a cursor-only frame may need its pixels for a buffer. */
@@ -844,19 +848,14 @@ static void cast_produce(struct pipewire_cast *cast) {
 
 static int handle_kick_timer(void *data) {
 	struct pipewire_cast *cast = data;
-	if (cast->cycled || cast->closing || cast->state != PW_STREAM_STATE_STREAMING ||
-			++cast->kicks > CAST_KICKS_MAX) {
+	if (cast->closing || cast->state != PW_STREAM_STATE_STREAMING) {
 		return 0;
 	}
-	wlr_log(WLR_DEBUG, "pipewire: cast node %u: kick %d", cast->node_id, cast->kicks);
 	pw_stream_trigger_process(cast->stream);
-	wl_event_source_timer_update(cast->kick_timer, CAST_KICK_MS);
+	if (++cast->kicks < SPA_N_ELEMENTS(cast_kick_gaps_ms)) {
+		wl_event_source_timer_update(cast->kick_timer, cast_kick_gaps_ms[cast->kicks]);
+	}
 	return 0;
-}
-
-static void handle_process(void *data) {
-	struct pipewire_cast *cast = data;
-	cast->cycled = true;
 }
 
 static int handle_retry_timer(void *data) {
@@ -1290,7 +1289,6 @@ static const struct pw_stream_events stream_events = {
 	.param_changed = handle_param_changed,
 	.add_buffer = handle_add_buffer,
 	.remove_buffer = handle_remove_buffer,
-	.process = handle_process,
 };
 
 static const struct spa_pod *build_enum_format(struct spa_pod_builder *b,
@@ -1394,6 +1392,15 @@ static struct pipewire_cast *cast_new(struct pipewire_core *core, struct server 
 	uint8_t buf[1024];
 	struct spa_pod_builder b = SPA_POD_BUILDER_INIT(buf, sizeof(buf));
 	const struct spa_pod *params[1] = { build_enum_format(&b, cast->width, cast->height) };
+	/*
+	 * We allocate the buffers (memfds) so that consumers get real MemFd
+	 * data: PipeWire's own allocation shows them MemPtr, which current
+	 * WebRTC (Chromium, Firefox) does not read. PipeWire 0.3.65 has a race
+	 * here: a reply to another request can complete the daemon's wait for
+	 * our allocation early (sequence numbers collide), and the consumer is
+	 * then handed the buffers before our memfds reached the daemon. It
+	 * needs the daemon starved for CPU while a link is made.
+	 */
 	int r = pw_stream_connect(cast->stream, PW_DIRECTION_OUTPUT, PW_ID_ANY,
 		PW_STREAM_FLAG_DRIVER | PW_STREAM_FLAG_ALLOC_BUFFERS, params, 1);
 	if (r < 0) {

@@ -216,10 +216,14 @@ void view_map(struct view *view, struct wlr_scene_node *content, int width,
 	}
 }
 
+static bool accepts_focus(struct view *view) {
+	return !view->impl->accepts_focus || view->impl->accepts_focus(view);
+}
+
 static struct view *topmost_focusable(struct server *server, struct view *except) {
 	struct view *view;
 	wl_list_for_each(view, &server->views, link) {
-		if (view != except && view->mapped && !view->minimized) {
+		if (view != except && view->mapped && !view->minimized && accepts_focus(view)) {
 			return view;
 		}
 	}
@@ -327,6 +331,9 @@ void view_focus(struct view *view) {
 		view_set_minimized(view, false);
 	}
 	view_raise(view);
+	if (!accepts_focus(view)) {
+		return; /* raised, but the keyboard stays where it was */
+	}
 	if (view->attention_requested) {
 		view->attention_requested = false;
 		redraw_decoration(view);

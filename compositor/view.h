@@ -38,6 +38,8 @@ struct view_impl {
 	/* Asks the client for this content geometry, in layout coordinates. */
 	void (*configure)(struct view *view, const struct wlr_box *geometry);
 	void (*set_activated)(struct view *view, bool activated);
+	/* Optional: false for windows that never take keyboard focus (ICCCM No Input). */
+	bool (*accepts_focus)(struct view *view);
 	void (*set_maximized)(struct view *view, bool maximized);
 	void (*set_fullscreen)(struct view *view, bool fullscreen);
 	void (*set_minimized)(struct view *view, bool minimized);

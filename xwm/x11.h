@@ -16,7 +16,7 @@
 
 struct server;
 
-/* Everything here but UTF8_STRING and WM_PROTOCOLS is in _NET_SUPPORTED. */
+/* Everything here but UTF8_STRING and the WM_* atoms is in _NET_SUPPORTED. */
 enum xwm_atom {
 	ATOM_UTF8_STRING,
 	ATOM_NET_SUPPORTED,
@@ -54,6 +54,7 @@ enum xwm_atom {
 	ATOM_NET_WM_PING,
 	ATOM_NET_WM_PID,
 	ATOM_WM_PROTOCOLS,
+	ATOM_WM_TAKE_FOCUS,
 	/* _NET_WM_WINDOW_TYPE_* */
 	ATOM_TYPE_NORMAL,
 	ATOM_TYPE_DIALOG,

@@ -13,6 +13,7 @@
 #include "compositor/util.h"
 #include "compositor/view.h"
 #include "compositor/placement.h"
+#include "xwm/icccm_focus.h"
 #include "xwm/icccm_hints.h"
 #include "xwm/x11.h"
 #include "xwm/xwayland.h"
@@ -100,6 +101,13 @@ static void set_activated(struct view *view, bool activated) {
 		wlr_xwayland_surface_restack(xsurface, NULL, XCB_STACK_MODE_ABOVE);
 	}
 	wlr_xwayland_surface_activate(xsurface, activated);
+	if (activated) {
+		icccm_focus_activated(view_x11(view), xsurface);
+	}
+}
+
+static bool accepts_focus(struct view *view) {
+	return icccm_focus_accepts(xwayland_view_from_view(view)->xsurface);
 }
 
 static void set_maximized(struct view *view, bool maximized) {
@@ -240,6 +248,7 @@ static const struct view_impl xwayland_view_impl = {
 	.get_pid = get_pid,
 	.configure = configure,
 	.set_activated = set_activated,
+	.accepts_focus = accepts_focus,
 	.set_maximized = set_maximized,
 	.set_fullscreen = set_fullscreen,
 	.set_minimized = set_minimized,

@@ -23,11 +23,18 @@
  *   --pid                sets _NET_WM_PID (with --ping, as EWMH requires)
  *   --request-extents    before mapping, sends _NET_REQUEST_FRAME_EXTENTS and
  *                        prints "frame-extents L R T B" once the WM set them
+ *   --input yes|no       WM_HINTS input field (default yes)
+ *   --take-focus         WM_PROTOCOLS lists WM_TAKE_FOCUS; each one received
+ *                        prints "take-focus", and a window without input
+ *                        (Globally Active) then sets the focus itself
  *
  * Send mode: "oriel-test-xclient send MESSAGE WINDOW [values...]" sends a
  * client message to the root window, as a pager or the app would, and
  * exits. MESSAGE is an atom name (e.g. _NET_ACTIVE_WINDOW); values are up
  * to five 32-bit numbers or atom names (data.l[0..4]).
+ *
+ * Focus mode: "oriel-test-xclient focus" prints "focus 0x<id>", the X input
+ * focus window (GetInputFocus), and exits.
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -102,6 +109,14 @@ int main(int argc, char **argv) {
 		return 1;
 	}
 	xcb_screen_t *screen = xcb_setup_roots_iterator(xcb_get_setup(conn)).data;
+	if (argc > 1 && strcmp(argv[1], "focus") == 0) {
+		xcb_get_input_focus_reply_t *focus = xcb_get_input_focus_reply(conn,
+			xcb_get_input_focus(conn), NULL);
+		printf("focus 0x%x\n", focus ? focus->focus : 0);
+		free(focus);
+		xcb_disconnect(conn);
+		return 0;
+	}
 	if (argc > 1 && strcmp(argv[1], "send") == 0) {
 		int r = send_mode(argc, argv, screen->root);
 		xcb_disconnect(conn);
@@ -112,6 +127,7 @@ int main(int argc, char **argv) {
 	int width = 200, height = 150, x = 0, y = 0;
 	bool has_position = false, iconic = false, urgent = false, no_delete = false;
 	bool ping = false, set_pid = false, request_extents = false;
+	bool input = true, take_focus = false;
 	uint32_t colour = 0x808080, transient_for = 0, user_time = 0;
 	bool has_user_time = false;
 	uint32_t strut[12];
@@ -164,6 +180,11 @@ int main(int argc, char **argv) {
 			ping = true;
 		} else if (strcmp(arg, "--pid") == 0) {
 			set_pid = true;
+		} else if (strcmp(arg, "--input") == 0) {
+			TAKES_VALUE;
+			input = strcmp(val, "no") != 0;
+		} else if (strcmp(arg, "--take-focus") == 0) {
+			take_focus = true;
 		} else if (strcmp(arg, "--request-extents") == 0) {
 			request_extents = true;
 		} else {
@@ -203,7 +224,7 @@ int main(int argc, char **argv) {
 	/* WM_HINTS: flags, input, initial_state, ... (9 CARD32s). */
 	uint32_t hints[9] = {0};
 	hints[0] = 1u /* InputHint */ | 2u /* StateHint */ | (urgent ? 1u << 8 : 0);
-	hints[1] = 1;
+	hints[1] = input ? 1 : 0;
 	hints[2] = iconic ? 3 : 1;
 	xcb_change_property(conn, XCB_PROP_MODE_REPLACE, window, XCB_ATOM_WM_HINTS,
 		XCB_ATOM_WM_HINTS, 32, 9, hints);
@@ -211,13 +232,17 @@ int main(int argc, char **argv) {
 	xcb_atom_t wm_protocols = atom("WM_PROTOCOLS");
 	xcb_atom_t wm_delete = atom("WM_DELETE_WINDOW");
 	xcb_atom_t net_ping = atom("_NET_WM_PING");
-	xcb_atom_t protocols[2];
+	xcb_atom_t wm_take_focus = atom("WM_TAKE_FOCUS");
+	xcb_atom_t protocols[3];
 	int n_protocols = 0;
 	if (!no_delete) {
 		protocols[n_protocols++] = wm_delete;
 	}
 	if (ping) {
 		protocols[n_protocols++] = net_ping;
+	}
+	if (take_focus) {
+		protocols[n_protocols++] = wm_take_focus;
 	}
 	xcb_change_property(conn, XCB_PROP_MODE_REPLACE, window, wm_protocols,
 		XCB_ATOM_ATOM, 32, n_protocols, protocols);
@@ -301,6 +326,15 @@ int main(int argc, char **argv) {
 				xcb_disconnect(conn);
 				free(event);
 				return 0;
+			}
+			if (ev->data.data32[0] == wm_take_focus) {
+				printf("take-focus\n");
+				if (!input) {
+					/* Globally Active: the client gives itself focus. */
+					xcb_set_input_focus(conn, XCB_INPUT_FOCUS_PARENT, window,
+						ev->data.data32[1]);
+					xcb_flush(conn);
+				}
 			}
 			if (ev->data.data32[0] == net_ping) {
 				printf("ping\n");

@@ -27,6 +27,9 @@ static void create_scene(struct server *server) {
 	for (int i = 0; i < LAYER_COUNT; i++) {
 		server->layers[i] = wlr_scene_tree_create(&server->scene->node);
 	}
+	for (int i = 0; i < VIEW_BAND_COUNT; i++) {
+		server->view_bands[i] = wlr_scene_tree_create(&server->layers[LAYER_VIEWS]->node);
+	}
 	wlr_scene_attach_output_layout(server->scene, server->output_layout);
 	server->presentation = wlr_presentation_create(server->display, server->backend);
 	wlr_scene_set_presentation(server->scene, server->presentation);
@@ -35,6 +38,7 @@ static void create_scene(struct server *server) {
 bool server_init(struct server *server, const struct oriel_options *options) {
 	server->options = options;
 	wl_list_init(&server->views);
+	wl_signal_init(&server->events_stacking_changed);
 	server->display = wl_display_create();
 	server->loop = wl_display_get_event_loop(server->display);
 	if (!backend_init(server)) {

@@ -81,6 +81,9 @@ static void handle_toplevel_request_minimize(struct wl_listener *listener, void 
 }
 
 static void toplevel_handle_create(struct view *view) {
+	if (view->skip_taskbar || view->toplevel_handle) {
+		return;
+	}
 	struct wlr_foreign_toplevel_handle_v1 *handle =
 		wlr_foreign_toplevel_handle_v1_create(view->server->foreign_toplevels);
 	if (!handle) {
@@ -91,9 +94,11 @@ static void toplevel_handle_create(struct view *view) {
 	const char *app_id = view->impl->get_app_id(view);
 	wlr_foreign_toplevel_handle_v1_set_title(handle, title ? title : "");
 	wlr_foreign_toplevel_handle_v1_set_app_id(handle, app_id ? app_id : "");
-	if (view->minimized) {
-		wlr_foreign_toplevel_handle_v1_set_minimized(handle, true);
-	}
+	wlr_foreign_toplevel_handle_v1_set_minimized(handle, view->minimized);
+	wlr_foreign_toplevel_handle_v1_set_maximized(handle, view->maximized);
+	wlr_foreign_toplevel_handle_v1_set_fullscreen(handle, view->fullscreen);
+	wlr_foreign_toplevel_handle_v1_set_activated(handle,
+		view->server->focused_view == view);
 	view->toplevel_request_activate.notify = handle_toplevel_request_activate;
 	wl_signal_add(&handle->events.request_activate, &view->toplevel_request_activate);
 	view->toplevel_request_close.notify = handle_toplevel_request_close;
@@ -126,7 +131,8 @@ void view_init(struct view *view, struct server *server, const struct view_impl 
 	view->impl = impl;
 	view->surface = surface;
 	view->id = ++server->next_view_id;
-	view->scene_tree = wlr_scene_tree_create(&server->layers[LAYER_VIEWS]->node);
+	view->band = VIEW_BAND_NORMAL;
+	view->scene_tree = wlr_scene_tree_create(&server->view_bands[VIEW_BAND_NORMAL]->node);
 	view->scene_tree->node.data = view;
 	wlr_scene_node_set_enabled(&view->scene_tree->node, false);
 	decoration_init(&view->decoration, view->scene_tree);
@@ -208,6 +214,7 @@ void view_map(struct view *view, struct wlr_scene_node *content, int width,
 	} else {
 		view->impl->configure(view, &view->geometry);
 	}
+	view_raise(view); /* into its band */
 	if (!view->minimized && !view->no_focus_on_map) {
 		view_focus(view);
 	}
@@ -287,39 +294,62 @@ void view_update_app_id(struct view *view) {
 }
 
 /*
- * Fullscreen windows cover panels, so they live in the top layer; a dialog
- * lives in its parent's layer, or a fullscreen parent would hide it.
+ * Fullscreen windows cover panels, so they live in the top layer; the
+ * others in their band. A dialog lives in its parent's layer or band when
+ * that is higher, or a fullscreen or always-on-top parent would hide it.
  */
-static struct wlr_scene_node *layer_node(struct view *view) {
-	struct server *server = view->server;
+#define STACK_RANK_FULLSCREEN VIEW_BAND_COUNT
+
+static int stack_rank(struct view *view) {
+	int rank = view->band;
 	/* Bounded: X clients can make WM_TRANSIENT_FOR loops. */
 	for (int depth = 0; view && depth < 16; depth++) {
 		if (view->fullscreen) {
-			return &server->layers[LAYER_TOP]->node;
+			return STACK_RANK_FULLSCREEN;
+		}
+		if ((int)view->band > rank) {
+			rank = view->band;
 		}
 		struct view *parent = view->impl->get_parent ?
 			view->impl->get_parent(view) : NULL;
 		view = parent && parent->mapped ? parent : NULL;
 	}
-	return &server->layers[LAYER_VIEWS]->node;
+	return rank;
+}
+
+static struct wlr_scene_node *stack_node(struct server *server, int rank) {
+	return rank == STACK_RANK_FULLSCREEN ? &server->layers[LAYER_TOP]->node :
+		&server->view_bands[rank]->node;
+}
+
+/* To the top of its layer or band, in the scene and in server.views. */
+static void raise_one(struct view *view) {
+	struct server *server = view->server;
+	int rank = stack_rank(view);
+	wlr_scene_node_reparent(&view->scene_tree->node, stack_node(server, rank));
+	wlr_scene_node_raise_to_top(&view->scene_tree->node);
+	wl_list_remove(&view->link);
+	struct view *other;
+	wl_list_for_each(other, &server->views, link) {
+		if (stack_rank(other) <= rank) {
+			wl_list_insert(other->link.prev, &view->link);
+			return;
+		}
+	}
+	wl_list_insert(server->views.prev, &view->link);
 }
 
 void view_raise(struct view *view) {
-	wlr_scene_node_reparent(&view->scene_tree->node, layer_node(view));
-	wlr_scene_node_raise_to_top(&view->scene_tree->node);
-	wl_list_remove(&view->link);
-	wl_list_insert(&view->server->views, &view->link);
+	raise_one(view);
 	/* Dialogs stay above the window they belong to. */
 	struct view *child, *tmp;
 	wl_list_for_each_safe(child, tmp, &view->server->views, link) {
 		if (child != view && child->mapped && child->impl->get_parent &&
 				child->impl->get_parent(child) == view) {
-			wlr_scene_node_reparent(&child->scene_tree->node, layer_node(child));
-			wlr_scene_node_raise_to_top(&child->scene_tree->node);
-			wl_list_remove(&child->link);
-			wl_list_insert(&view->server->views, &child->link);
+			raise_one(child);
 		}
 	}
+	wl_signal_emit(&view->server->events_stacking_changed, NULL);
 }
 
 void view_focus(struct view *view) {
@@ -358,6 +388,28 @@ void view_focus(struct view *view) {
 	}
 	redraw_decoration(view);
 	seat_focus_surface(server->seat, view->surface);
+	/* Activation may have restacked the client's own windows (X). */
+	wl_signal_emit(&server->events_stacking_changed, NULL);
+}
+
+void view_set_band(struct view *view, enum view_band band) {
+	if (view->band == band) {
+		return;
+	}
+	view->band = band;
+	view_raise(view);
+}
+
+void view_set_skip_taskbar(struct view *view, bool skip_taskbar) {
+	if (view->skip_taskbar == skip_taskbar) {
+		return;
+	}
+	view->skip_taskbar = skip_taskbar;
+	if (skip_taskbar) {
+		toplevel_handle_destroy(view);
+	} else if (view->mapped) {
+		toplevel_handle_create(view);
+	}
 }
 
 void view_move(struct view *view, int x, int y) {

@@ -14,6 +14,7 @@
 #include <wlr/util/box.h>
 #include "compositor/decoration.h"
 #include "compositor/placement.h"
+#include "compositor/server.h"
 
 struct server;
 struct view;
@@ -88,6 +89,10 @@ struct view {
 	bool urgent, attention_requested;
 	/* The client did not answer a ping: the shell's get_title says so. */
 	bool not_responding;
+	/* Kept above or below normal windows (X11 _NET_WM_STATE_ABOVE/BELOW). */
+	enum view_band band;
+	/* Left out of taskbars: no foreign-toplevel handle (X11 SKIP_TASKBAR). */
+	bool skip_taskbar;
 	/* Space the view reserves at the layout's edges (X docks). */
 	bool has_strut;
 	struct placement_strut strut;
@@ -132,6 +137,9 @@ void view_set_urgent(struct view *view, bool urgent);
 void view_request_attention(struct view *view, bool attention);
 bool view_wants_attention(const struct view *view);
 void view_set_not_responding(struct view *view, bool not_responding);
+/* Moves the view into a stacking band, at the top of it. */
+void view_set_band(struct view *view, enum view_band band);
+void view_set_skip_taskbar(struct view *view, bool skip_taskbar);
 /* Reserves (or with NULL, releases) space at the layout edges. */
 void view_set_strut(struct view *view, const struct placement_strut *strut);
 /* layer_shell.c: takes the views' struts out of an output's usable area. */

@@ -149,10 +149,20 @@ void ewmh_client_message(struct xwm_x11 *x11, xcb_client_message_event_t *event)
 		handle_activate(x11, view, data);
 	} else if (event->type == x11->atoms[ATOM_NET_WM_STATE]) {
 		handle_state(x11, view, data);
+		ewmh_state_request(x11, view, data);
+	} else if (event->type == x11->atoms[ATOM_NET_WM_DESKTOP]) {
+		ewmh_desktop_request(x11, view, data);
 	}
 }
 
 void ewmh_property_notify(struct xwm_x11 *x11, xcb_property_notify_event_t *event) {
+	if (event->atom == x11->atoms[ATOM_NET_WM_STATE]) {
+		struct view *view = xwayland_view_find(x11->server, event->window);
+		if (view) {
+			ewmh_state_property_changed(x11, view);
+		}
+		return;
+	}
 	if (event->atom != x11->atoms[ATOM_NET_WM_STRUT] &&
 			event->atom != x11->atoms[ATOM_NET_WM_STRUT_PARTIAL]) {
 		return;

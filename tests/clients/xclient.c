@@ -23,6 +23,7 @@
  *   --pid                sets _NET_WM_PID (with --ping, as EWMH requires)
  *   --request-extents    before mapping, sends _NET_REQUEST_FRAME_EXTENTS and
  *                        prints "frame-extents L R T B" once the WM set them
+ *   --state A,B,...      _NET_WM_STATE_<A>, ... before mapping (ABOVE, STICKY...)
  *   --input yes|no       WM_HINTS input field (default yes)
  *   --take-focus         WM_PROTOCOLS lists WM_TAKE_FOCUS; each one received
  *                        prints "take-focus", and a window without input
@@ -45,12 +46,59 @@
 
 static xcb_connection_t *conn;
 
+/* Interned once: setting up a window then needs no round trip. */
+static struct {
+	char name[128];
+	xcb_atom_t atom;
+} atom_cache[64];
+static int atom_cache_n;
+
 static xcb_atom_t atom(const char *name) {
+	for (int i = 0; i < atom_cache_n; i++) {
+		if (strcmp(atom_cache[i].name, name) == 0) {
+			return atom_cache[i].atom;
+		}
+	}
 	xcb_intern_atom_reply_t *reply = xcb_intern_atom_reply(conn,
 		xcb_intern_atom(conn, 0, strlen(name), name), NULL);
 	xcb_atom_t a = reply ? reply->atom : XCB_ATOM_NONE;
 	free(reply);
+	if (atom_cache_n < (int)(sizeof(atom_cache) / sizeof(atom_cache[0])) &&
+			strlen(name) < sizeof(atom_cache[0].name)) {
+		strcpy(atom_cache[atom_cache_n].name, name);
+		atom_cache[atom_cache_n++].atom = a;
+	}
 	return a;
+}
+
+static void state_atom_name(char *out, size_t size, const char *state) {
+	snprintf(out, size, "_NET_WM_STATE_%s", state);
+}
+
+/*
+ * Like most Xlib apps, the window is created, described and mapped in one
+ * go, with the atoms known beforehand: the WM sees the finished window.
+ */
+static void intern_atoms(const char *type, const char *states) {
+	static const char *const names[] = {"UTF8_STRING", "_NET_WM_NAME", "WM_PROTOCOLS",
+		"WM_DELETE_WINDOW", "_NET_WM_PING", "WM_TAKE_FOCUS", "_NET_WM_WINDOW_TYPE",
+		"_NET_WM_STATE", "_NET_WM_PID", "_NET_WM_STRUT", "_NET_WM_STRUT_PARTIAL",
+		"_NET_WM_USER_TIME", "_NET_FRAME_EXTENTS", "_NET_REQUEST_FRAME_EXTENTS"};
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		atom(names[i]);
+	}
+	char name[128];
+	if (type) {
+		snprintf(name, sizeof(name), "_NET_WM_WINDOW_TYPE_%s", type);
+		atom(name);
+	}
+	char buf[256];
+	snprintf(buf, sizeof(buf), "%s", states ? states : "");
+	for (char *save, *state = strtok_r(buf, ",", &save); state;
+			state = strtok_r(NULL, ",", &save)) {
+		state_atom_name(name, sizeof(name), state);
+		atom(name);
+	}
 }
 
 static uint32_t number_or_atom(const char *s) {
@@ -124,6 +172,7 @@ int main(int argc, char **argv) {
 	}
 
 	const char *title = "xclient", *class = "OrielXClient", *type = NULL;
+	const char *states = NULL;
 	int width = 200, height = 150, x = 0, y = 0;
 	bool has_position = false, iconic = false, urgent = false, no_delete = false;
 	bool ping = false, set_pid = false, request_extents = false;
@@ -180,6 +229,9 @@ int main(int argc, char **argv) {
 			ping = true;
 		} else if (strcmp(arg, "--pid") == 0) {
 			set_pid = true;
+		} else if (strcmp(arg, "--state") == 0) {
+			TAKES_VALUE;
+			states = val;
 		} else if (strcmp(arg, "--input") == 0) {
 			TAKES_VALUE;
 			input = strcmp(val, "no") != 0;
@@ -193,6 +245,7 @@ int main(int argc, char **argv) {
 		}
 	}
 
+	intern_atoms(type, states);
 	xcb_window_t window = xcb_generate_id(conn);
 	uint32_t values[2] = {colour, XCB_EVENT_MASK_STRUCTURE_NOTIFY |
 		XCB_EVENT_MASK_FOCUS_CHANGE | XCB_EVENT_MASK_EXPOSURE |
@@ -260,6 +313,20 @@ int main(int argc, char **argv) {
 		xcb_atom_t type_atom = atom(name);
 		xcb_change_property(conn, XCB_PROP_MODE_REPLACE, window,
 			atom("_NET_WM_WINDOW_TYPE"), XCB_ATOM_ATOM, 32, 1, &type_atom);
+	}
+	if (states) {
+		xcb_atom_t state_atoms[16];
+		int n = 0;
+		char buf[256];
+		snprintf(buf, sizeof(buf), "%s", states);
+		for (char *save, *name = strtok_r(buf, ",", &save); name && n < 16;
+				name = strtok_r(NULL, ",", &save)) {
+			char full[128];
+			state_atom_name(full, sizeof(full), name);
+			state_atoms[n++] = atom(full);
+		}
+		xcb_change_property(conn, XCB_PROP_MODE_REPLACE, window, atom("_NET_WM_STATE"),
+			XCB_ATOM_ATOM, 32, n, state_atoms);
 	}
 	if (strut_n > 0) {
 		set_cardinals(window, strut_partial ? "_NET_WM_STRUT_PARTIAL" : "_NET_WM_STRUT",

@@ -74,13 +74,13 @@ def main():
         expect_eq(x_focus(s), glob_wid, "X focus after a click on the No Input window")
 
         # Clicks give the others focus again, each in its own way.
-        s.click(*centre(s.window_by(title="passive")))
         passive_in = lines(passive, "focus-in")
+        s.click(*centre(s.window_by(title="passive")))
         wait_focused(s, passive, passive_wid, "passive", take_focus=False)
         s.wait_for(lambda: lines(passive, "focus-in") > passive_in,
                    what="another FocusIn on the click")
-        s.click(*centre(s.window_by(title="local")))
         takes = lines(local, "take-focus")
+        s.click(*centre(s.window_by(title="local")))
         wait_focused(s, local, local_wid, "local", take_focus=True)
         s.wait_for(lambda: lines(local, "take-focus") > takes,
                    what="another WM_TAKE_FOCUS on the click")

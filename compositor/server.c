@@ -20,6 +20,7 @@
 #include "compositor/protocols.h"
 #include "compositor/seat.h"
 #include "compositor/server.h"
+#include "compositor/switcher.h"
 #include "compositor/xdg_shell.h"
 
 static void create_scene(struct server *server) {
@@ -60,6 +61,7 @@ bool server_init(struct server *server, const struct oriel_options *options) {
 	if (!server->seat) {
 		return false;
 	}
+	server->switcher = switcher_create(server);
 	xdg_shell_init(server);
 	decoration_protocols_init(server);
 	layer_shell_init(server);
@@ -94,6 +96,8 @@ void server_finish(struct server *server) {
 	xdg_shell_finish(server);
 	seat_destroy(server->seat);
 	server->seat = NULL;
+	switcher_destroy(server->switcher);
+	server->switcher = NULL;
 	if (server->backend) {
 		output_finish_server(server);
 		wlr_backend_destroy(server->backend);

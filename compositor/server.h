@@ -54,6 +54,8 @@ struct server {
 	struct view *focused_view;
 	int cascade; /* counts placements, to cascade new windows */
 	uint64_t next_view_id;
+	uint64_t next_focus_serial; /* orders views by when they last had focus */
+	struct switcher *switcher;
 
 	struct seat *seat;
 	struct shells *shells;

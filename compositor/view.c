@@ -11,6 +11,7 @@
 #include "compositor/placement.h"
 #include "compositor/seat.h"
 #include "compositor/server.h"
+#include "compositor/switcher.h"
 #include "compositor/view.h"
 
 static bool view_is_kiosk(const struct view *view) {
@@ -252,6 +253,7 @@ void view_unmap(struct view *view) {
 	wlr_scene_node_set_enabled(&view->scene_tree->node, false);
 	toplevel_handle_destroy(view);
 	seat_view_gone(view->server->seat, view);
+	switcher_view_gone(view->server->switcher, view);
 	if (view->server->focused_view == view) {
 		view->server->focused_view = NULL;
 		struct view *next = topmost_focusable(view->server, view);
@@ -368,6 +370,7 @@ void view_focus(struct view *view) {
 		view->attention_requested = false;
 		redraw_decoration(view);
 	}
+	view->focus_serial = ++server->next_focus_serial;
 	struct view *previous = server->focused_view;
 	if (previous == view) {
 		seat_focus_surface(server->seat, view->surface);

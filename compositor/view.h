@@ -63,6 +63,7 @@ struct view {
 	const struct view_impl *impl;
 	struct wl_list link; /* server.views, top first */
 	uint64_t id;
+	uint64_t focus_serial; /* server.next_focus_serial when last focused */
 
 	struct wlr_surface *surface;
 	/* Placed at the content's top-left; holds the decoration and the content. */

@@ -4,7 +4,7 @@
  *
  * Window mode (the default) maps one window and prints, one per line on
  * stdout: "window 0x<id>" once mapped, then "configure X Y W H synthetic|real",
- * "delete-window", "ping" and "focus-in"/"focus-out" as they arrive.
+ * "delete-window", "ping", "focus-in"/"focus-out" and "key-press" as they arrive.
  *
  *   --title T            WM_NAME and _NET_WM_NAME
  *   --class C            WM_CLASS (instance and class)
@@ -248,7 +248,7 @@ int main(int argc, char **argv) {
 	intern_atoms(type, states);
 	xcb_window_t window = xcb_generate_id(conn);
 	uint32_t values[2] = {colour, XCB_EVENT_MASK_STRUCTURE_NOTIFY |
-		XCB_EVENT_MASK_FOCUS_CHANGE | XCB_EVENT_MASK_EXPOSURE |
+		XCB_EVENT_MASK_FOCUS_CHANGE | XCB_EVENT_MASK_EXPOSURE | XCB_EVENT_MASK_KEY_PRESS |
 		XCB_EVENT_MASK_PROPERTY_CHANGE};
 	xcb_create_window(conn, XCB_COPY_FROM_PARENT, window, screen->root, x, y,
 		width, height, 0, XCB_WINDOW_CLASS_INPUT_OUTPUT, screen->root_visual,
@@ -377,6 +377,9 @@ int main(int argc, char **argv) {
 				synthetic ? "synthetic" : "real");
 			break;
 		}
+		case XCB_KEY_PRESS:
+			printf("key-press\n");
+			break;
 		case XCB_FOCUS_IN:
 			printf("focus-in\n");
 			break;

@@ -228,14 +228,16 @@ static bool accepts_focus(struct view *view) {
 	return !view->impl->accepts_focus || view->impl->accepts_focus(view);
 }
 
-static struct view *topmost_focusable(struct server *server, struct view *except) {
-	struct view *view;
+/* Where focus goes when the focused view leaves: the one focused before it. */
+static struct view *previous_focusable(struct server *server, struct view *except) {
+	struct view *view, *best = NULL;
 	wl_list_for_each(view, &server->views, link) {
-		if (view != except && view->mapped && !view->minimized && accepts_focus(view)) {
-			return view;
+		if (view != except && view->mapped && !view->minimized && accepts_focus(view) &&
+				(!best || view->focus_serial > best->focus_serial)) {
+			best = view;
 		}
 	}
-	return NULL;
+	return best;
 }
 
 static void arrange_struts(struct server *server) {
@@ -256,7 +258,7 @@ void view_unmap(struct view *view) {
 	switcher_view_gone(view->server->switcher, view);
 	if (view->server->focused_view == view) {
 		view->server->focused_view = NULL;
-		struct view *next = topmost_focusable(view->server, view);
+		struct view *next = previous_focusable(view->server, view);
 		if (next) {
 			view_focus(next);
 		} else {
@@ -570,7 +572,7 @@ void view_set_minimized(struct view *view, bool minimized) {
 	if (minimized && view->server->focused_view == view) {
 		view->impl->set_activated(view, false);
 		view->server->focused_view = NULL;
-		struct view *next = topmost_focusable(view->server, view);
+		struct view *next = previous_focusable(view->server, view);
 		if (next) {
 			view_focus(next);
 		} else {

@@ -6,8 +6,10 @@
 #include <wlr/util/log.h>
 #include <xkbcommon/xkbcommon.h>
 #include "compositor/keyboard.h"
+#include "compositor/keyboard_moveresize.h"
 #include "compositor/seat.h"
 #include "compositor/server.h"
+#include "compositor/switcher.h"
 #include "compositor/util.h"
 
 #define DEFAULT_REPEAT_RATE 25
@@ -44,11 +46,34 @@ static void handle_modifiers(struct wl_listener *listener, void *data) {
 	wlr_seat_keyboard_notify_modifiers(wlr_seat, &keyboard->device->keyboard->modifiers);
 }
 
+/*
+ * Keys the compositor acts on itself: keyboard move/resize grabs, then
+ * Alt+Tab. The modifiers are the ones held before this key.
+ */
+static bool handle_compositor_key(struct keyboard *keyboard, uint32_t keycode,
+		bool pressed) {
+	struct wlr_keyboard *wlr_keyboard = keyboard->device->keyboard;
+	if (!wlr_keyboard->xkb_state) {
+		return false;
+	}
+	xkb_keysym_t sym = xkb_state_key_get_one_sym(wlr_keyboard->xkb_state, keycode + 8);
+	struct seat *seat = keyboard->seat;
+	if (keyboard_moveresize_key(seat, sym, pressed)) {
+		return true;
+	}
+	return switcher_key(seat->server->switcher, sym, pressed,
+		wlr_keyboard_get_modifiers(wlr_keyboard));
+}
+
 static void handle_key(struct wl_listener *listener, void *data) {
 	struct keyboard *keyboard = wl_container_of(listener, keyboard, key);
 	struct wlr_event_keyboard_key *event = data;
 	struct wlr_seat *wlr_seat = keyboard->seat->wlr_seat;
 	wlr_idle_notify_activity(keyboard->seat->server->idle, wlr_seat);
+	if (handle_compositor_key(keyboard, event->keycode,
+			event->state == WL_KEYBOARD_KEY_STATE_PRESSED)) {
+		return;
+	}
 	wlr_seat_set_keyboard(wlr_seat, keyboard->device);
 	wlr_seat_keyboard_notify_key(wlr_seat, event->time_msec, event->keycode,
 		event->state);

@@ -14,6 +14,7 @@
 #include <xkbcommon/xkbcommon.h>
 #include "compositor/cursor.h"
 #include "compositor/keyboard.h"
+#include "compositor/keyboard_moveresize.h"
 #include "compositor/seat.h"
 #include "compositor/server.h"
 #include "compositor/util.h"
@@ -92,6 +93,9 @@ void seat_view_gone(struct seat *seat, struct view *view) {
 	if (seat->grabbed_view == view) {
 		seat->grabbed_view = NULL;
 		seat->mode = CURSOR_PASSTHROUGH;
+	}
+	if (seat->key_grab_view == view) {
+		keyboard_moveresize_end(seat);
 	}
 }
 

@@ -29,6 +29,11 @@ struct seat {
 	double grab_x, grab_y;
 	struct wlr_box grab_geometry;
 	uint32_t resize_edges;
+	/* Keyboard move/resize (keyboard_moveresize.c). */
+	struct view *key_grab_view;
+	bool key_grab_resize;
+	struct wlr_box key_grab_start;
+	struct wlr_box key_grab_box; /* asked for; the client may not have drawn it yet */
 
 	struct wlr_relative_pointer_manager_v1 *relative_pointer;
 	struct wlr_pointer_constraints_v1 *pointer_constraints;

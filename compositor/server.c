@@ -20,12 +20,16 @@
 #include "compositor/protocols.h"
 #include "compositor/seat.h"
 #include "compositor/server.h"
+#include "compositor/switcher.h"
 #include "compositor/xdg_shell.h"
 
 static void create_scene(struct server *server) {
 	server->scene = wlr_scene_create();
 	for (int i = 0; i < LAYER_COUNT; i++) {
 		server->layers[i] = wlr_scene_tree_create(&server->scene->node);
+	}
+	for (int i = 0; i < VIEW_BAND_COUNT; i++) {
+		server->view_bands[i] = wlr_scene_tree_create(&server->layers[LAYER_VIEWS]->node);
 	}
 	wlr_scene_attach_output_layout(server->scene, server->output_layout);
 	server->presentation = wlr_presentation_create(server->display, server->backend);
@@ -35,6 +39,7 @@ static void create_scene(struct server *server) {
 bool server_init(struct server *server, const struct oriel_options *options) {
 	server->options = options;
 	wl_list_init(&server->views);
+	wl_signal_init(&server->events_stacking_changed);
 	server->display = wl_display_create();
 	server->loop = wl_display_get_event_loop(server->display);
 	if (!backend_init(server)) {
@@ -56,6 +61,7 @@ bool server_init(struct server *server, const struct oriel_options *options) {
 	if (!server->seat) {
 		return false;
 	}
+	server->switcher = switcher_create(server);
 	xdg_shell_init(server);
 	decoration_protocols_init(server);
 	layer_shell_init(server);
@@ -90,6 +96,8 @@ void server_finish(struct server *server) {
 	xdg_shell_finish(server);
 	seat_destroy(server->seat);
 	server->seat = NULL;
+	switcher_destroy(server->switcher);
+	server->switcher = NULL;
 	if (server->backend) {
 		output_finish_server(server);
 		wlr_backend_destroy(server->backend);

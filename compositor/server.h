@@ -8,6 +8,14 @@
 
 struct wlr_scene_tree;
 
+/* Bands of LAYER_VIEWS, bottom to top (X11 _NET_WM_STATE_BELOW/ABOVE). */
+enum view_band {
+	VIEW_BAND_BELOW,
+	VIEW_BAND_NORMAL,
+	VIEW_BAND_ABOVE,
+	VIEW_BAND_COUNT,
+};
+
 /* Scene layers, bottom to top. */
 enum scene_layer {
 	LAYER_BACKGROUND,
@@ -40,11 +48,14 @@ struct server {
 
 	struct wlr_scene *scene;
 	struct wlr_scene_tree *layers[LAYER_COUNT];
+	struct wlr_scene_tree *view_bands[VIEW_BAND_COUNT]; /* in LAYER_VIEWS */
 
 	struct wl_list views; /* view.link, top of the stack first */
 	struct view *focused_view;
 	int cascade; /* counts placements, to cascade new windows */
 	uint64_t next_view_id;
+	uint64_t next_focus_serial; /* orders views by when they last had focus */
+	struct switcher *switcher;
 
 	struct seat *seat;
 	struct shells *shells;
@@ -62,6 +73,7 @@ struct server {
 	struct wl_listener new_output;
 	struct wl_listener layout_change;
 	struct wl_signal events_outputs_changed; /* output geometry changed */
+	struct wl_signal events_stacking_changed; /* server.views was reordered */
 };
 
 bool server_init(struct server *server, const struct oriel_options *options);

@@ -11,6 +11,7 @@
 #include "compositor/placement.h"
 #include "compositor/seat.h"
 #include "compositor/server.h"
+#include "compositor/switcher.h"
 #include "compositor/view.h"
 
 static bool view_is_kiosk(const struct view *view) {
@@ -81,6 +82,9 @@ static void handle_toplevel_request_minimize(struct wl_listener *listener, void 
 }
 
 static void toplevel_handle_create(struct view *view) {
+	if (view->skip_taskbar || view->toplevel_handle) {
+		return;
+	}
 	struct wlr_foreign_toplevel_handle_v1 *handle =
 		wlr_foreign_toplevel_handle_v1_create(view->server->foreign_toplevels);
 	if (!handle) {
@@ -91,9 +95,11 @@ static void toplevel_handle_create(struct view *view) {
 	const char *app_id = view->impl->get_app_id(view);
 	wlr_foreign_toplevel_handle_v1_set_title(handle, title ? title : "");
 	wlr_foreign_toplevel_handle_v1_set_app_id(handle, app_id ? app_id : "");
-	if (view->minimized) {
-		wlr_foreign_toplevel_handle_v1_set_minimized(handle, true);
-	}
+	wlr_foreign_toplevel_handle_v1_set_minimized(handle, view->minimized);
+	wlr_foreign_toplevel_handle_v1_set_maximized(handle, view->maximized);
+	wlr_foreign_toplevel_handle_v1_set_fullscreen(handle, view->fullscreen);
+	wlr_foreign_toplevel_handle_v1_set_activated(handle,
+		view->server->focused_view == view);
 	view->toplevel_request_activate.notify = handle_toplevel_request_activate;
 	wl_signal_add(&handle->events.request_activate, &view->toplevel_request_activate);
 	view->toplevel_request_close.notify = handle_toplevel_request_close;
@@ -126,7 +132,8 @@ void view_init(struct view *view, struct server *server, const struct view_impl 
 	view->impl = impl;
 	view->surface = surface;
 	view->id = ++server->next_view_id;
-	view->scene_tree = wlr_scene_tree_create(&server->layers[LAYER_VIEWS]->node);
+	view->band = VIEW_BAND_NORMAL;
+	view->scene_tree = wlr_scene_tree_create(&server->view_bands[VIEW_BAND_NORMAL]->node);
 	view->scene_tree->node.data = view;
 	wlr_scene_node_set_enabled(&view->scene_tree->node, false);
 	decoration_init(&view->decoration, view->scene_tree);
@@ -208,6 +215,7 @@ void view_map(struct view *view, struct wlr_scene_node *content, int width,
 	} else {
 		view->impl->configure(view, &view->geometry);
 	}
+	view_raise(view); /* into its band */
 	if (!view->minimized && !view->no_focus_on_map) {
 		view_focus(view);
 	}
@@ -216,14 +224,20 @@ void view_map(struct view *view, struct wlr_scene_node *content, int width,
 	}
 }
 
-static struct view *topmost_focusable(struct server *server, struct view *except) {
-	struct view *view;
+static bool accepts_focus(struct view *view) {
+	return !view->impl->accepts_focus || view->impl->accepts_focus(view);
+}
+
+/* Where focus goes when the focused view leaves: the one focused before it. */
+static struct view *previous_focusable(struct server *server, struct view *except) {
+	struct view *view, *best = NULL;
 	wl_list_for_each(view, &server->views, link) {
-		if (view != except && view->mapped && !view->minimized) {
-			return view;
+		if (view != except && view->mapped && !view->minimized && accepts_focus(view) &&
+				(!best || view->focus_serial > best->focus_serial)) {
+			best = view;
 		}
 	}
-	return NULL;
+	return best;
 }
 
 static void arrange_struts(struct server *server) {
@@ -241,9 +255,10 @@ void view_unmap(struct view *view) {
 	wlr_scene_node_set_enabled(&view->scene_tree->node, false);
 	toplevel_handle_destroy(view);
 	seat_view_gone(view->server->seat, view);
+	switcher_view_gone(view->server->switcher, view);
 	if (view->server->focused_view == view) {
 		view->server->focused_view = NULL;
-		struct view *next = topmost_focusable(view->server, view);
+		struct view *next = previous_focusable(view->server, view);
 		if (next) {
 			view_focus(next);
 		} else {
@@ -283,39 +298,62 @@ void view_update_app_id(struct view *view) {
 }
 
 /*
- * Fullscreen windows cover panels, so they live in the top layer; a dialog
- * lives in its parent's layer, or a fullscreen parent would hide it.
+ * Fullscreen windows cover panels, so they live in the top layer; the
+ * others in their band. A dialog lives in its parent's layer or band when
+ * that is higher, or a fullscreen or always-on-top parent would hide it.
  */
-static struct wlr_scene_node *layer_node(struct view *view) {
-	struct server *server = view->server;
+#define STACK_RANK_FULLSCREEN VIEW_BAND_COUNT
+
+static int stack_rank(struct view *view) {
+	int rank = view->band;
 	/* Bounded: X clients can make WM_TRANSIENT_FOR loops. */
 	for (int depth = 0; view && depth < 16; depth++) {
 		if (view->fullscreen) {
-			return &server->layers[LAYER_TOP]->node;
+			return STACK_RANK_FULLSCREEN;
+		}
+		if ((int)view->band > rank) {
+			rank = view->band;
 		}
 		struct view *parent = view->impl->get_parent ?
 			view->impl->get_parent(view) : NULL;
 		view = parent && parent->mapped ? parent : NULL;
 	}
-	return &server->layers[LAYER_VIEWS]->node;
+	return rank;
+}
+
+static struct wlr_scene_node *stack_node(struct server *server, int rank) {
+	return rank == STACK_RANK_FULLSCREEN ? &server->layers[LAYER_TOP]->node :
+		&server->view_bands[rank]->node;
+}
+
+/* To the top of its layer or band, in the scene and in server.views. */
+static void raise_one(struct view *view) {
+	struct server *server = view->server;
+	int rank = stack_rank(view);
+	wlr_scene_node_reparent(&view->scene_tree->node, stack_node(server, rank));
+	wlr_scene_node_raise_to_top(&view->scene_tree->node);
+	wl_list_remove(&view->link);
+	struct view *other;
+	wl_list_for_each(other, &server->views, link) {
+		if (stack_rank(other) <= rank) {
+			wl_list_insert(other->link.prev, &view->link);
+			return;
+		}
+	}
+	wl_list_insert(server->views.prev, &view->link);
 }
 
 void view_raise(struct view *view) {
-	wlr_scene_node_reparent(&view->scene_tree->node, layer_node(view));
-	wlr_scene_node_raise_to_top(&view->scene_tree->node);
-	wl_list_remove(&view->link);
-	wl_list_insert(&view->server->views, &view->link);
+	raise_one(view);
 	/* Dialogs stay above the window they belong to. */
 	struct view *child, *tmp;
 	wl_list_for_each_safe(child, tmp, &view->server->views, link) {
 		if (child != view && child->mapped && child->impl->get_parent &&
 				child->impl->get_parent(child) == view) {
-			wlr_scene_node_reparent(&child->scene_tree->node, layer_node(child));
-			wlr_scene_node_raise_to_top(&child->scene_tree->node);
-			wl_list_remove(&child->link);
-			wl_list_insert(&view->server->views, &child->link);
+			raise_one(child);
 		}
 	}
+	wl_signal_emit(&view->server->events_stacking_changed, NULL);
 }
 
 void view_focus(struct view *view) {
@@ -327,10 +365,14 @@ void view_focus(struct view *view) {
 		view_set_minimized(view, false);
 	}
 	view_raise(view);
+	if (!accepts_focus(view)) {
+		return; /* raised, but the keyboard stays where it was */
+	}
 	if (view->attention_requested) {
 		view->attention_requested = false;
 		redraw_decoration(view);
 	}
+	view->focus_serial = ++server->next_focus_serial;
 	struct view *previous = server->focused_view;
 	if (previous == view) {
 		seat_focus_surface(server->seat, view->surface);
@@ -351,6 +393,28 @@ void view_focus(struct view *view) {
 	}
 	redraw_decoration(view);
 	seat_focus_surface(server->seat, view->surface);
+	/* Activation may have restacked the client's own windows (X). */
+	wl_signal_emit(&server->events_stacking_changed, NULL);
+}
+
+void view_set_band(struct view *view, enum view_band band) {
+	if (view->band == band) {
+		return;
+	}
+	view->band = band;
+	view_raise(view);
+}
+
+void view_set_skip_taskbar(struct view *view, bool skip_taskbar) {
+	if (view->skip_taskbar == skip_taskbar) {
+		return;
+	}
+	view->skip_taskbar = skip_taskbar;
+	if (skip_taskbar) {
+		toplevel_handle_destroy(view);
+	} else if (view->mapped) {
+		toplevel_handle_create(view);
+	}
 }
 
 void view_move(struct view *view, int x, int y) {
@@ -508,7 +572,7 @@ void view_set_minimized(struct view *view, bool minimized) {
 	if (minimized && view->server->focused_view == view) {
 		view->impl->set_activated(view, false);
 		view->server->focused_view = NULL;
-		struct view *next = topmost_focusable(view->server, view);
+		struct view *next = previous_focusable(view->server, view);
 		if (next) {
 			view_focus(next);
 		} else {

@@ -14,6 +14,7 @@
 #include <wlr/util/box.h>
 #include "compositor/decoration.h"
 #include "compositor/placement.h"
+#include "compositor/server.h"
 
 struct server;
 struct view;
@@ -38,6 +39,8 @@ struct view_impl {
 	/* Asks the client for this content geometry, in layout coordinates. */
 	void (*configure)(struct view *view, const struct wlr_box *geometry);
 	void (*set_activated)(struct view *view, bool activated);
+	/* Optional: false for windows that never take keyboard focus (ICCCM No Input). */
+	bool (*accepts_focus)(struct view *view);
 	void (*set_maximized)(struct view *view, bool maximized);
 	void (*set_fullscreen)(struct view *view, bool fullscreen);
 	void (*set_minimized)(struct view *view, bool minimized);
@@ -60,6 +63,7 @@ struct view {
 	const struct view_impl *impl;
 	struct wl_list link; /* server.views, top first */
 	uint64_t id;
+	uint64_t focus_serial; /* server.next_focus_serial when last focused */
 
 	struct wlr_surface *surface;
 	/* Placed at the content's top-left; holds the decoration and the content. */
@@ -86,6 +90,10 @@ struct view {
 	bool urgent, attention_requested;
 	/* The client did not answer a ping: the shell's get_title says so. */
 	bool not_responding;
+	/* Kept above or below normal windows (X11 _NET_WM_STATE_ABOVE/BELOW). */
+	enum view_band band;
+	/* Left out of taskbars: no foreign-toplevel handle (X11 SKIP_TASKBAR). */
+	bool skip_taskbar;
 	/* Space the view reserves at the layout's edges (X docks). */
 	bool has_strut;
 	struct placement_strut strut;
@@ -130,6 +138,9 @@ void view_set_urgent(struct view *view, bool urgent);
 void view_request_attention(struct view *view, bool attention);
 bool view_wants_attention(const struct view *view);
 void view_set_not_responding(struct view *view, bool not_responding);
+/* Moves the view into a stacking band, at the top of it. */
+void view_set_band(struct view *view, enum view_band band);
+void view_set_skip_taskbar(struct view *view, bool skip_taskbar);
 /* Reserves (or with NULL, releases) space at the layout edges. */
 void view_set_strut(struct view *view, const struct placement_strut *strut);
 /* layer_shell.c: takes the views' struts out of an output's usable area. */

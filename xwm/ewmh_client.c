@@ -5,6 +5,7 @@
  */
 #include <stdlib.h>
 #include <wlr/util/log.h>
+#include "compositor/keyboard_moveresize.h"
 #include "compositor/options.h"
 #include "compositor/seat.h"
 #include "compositor/server.h"
@@ -13,6 +14,8 @@
 #include "xwm/x11.h"
 #include "xwm/xwayland.h"
 
+#define MOVERESIZE_SIZE_KEYBOARD 9
+#define MOVERESIZE_MOVE_KEYBOARD 10
 #define MOVERESIZE_CANCEL 11
 #define STATE_REMOVE 0
 #define STATE_ADD 1
@@ -142,17 +145,32 @@ void ewmh_client_message(struct xwm_x11 *x11, xcb_client_message_event_t *event)
 		ewmh_decode_moveresize_window(data, &request);
 		xwayland_view_moveresize(view, &request);
 	} else if (event->type == x11->atoms[ATOM_NET_WM_MOVERESIZE]) {
+		/* wlroots' XWM starts the pointer ones; the keyboard ones are oriel's. */
 		if (data[2] == MOVERESIZE_CANCEL) {
 			seat_view_gone(server->seat, view);
+		} else if (data[2] == MOVERESIZE_SIZE_KEYBOARD ||
+				data[2] == MOVERESIZE_MOVE_KEYBOARD) {
+			keyboard_moveresize_begin(server->seat, view,
+				data[2] == MOVERESIZE_SIZE_KEYBOARD);
 		}
 	} else if (event->type == x11->atoms[ATOM_NET_ACTIVE_WINDOW]) {
 		handle_activate(x11, view, data);
 	} else if (event->type == x11->atoms[ATOM_NET_WM_STATE]) {
 		handle_state(x11, view, data);
+		ewmh_state_request(x11, view, data);
+	} else if (event->type == x11->atoms[ATOM_NET_WM_DESKTOP]) {
+		ewmh_desktop_request(x11, view, data);
 	}
 }
 
 void ewmh_property_notify(struct xwm_x11 *x11, xcb_property_notify_event_t *event) {
+	if (event->atom == x11->atoms[ATOM_NET_WM_STATE]) {
+		struct view *view = xwayland_view_find(x11->server, event->window);
+		if (view) {
+			ewmh_state_property_changed(x11, view);
+		}
+		return;
+	}
 	if (event->atom != x11->atoms[ATOM_NET_WM_STRUT] &&
 			event->atom != x11->atoms[ATOM_NET_WM_STRUT_PARTIAL]) {
 		return;

@@ -14,7 +14,8 @@
  * more. Every atom in enum xwm_atom is an EWMH feature, except these.
  */
 static bool is_supported(enum xwm_atom atom) {
-	return atom != ATOM_UTF8_STRING && atom != ATOM_WM_PROTOCOLS;
+	return atom != ATOM_UTF8_STRING && atom != ATOM_WM_PROTOCOLS &&
+		atom != ATOM_WM_TAKE_FOCUS;
 }
 
 static void set_cardinals(struct xwm_x11 *x11, enum xwm_atom atom,

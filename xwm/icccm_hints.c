@@ -230,3 +230,30 @@ bool ewmh_activation_allowed(uint32_t source, uint32_t timestamp,
 	/* X time wraps: timestamp is "not older" when the distance is small. */
 	return (int32_t)(timestamp - focused_user_time) >= 0;
 }
+
+uint32_t ewmh_state_update(uint32_t states, uint32_t action, uint32_t state) {
+	bool on;
+	switch (action) {
+	case 0:
+		on = false;
+		break;
+	case 1:
+		on = true;
+		break;
+	case 2:
+		on = !(states & state);
+		break;
+	default:
+		return states;
+	}
+	if (!on) {
+		return states & ~state;
+	}
+	if (state & EWMH_STATE_ABOVE) {
+		states &= ~EWMH_STATE_BELOW;
+	}
+	if (state & EWMH_STATE_BELOW) {
+		states &= ~EWMH_STATE_ABOVE;
+	}
+	return states | state;
+}

@@ -122,4 +122,19 @@ void ewmh_decode_moveresize_window(const uint32_t data[5], struct ewmh_moveresiz
 bool ewmh_activation_allowed(uint32_t source, uint32_t timestamp,
 	bool have_focused, bool focused_has_time, uint32_t focused_user_time);
 
+/* _NET_WM_STATE atoms oriel implements itself, as bits. */
+#define EWMH_STATE_ABOVE (1u << 0)
+#define EWMH_STATE_BELOW (1u << 1)
+#define EWMH_STATE_STICKY (1u << 2)
+#define EWMH_STATE_SKIP_TASKBAR (1u << 3)
+#define EWMH_STATE_SKIP_PAGER (1u << 4)
+#define EWMH_STATE_COUNT 5
+
+/*
+ * A _NET_WM_STATE request: action 0 removes state (one bit), 1 adds it,
+ * 2 toggles it. ABOVE and BELOW exclude each other. Other actions change
+ * nothing. Returns the new states.
+ */
+uint32_t ewmh_state_update(uint32_t states, uint32_t action, uint32_t state);
+
 #endif

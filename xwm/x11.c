@@ -6,6 +6,7 @@
 #include "compositor/decoration.h"
 #include "xwm/icccm_hints.h"
 #include "xwm/x11.h"
+#include "xwm/xwayland.h"
 
 static const char *const atom_names[ATOM_COUNT] = {
 	[ATOM_UTF8_STRING] = "UTF8_STRING",
@@ -36,12 +37,18 @@ static const char *const atom_names[ATOM_COUNT] = {
 	[ATOM_NET_WM_ALLOWED_ACTIONS] = "_NET_WM_ALLOWED_ACTIONS",
 	[ATOM_NET_WM_USER_TIME] = "_NET_WM_USER_TIME",
 	[ATOM_NET_WM_STATE_DEMANDS_ATTENTION] = "_NET_WM_STATE_DEMANDS_ATTENTION",
+	[ATOM_NET_WM_STATE_ABOVE] = "_NET_WM_STATE_ABOVE",
+	[ATOM_NET_WM_STATE_BELOW] = "_NET_WM_STATE_BELOW",
+	[ATOM_NET_WM_STATE_STICKY] = "_NET_WM_STATE_STICKY",
+	[ATOM_NET_WM_STATE_SKIP_TASKBAR] = "_NET_WM_STATE_SKIP_TASKBAR",
+	[ATOM_NET_WM_STATE_SKIP_PAGER] = "_NET_WM_STATE_SKIP_PAGER",
 	[ATOM_NET_WM_STRUT] = "_NET_WM_STRUT",
 	[ATOM_NET_WM_STRUT_PARTIAL] = "_NET_WM_STRUT_PARTIAL",
 	[ATOM_NET_WM_WINDOW_TYPE] = "_NET_WM_WINDOW_TYPE",
 	[ATOM_NET_WM_PING] = "_NET_WM_PING",
 	[ATOM_NET_WM_PID] = "_NET_WM_PID",
 	[ATOM_WM_PROTOCOLS] = "WM_PROTOCOLS",
+	[ATOM_WM_TAKE_FOCUS] = "WM_TAKE_FOCUS",
 	[ATOM_TYPE_NORMAL] = "_NET_WM_WINDOW_TYPE_NORMAL",
 	[ATOM_TYPE_DIALOG] = "_NET_WM_WINDOW_TYPE_DIALOG",
 	[ATOM_TYPE_UTILITY] = "_NET_WM_WINDOW_TYPE_UTILITY",
@@ -113,7 +120,7 @@ static void handle_drain_idle(void *data) {
 }
 
 /* After a reply was awaited: events it queued would not wake the fd. */
-static void schedule_drain(struct xwm_x11 *x11) {
+void xwm_x11_schedule_drain(struct xwm_x11 *x11) {
 	if (!x11->drain_idle) {
 		x11->drain_idle = wl_event_loop_add_idle(x11->server->loop,
 			handle_drain_idle, x11);
@@ -138,6 +145,11 @@ static void handle_outputs_changed(struct wl_listener *listener, void *data) {
 	ewmh_root_update_geometry(x11);
 }
 
+static void handle_stacking_changed(struct wl_listener *listener, void *data) {
+	struct xwm_x11 *x11 = wl_container_of(listener, x11, stacking_changed);
+	xwayland_stacking_sync(x11->server);
+}
+
 struct xwm_x11 *xwm_x11_connect(struct server *server, const char *display) {
 	xcb_connection_t *conn = xcb_connect(display, NULL);
 	if (xcb_connection_has_error(conn)) {
@@ -159,6 +171,8 @@ struct xwm_x11 *xwm_x11_connect(struct server *server, const char *display) {
 		WL_EVENT_READABLE, handle_x11_event, x11);
 	x11->outputs_changed.notify = handle_outputs_changed;
 	wl_signal_add(&server->events_outputs_changed, &x11->outputs_changed);
+	x11->stacking_changed.notify = handle_stacking_changed;
+	wl_signal_add(&server->events_stacking_changed, &x11->stacking_changed);
 	/* Client messages to the root (EWMH requests) reach every listener. */
 	uint32_t mask = XCB_EVENT_MASK_SUBSTRUCTURE_NOTIFY;
 	xcb_change_window_attributes(conn, x11->root, XCB_CW_EVENT_MASK, &mask);
@@ -173,6 +187,7 @@ void xwm_x11_disconnect(struct xwm_x11 *x11) {
 		return;
 	}
 	wl_list_remove(&x11->outputs_changed.link);
+	wl_list_remove(&x11->stacking_changed.link);
 	if (x11->drain_idle) {
 		wl_event_source_remove(x11->drain_idle);
 	}
@@ -181,6 +196,21 @@ void xwm_x11_disconnect(struct xwm_x11 *x11) {
 	}
 	xcb_disconnect(x11->conn);
 	free(x11);
+}
+
+/*
+ * The client sets its initial _NET_WM_STATE while the window is withdrawn,
+ * and wlroots' XWM overwrites it as the window maps: oriel listens from
+ * the start. Selected after wlroots' XWM did, so the X server tells this
+ * connection first.
+ */
+void xwm_x11_window_created(struct xwm_x11 *x11, xcb_window_t window) {
+	if (!x11) {
+		return;
+	}
+	uint32_t mask = XCB_EVENT_MASK_PROPERTY_CHANGE;
+	xcb_change_window_attributes(x11->conn, window, XCB_CW_EVENT_MASK, &mask);
+	xcb_flush(x11->conn);
 }
 
 void xwm_x11_window_managed(struct xwm_x11 *x11, xcb_window_t window) {
@@ -226,7 +256,7 @@ int xwm_x11_border_width(struct xwm_x11 *x11, xcb_window_t window) {
 		xcb_get_geometry(x11->conn, window), NULL);
 	int border = reply ? reply->border_width : 0;
 	free(reply);
-	schedule_drain(x11);
+	xwm_x11_schedule_drain(x11);
 	return border;
 }
 
@@ -235,7 +265,7 @@ static xcb_get_property_reply_t *get_property(struct xwm_x11 *x11, xcb_window_t 
 	xcb_get_property_reply_t *reply = xcb_get_property_reply(x11->conn,
 		xcb_get_property(x11->conn, 0, window, x11->atoms[atom], type, 0, max_words),
 		NULL);
-	schedule_drain(x11);
+	xwm_x11_schedule_drain(x11);
 	if (reply && (reply->type != type || reply->format != 32)) {
 		free(reply);
 		return NULL;

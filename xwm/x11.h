@@ -16,7 +16,7 @@
 
 struct server;
 
-/* Everything here but UTF8_STRING and WM_PROTOCOLS is in _NET_SUPPORTED. */
+/* Everything here but UTF8_STRING and the WM_* atoms is in _NET_SUPPORTED. */
 enum xwm_atom {
 	ATOM_UTF8_STRING,
 	ATOM_NET_SUPPORTED,
@@ -48,12 +48,18 @@ enum xwm_atom {
 	ATOM_NET_WM_ALLOWED_ACTIONS,
 	ATOM_NET_WM_USER_TIME,
 	ATOM_NET_WM_STATE_DEMANDS_ATTENTION,
+	ATOM_NET_WM_STATE_ABOVE,
+	ATOM_NET_WM_STATE_BELOW,
+	ATOM_NET_WM_STATE_STICKY,
+	ATOM_NET_WM_STATE_SKIP_TASKBAR,
+	ATOM_NET_WM_STATE_SKIP_PAGER,
 	ATOM_NET_WM_STRUT,
 	ATOM_NET_WM_STRUT_PARTIAL,
 	ATOM_NET_WM_WINDOW_TYPE,
 	ATOM_NET_WM_PING,
 	ATOM_NET_WM_PID,
 	ATOM_WM_PROTOCOLS,
+	ATOM_WM_TAKE_FOCUS,
 	/* _NET_WM_WINDOW_TYPE_* */
 	ATOM_TYPE_NORMAL,
 	ATOM_TYPE_DIALOG,
@@ -88,6 +94,7 @@ struct xwm_x11 {
 	struct wl_event_source *source;
 	struct wl_event_source *drain_idle; /* events queued by a sync request */
 	struct wl_listener outputs_changed;
+	struct wl_listener stacking_changed;
 };
 
 /* Connects to display and sets the root window properties; NULL on failure. */
@@ -99,7 +106,8 @@ void ewmh_root_init(struct xwm_x11 *x11);
 /* Output layout or usable areas changed. */
 void ewmh_root_update_geometry(struct xwm_x11 *x11);
 
-/* Per managed window. */
+/* Per managed window: as it is created, and when it maps. */
+void xwm_x11_window_created(struct xwm_x11 *x11, xcb_window_t window);
 void xwm_x11_window_managed(struct xwm_x11 *x11, xcb_window_t window);
 /* The window's X border width (what the client asked for), or 0. */
 int xwm_x11_border_width(struct xwm_x11 *x11, xcb_window_t window);
@@ -119,6 +127,24 @@ void xwm_x11_set_allowed_actions(struct xwm_x11 *x11, xcb_window_t window,
 	bool resizable);
 /* Whether the window lists protocol (an atom) in WM_PROTOCOLS. */
 bool xwm_x11_has_protocol(const xcb_atom_t *protocols, size_t n, xcb_atom_t protocol);
+
+/* Events queued while a reply was awaited outside the event handler. */
+void xwm_x11_schedule_drain(struct xwm_x11 *x11);
+
+/*
+ * ewmh_state.c: the _NET_WM_STATE atoms oriel implements beyond wlroots'
+ * XWM (ABOVE, BELOW, STICKY, SKIP_TASKBAR, SKIP_PAGER), as EWMH_STATE_* bits.
+ */
+struct view;
+/* The states the window asks for in its _NET_WM_STATE property. */
+uint32_t ewmh_state_read(struct xwm_x11 *x11, xcb_window_t window);
+/* Applies states to a mapped view and reflects them on its window. */
+void ewmh_state_apply(struct xwm_x11 *x11, struct view *view, uint32_t states);
+/* A _NET_WM_STATE or _NET_WM_DESKTOP client message for a mapped view. */
+void ewmh_state_request(struct xwm_x11 *x11, struct view *view, const uint32_t *data);
+void ewmh_desktop_request(struct xwm_x11 *x11, struct view *view, const uint32_t *data);
+/* Someone (wlroots' XWM) rewrote the property: our atoms go back in. */
+void ewmh_state_property_changed(struct xwm_x11 *x11, struct view *view);
 
 /* ewmh_client.c: client messages to the root and property changes. */
 void ewmh_client_message(struct xwm_x11 *x11, xcb_client_message_event_t *event);

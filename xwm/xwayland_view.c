@@ -13,6 +13,7 @@
 #include "compositor/util.h"
 #include "compositor/view.h"
 #include "compositor/placement.h"
+#include "xwm/icccm_focus.h"
 #include "xwm/icccm_hints.h"
 #include "xwm/x11.h"
 #include "xwm/xwayland.h"
@@ -41,6 +42,7 @@ struct xwayland_view {
 	bool commit_linked;
 	/* _NET_WM_WINDOW_TYPE policy, read at map. */
 	bool type_decorated;
+	uint32_t ewmh_states; /* EWMH_STATE_* (xwm/ewmh_state.c) */
 	char *marked_title; /* the title + " (not responding)" */
 };
 
@@ -96,10 +98,14 @@ static void configure(struct view *view, const struct wlr_box *geometry) {
 
 static void set_activated(struct view *view, bool activated) {
 	struct wlr_xwayland_surface *xsurface = xwayland_view_from_view(view)->xsurface;
-	if (activated) {
-		wlr_xwayland_surface_restack(xsurface, NULL, XCB_STACK_MODE_ABOVE);
-	}
 	wlr_xwayland_surface_activate(xsurface, activated);
+	if (activated) {
+		icccm_focus_activated(view_x11(view), xsurface);
+	}
+}
+
+static bool accepts_focus(struct view *view) {
+	return icccm_focus_accepts(xwayland_view_from_view(view)->xsurface);
 }
 
 static void set_maximized(struct view *view, bool maximized) {
@@ -240,6 +246,7 @@ static const struct view_impl xwayland_view_impl = {
 	.get_pid = get_pid,
 	.configure = configure,
 	.set_activated = set_activated,
+	.accepts_focus = accepts_focus,
 	.set_maximized = set_maximized,
 	.set_fullscreen = set_fullscreen,
 	.set_minimized = set_minimized,
@@ -323,6 +330,10 @@ static void handle_map(struct wl_listener *listener, void *data) {
 		view->minimized = true;
 	}
 	view->urgent = hints && icccm_hints_urgent(hints->flags);
+	/* Asked for before mapping; wlroots' XWM rewrote the property since. */
+	view->band = xview->ewmh_states & EWMH_STATE_ABOVE ? VIEW_BAND_ABOVE :
+		xview->ewmh_states & EWMH_STATE_BELOW ? VIEW_BAND_BELOW : VIEW_BAND_NORMAL;
+	view->skip_taskbar = xview->ewmh_states & EWMH_STATE_SKIP_TASKBAR;
 	view->requested_gravity = requested_gravity(xsurface);
 	view->requested_border = has_requested_position(xsurface) ?
 		xwm_x11_border_width(view_x11(view), xsurface->window_id) : 0;
@@ -337,6 +348,7 @@ static void handle_map(struct wl_listener *listener, void *data) {
 		view->decoration.enabled);
 	xwm_x11_set_allowed_actions(view_x11(view), xsurface->window_id,
 		is_resizable(xsurface));
+	ewmh_state_apply(view_x11(view), view, xview->ewmh_states);
 	if (xsurface->fullscreen) {
 		view_set_fullscreen(view, true);
 	} else if (xsurface->maximized_horz && xsurface->maximized_vert) {
@@ -540,9 +552,24 @@ void xwayland_view_update_strut(struct view *view) {
 	}
 }
 
+uint32_t *xwayland_view_states(struct view *view) {
+	return &xwayland_view_from_view(view)->ewmh_states;
+}
+
+struct wlr_xwayland_surface *xwayland_view_xsurface(struct view *view) {
+	return view->impl == &xwayland_view_impl ? xwayland_view_from_view(view)->xsurface :
+		NULL;
+}
+
 void xwayland_view_create(struct server *server, struct wlr_xwayland_surface *xsurface) {
 	struct xwayland_view *xview = zalloc(sizeof(*xview));
 	xview->xsurface = xsurface;
+	/*
+	 * Read now, while wlroots' XWM is still handling the window's creation:
+	 * it rewrites _NET_WM_STATE with only its own atoms when the window maps.
+	 */
+	xwm_x11_window_created(xwm_get_x11(server->xwm), xsurface->window_id);
+	xview->ewmh_states = ewmh_state_read(xwm_get_x11(server->xwm), xsurface->window_id);
 	view_init(&xview->base, server, &xwayland_view_impl, xsurface->surface);
 	xsurface->data = &xview->base;
 

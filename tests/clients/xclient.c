@@ -4,7 +4,7 @@
  *
  * Window mode (the default) maps one window and prints, one per line on
  * stdout: "window 0x<id>" once mapped, then "configure X Y W H synthetic|real",
- * "delete-window", "ping" and "focus-in"/"focus-out" as they arrive.
+ * "delete-window", "ping", "focus-in"/"focus-out" and "key-press" as they arrive.
  *
  *   --title T            WM_NAME and _NET_WM_NAME
  *   --class C            WM_CLASS (instance and class)
@@ -23,11 +23,19 @@
  *   --pid                sets _NET_WM_PID (with --ping, as EWMH requires)
  *   --request-extents    before mapping, sends _NET_REQUEST_FRAME_EXTENTS and
  *                        prints "frame-extents L R T B" once the WM set them
+ *   --state A,B,...      _NET_WM_STATE_<A>, ... before mapping (ABOVE, STICKY...)
+ *   --input yes|no       WM_HINTS input field (default yes)
+ *   --take-focus         WM_PROTOCOLS lists WM_TAKE_FOCUS; each one received
+ *                        prints "take-focus", and a window without input
+ *                        (Globally Active) then sets the focus itself
  *
  * Send mode: "oriel-test-xclient send MESSAGE WINDOW [values...]" sends a
  * client message to the root window, as a pager or the app would, and
  * exits. MESSAGE is an atom name (e.g. _NET_ACTIVE_WINDOW); values are up
  * to five 32-bit numbers or atom names (data.l[0..4]).
+ *
+ * Focus mode: "oriel-test-xclient focus" prints "focus 0x<id>", the X input
+ * focus window (GetInputFocus), and exits.
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -38,12 +46,59 @@
 
 static xcb_connection_t *conn;
 
+/* Interned once: setting up a window then needs no round trip. */
+static struct {
+	char name[128];
+	xcb_atom_t atom;
+} atom_cache[64];
+static int atom_cache_n;
+
 static xcb_atom_t atom(const char *name) {
+	for (int i = 0; i < atom_cache_n; i++) {
+		if (strcmp(atom_cache[i].name, name) == 0) {
+			return atom_cache[i].atom;
+		}
+	}
 	xcb_intern_atom_reply_t *reply = xcb_intern_atom_reply(conn,
 		xcb_intern_atom(conn, 0, strlen(name), name), NULL);
 	xcb_atom_t a = reply ? reply->atom : XCB_ATOM_NONE;
 	free(reply);
+	if (atom_cache_n < (int)(sizeof(atom_cache) / sizeof(atom_cache[0])) &&
+			strlen(name) < sizeof(atom_cache[0].name)) {
+		strcpy(atom_cache[atom_cache_n].name, name);
+		atom_cache[atom_cache_n++].atom = a;
+	}
 	return a;
+}
+
+static void state_atom_name(char *out, size_t size, const char *state) {
+	snprintf(out, size, "_NET_WM_STATE_%s", state);
+}
+
+/*
+ * Like most Xlib apps, the window is created, described and mapped in one
+ * go, with the atoms known beforehand: the WM sees the finished window.
+ */
+static void intern_atoms(const char *type, const char *states) {
+	static const char *const names[] = {"UTF8_STRING", "_NET_WM_NAME", "WM_PROTOCOLS",
+		"WM_DELETE_WINDOW", "_NET_WM_PING", "WM_TAKE_FOCUS", "_NET_WM_WINDOW_TYPE",
+		"_NET_WM_STATE", "_NET_WM_PID", "_NET_WM_STRUT", "_NET_WM_STRUT_PARTIAL",
+		"_NET_WM_USER_TIME", "_NET_FRAME_EXTENTS", "_NET_REQUEST_FRAME_EXTENTS"};
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		atom(names[i]);
+	}
+	char name[128];
+	if (type) {
+		snprintf(name, sizeof(name), "_NET_WM_WINDOW_TYPE_%s", type);
+		atom(name);
+	}
+	char buf[256];
+	snprintf(buf, sizeof(buf), "%s", states ? states : "");
+	for (char *save, *state = strtok_r(buf, ",", &save); state;
+			state = strtok_r(NULL, ",", &save)) {
+		state_atom_name(name, sizeof(name), state);
+		atom(name);
+	}
 }
 
 static uint32_t number_or_atom(const char *s) {
@@ -102,6 +157,14 @@ int main(int argc, char **argv) {
 		return 1;
 	}
 	xcb_screen_t *screen = xcb_setup_roots_iterator(xcb_get_setup(conn)).data;
+	if (argc > 1 && strcmp(argv[1], "focus") == 0) {
+		xcb_get_input_focus_reply_t *focus = xcb_get_input_focus_reply(conn,
+			xcb_get_input_focus(conn), NULL);
+		printf("focus 0x%x\n", focus ? focus->focus : 0);
+		free(focus);
+		xcb_disconnect(conn);
+		return 0;
+	}
 	if (argc > 1 && strcmp(argv[1], "send") == 0) {
 		int r = send_mode(argc, argv, screen->root);
 		xcb_disconnect(conn);
@@ -109,9 +172,11 @@ int main(int argc, char **argv) {
 	}
 
 	const char *title = "xclient", *class = "OrielXClient", *type = NULL;
+	const char *states = NULL;
 	int width = 200, height = 150, x = 0, y = 0;
 	bool has_position = false, iconic = false, urgent = false, no_delete = false;
 	bool ping = false, set_pid = false, request_extents = false;
+	bool input = true, take_focus = false;
 	uint32_t colour = 0x808080, transient_for = 0, user_time = 0;
 	bool has_user_time = false;
 	uint32_t strut[12];
@@ -164,6 +229,14 @@ int main(int argc, char **argv) {
 			ping = true;
 		} else if (strcmp(arg, "--pid") == 0) {
 			set_pid = true;
+		} else if (strcmp(arg, "--state") == 0) {
+			TAKES_VALUE;
+			states = val;
+		} else if (strcmp(arg, "--input") == 0) {
+			TAKES_VALUE;
+			input = strcmp(val, "no") != 0;
+		} else if (strcmp(arg, "--take-focus") == 0) {
+			take_focus = true;
 		} else if (strcmp(arg, "--request-extents") == 0) {
 			request_extents = true;
 		} else {
@@ -172,9 +245,10 @@ int main(int argc, char **argv) {
 		}
 	}
 
+	intern_atoms(type, states);
 	xcb_window_t window = xcb_generate_id(conn);
 	uint32_t values[2] = {colour, XCB_EVENT_MASK_STRUCTURE_NOTIFY |
-		XCB_EVENT_MASK_FOCUS_CHANGE | XCB_EVENT_MASK_EXPOSURE |
+		XCB_EVENT_MASK_FOCUS_CHANGE | XCB_EVENT_MASK_EXPOSURE | XCB_EVENT_MASK_KEY_PRESS |
 		XCB_EVENT_MASK_PROPERTY_CHANGE};
 	xcb_create_window(conn, XCB_COPY_FROM_PARENT, window, screen->root, x, y,
 		width, height, 0, XCB_WINDOW_CLASS_INPUT_OUTPUT, screen->root_visual,
@@ -203,7 +277,7 @@ int main(int argc, char **argv) {
 	/* WM_HINTS: flags, input, initial_state, ... (9 CARD32s). */
 	uint32_t hints[9] = {0};
 	hints[0] = 1u /* InputHint */ | 2u /* StateHint */ | (urgent ? 1u << 8 : 0);
-	hints[1] = 1;
+	hints[1] = input ? 1 : 0;
 	hints[2] = iconic ? 3 : 1;
 	xcb_change_property(conn, XCB_PROP_MODE_REPLACE, window, XCB_ATOM_WM_HINTS,
 		XCB_ATOM_WM_HINTS, 32, 9, hints);
@@ -211,13 +285,17 @@ int main(int argc, char **argv) {
 	xcb_atom_t wm_protocols = atom("WM_PROTOCOLS");
 	xcb_atom_t wm_delete = atom("WM_DELETE_WINDOW");
 	xcb_atom_t net_ping = atom("_NET_WM_PING");
-	xcb_atom_t protocols[2];
+	xcb_atom_t wm_take_focus = atom("WM_TAKE_FOCUS");
+	xcb_atom_t protocols[3];
 	int n_protocols = 0;
 	if (!no_delete) {
 		protocols[n_protocols++] = wm_delete;
 	}
 	if (ping) {
 		protocols[n_protocols++] = net_ping;
+	}
+	if (take_focus) {
+		protocols[n_protocols++] = wm_take_focus;
 	}
 	xcb_change_property(conn, XCB_PROP_MODE_REPLACE, window, wm_protocols,
 		XCB_ATOM_ATOM, 32, n_protocols, protocols);
@@ -235,6 +313,20 @@ int main(int argc, char **argv) {
 		xcb_atom_t type_atom = atom(name);
 		xcb_change_property(conn, XCB_PROP_MODE_REPLACE, window,
 			atom("_NET_WM_WINDOW_TYPE"), XCB_ATOM_ATOM, 32, 1, &type_atom);
+	}
+	if (states) {
+		xcb_atom_t state_atoms[16];
+		int n = 0;
+		char buf[256];
+		snprintf(buf, sizeof(buf), "%s", states);
+		for (char *save, *name = strtok_r(buf, ",", &save); name && n < 16;
+				name = strtok_r(NULL, ",", &save)) {
+			char full[128];
+			state_atom_name(full, sizeof(full), name);
+			state_atoms[n++] = atom(full);
+		}
+		xcb_change_property(conn, XCB_PROP_MODE_REPLACE, window, atom("_NET_WM_STATE"),
+			XCB_ATOM_ATOM, 32, n, state_atoms);
 	}
 	if (strut_n > 0) {
 		set_cardinals(window, strut_partial ? "_NET_WM_STRUT_PARTIAL" : "_NET_WM_STRUT",
@@ -285,6 +377,9 @@ int main(int argc, char **argv) {
 				synthetic ? "synthetic" : "real");
 			break;
 		}
+		case XCB_KEY_PRESS:
+			printf("key-press\n");
+			break;
 		case XCB_FOCUS_IN:
 			printf("focus-in\n");
 			break;
@@ -301,6 +396,15 @@ int main(int argc, char **argv) {
 				xcb_disconnect(conn);
 				free(event);
 				return 0;
+			}
+			if (ev->data.data32[0] == wm_take_focus) {
+				printf("take-focus\n");
+				if (!input) {
+					/* Globally Active: the client gives itself focus. */
+					xcb_set_input_focus(conn, XCB_INPUT_FOCUS_PARENT, window,
+						ev->data.data32[1]);
+					xcb_flush(conn);
+				}
 			}
 			if (ev->data.data32[0] == net_ping) {
 				printf("ping\n");

@@ -1,7 +1,7 @@
 /*
  * ICCCM WM_NORMAL_HINTS size constraints and win_gravity placement; WM_HINTS,
- * window type policy, struts, _NET_MOVERESIZE_WINDOW and focus-stealing
- * prevention decoding.
+ * window type policy, struts, _NET_MOVERESIZE_WINDOW, focus-stealing
+ * prevention and _NET_WM_STATE request decoding.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -278,6 +278,19 @@ static void test_activation(void) {
 		ewmh_activation_allowed(0, 0, true, true, 1000));
 }
 
+static void test_state_update(void) {
+	const uint32_t above = EWMH_STATE_ABOVE, below = EWMH_STATE_BELOW;
+	const uint32_t sticky = EWMH_STATE_STICKY;
+	CHECK("add", ewmh_state_update(0, 1, sticky) == sticky);
+	CHECK("remove", ewmh_state_update(sticky | above, 0, sticky) == above);
+	CHECK("toggle on", ewmh_state_update(above, 2, sticky) == (above | sticky));
+	CHECK("toggle off", ewmh_state_update(above | sticky, 2, sticky) == above);
+	CHECK("above ends below", ewmh_state_update(below | sticky, 1, above) ==
+		(above | sticky));
+	CHECK("below ends above", ewmh_state_update(above, 2, below) == below);
+	CHECK("unknown action", ewmh_state_update(sticky, 3, above) == sticky);
+}
+
 int main(void) {
 	test_wm_hints();
 	test_type_policy();
@@ -286,6 +299,7 @@ int main(void) {
 	test_corner();
 	test_moveresize();
 	test_activation();
+	test_state_update();
 	test_no_hints();
 	test_min_max();
 	test_increments();

@@ -1,0 +1,163 @@
+/*
+ * _NET_WM_STATE atoms that oriel implements beyond wlroots' XWM: ABOVE,
+ * BELOW, STICKY, SKIP_TASKBAR and SKIP_PAGER. wlroots rewrites the property
+ * with only its own atoms (on focus changes and its own states), so ours
+ * are merged back in each time it does.
+ */
+#include <stdlib.h>
+#include <wlr/util/log.h>
+#include "compositor/view.h"
+#include "xwm/icccm_hints.h"
+#include "xwm/x11.h"
+#include "xwm/xwayland.h"
+
+#define STATE_ATOMS_MAX 32
+#define ALL_DESKTOPS 0xffffffffu
+
+/* Bit i of the EWMH_STATE_* set is this atom. */
+static const enum xwm_atom state_atoms[EWMH_STATE_COUNT] = {
+	ATOM_NET_WM_STATE_ABOVE,
+	ATOM_NET_WM_STATE_BELOW,
+	ATOM_NET_WM_STATE_STICKY,
+	ATOM_NET_WM_STATE_SKIP_TASKBAR,
+	ATOM_NET_WM_STATE_SKIP_PAGER,
+};
+
+static uint32_t state_bit(struct xwm_x11 *x11, xcb_atom_t atom) {
+	for (int i = 0; i < EWMH_STATE_COUNT; i++) {
+		if (atom != XCB_ATOM_NONE && x11->atoms[state_atoms[i]] == atom) {
+			return 1u << i;
+		}
+	}
+	return 0;
+}
+
+static xcb_get_property_reply_t *get_states(struct xwm_x11 *x11, xcb_window_t window) {
+	xcb_get_property_reply_t *reply = xcb_get_property_reply(x11->conn,
+		xcb_get_property(x11->conn, 0, window, x11->atoms[ATOM_NET_WM_STATE],
+			XCB_ATOM_ATOM, 0, STATE_ATOMS_MAX), NULL);
+	xwm_x11_schedule_drain(x11);
+	if (reply && (reply->type != XCB_ATOM_ATOM || reply->format != 32)) {
+		free(reply);
+		return NULL;
+	}
+	return reply;
+}
+
+uint32_t ewmh_state_read(struct xwm_x11 *x11, xcb_window_t window) {
+	if (!x11) {
+		return 0;
+	}
+	xcb_get_property_reply_t *reply = get_states(x11, window);
+	if (!reply) {
+		return 0;
+	}
+	const xcb_atom_t *atoms = xcb_get_property_value(reply);
+	int n = xcb_get_property_value_length(reply) / 4;
+	uint32_t states = 0;
+	for (int i = 0; i < n; i++) {
+		states |= state_bit(x11, atoms[i]);
+	}
+	free(reply);
+	/* A client asking for both gets neither guess wrong: ABOVE wins. */
+	if ((states & EWMH_STATE_ABOVE) && (states & EWMH_STATE_BELOW)) {
+		states &= ~EWMH_STATE_BELOW;
+	}
+	return states;
+}
+
+/*
+ * The property as it is, minus our atoms, plus the ones in states. The
+ * server is grabbed so that wlroots' XWM cannot write in between.
+ */
+static void write_states(struct xwm_x11 *x11, xcb_window_t window, uint32_t states) {
+	xcb_grab_server(x11->conn);
+	xcb_get_property_reply_t *reply = get_states(x11, window);
+	xcb_atom_t atoms[STATE_ATOMS_MAX + EWMH_STATE_COUNT];
+	uint32_t n = 0;
+	bool changed = false;
+	uint32_t present = 0;
+	if (reply) {
+		const xcb_atom_t *old = xcb_get_property_value(reply);
+		int old_n = xcb_get_property_value_length(reply) / 4;
+		for (int i = 0; i < old_n && i < STATE_ATOMS_MAX; i++) {
+			uint32_t bit = state_bit(x11, old[i]);
+			if (bit && !(states & bit)) {
+				changed = true; /* ours, no longer set */
+				continue;
+			}
+			present |= bit;
+			atoms[n++] = old[i];
+		}
+	}
+	for (int i = 0; i < EWMH_STATE_COUNT; i++) {
+		if ((states & (1u << i)) && !(present & (1u << i))) {
+			atoms[n++] = x11->atoms[state_atoms[i]];
+			changed = true;
+		}
+	}
+	if (changed) {
+		xcb_change_property(x11->conn, XCB_PROP_MODE_REPLACE, window,
+			x11->atoms[ATOM_NET_WM_STATE], XCB_ATOM_ATOM, 32, n, atoms);
+	}
+	xcb_ungrab_server(x11->conn);
+	xcb_flush(x11->conn);
+	free(reply);
+}
+
+static enum view_band band_of(uint32_t states) {
+	if (states & EWMH_STATE_ABOVE) {
+		return VIEW_BAND_ABOVE;
+	}
+	return states & EWMH_STATE_BELOW ? VIEW_BAND_BELOW : VIEW_BAND_NORMAL;
+}
+
+void ewmh_state_apply(struct xwm_x11 *x11, struct view *view, uint32_t states) {
+	*xwayland_view_states(view) = states;
+	view_set_band(view, band_of(states));
+	view_set_skip_taskbar(view, states & EWMH_STATE_SKIP_TASKBAR);
+	if (!x11) {
+		return;
+	}
+	xcb_window_t window = xwayland_view_window(view);
+	/* One desktop: a sticky window is on all of them (EWMH _NET_WM_DESKTOP). */
+	uint32_t desktop = states & EWMH_STATE_STICKY ? ALL_DESKTOPS : 0;
+	xcb_change_property(x11->conn, XCB_PROP_MODE_REPLACE, window,
+		x11->atoms[ATOM_NET_WM_DESKTOP], XCB_ATOM_CARDINAL, 32, 1, &desktop);
+	write_states(x11, window, states);
+}
+
+void ewmh_state_request(struct xwm_x11 *x11, struct view *view, const uint32_t *data) {
+	uint32_t states = *xwayland_view_states(view);
+	/* data.l[1] and data.l[2]: one or two properties to change together. */
+	for (int i = 1; i <= 2; i++) {
+		uint32_t bit = state_bit(x11, data[i]);
+		if (bit) {
+			states = ewmh_state_update(states, data[0], bit);
+		}
+	}
+	if (states != *xwayland_view_states(view)) {
+		ewmh_state_apply(x11, view, states);
+	}
+}
+
+void ewmh_desktop_request(struct xwm_x11 *x11, struct view *view, const uint32_t *data) {
+	uint32_t states = *xwayland_view_states(view);
+	states = data[0] == ALL_DESKTOPS ? states | EWMH_STATE_STICKY :
+		states & ~EWMH_STATE_STICKY;
+	/* Moving to desktop 0 or all of them: the answer is the property. */
+	ewmh_state_apply(x11, view, states);
+}
+
+void ewmh_state_property_changed(struct xwm_x11 *x11, struct view *view) {
+	xcb_window_t window = xwayland_view_window(view);
+	if (view->mapped) {
+		write_states(x11, window, *xwayland_view_states(view));
+	} else {
+		/*
+		 * Withdrawn: the client says what it wants at map. Added up,
+		 * since wlroots' rewrite as the window maps removes them all.
+		 */
+		*xwayland_view_states(view) |= ewmh_state_read(x11, window);
+	}
+}

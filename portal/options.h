@@ -56,8 +56,9 @@ struct portal_selection {
 /*
  * Checks opts and fills out with defaults for absent keys (monitor, one
  * source, embedded cursor, no persistence). Returns NULL when valid, or a
- * static English reason. A restore token is accepted and ignored: oriel
- * issues none yet, and an unknown token means "ask again", per the spec.
+ * static English reason. A restore_token from the app is never seen by
+ * the backend (the frontend swaps it for our restore_data, restore.c),
+ * so any token is accepted here.
  */
 const char *portal_select_options_validate(const struct portal_select_options *opts,
 	struct portal_selection *out);

@@ -7,9 +7,11 @@
 #include <math.h>
 #include <stdio.h>
 #include <linux/input-event-codes.h>
+#include <wlr/types/wlr_cursor.h>
 #include <xkbcommon/xkbcommon.h>
 #include "capture/virtual_input.h"
 #include "compositor/control_private.h"
+#include "compositor/seat.h"
 #include "compositor/server.h"
 
 #define CONTROL_MAX_COORD 1000000.0
@@ -139,6 +141,17 @@ static int method_keyboard_keysym(sd_bus_message *msg, void *data,
 	return sd_bus_reply_method_return(msg, "");
 }
 
+/* Where the pointer is, e.g. for a colour picker that reads the pixel under it. */
+static int method_pointer_position(sd_bus_message *msg, void *data, sd_bus_error *error) {
+	struct control *control = data;
+	int r = control_read_checked(control, msg, error, "");
+	if (r < 0) {
+		return r;
+	}
+	struct wlr_cursor *cursor = seat_cursor(control->server->seat);
+	return sd_bus_reply_method_return(msg, "dd", cursor->x, cursor->y);
+}
+
 const sd_bus_vtable control_input_vtable[] = {
 	SD_BUS_VTABLE_START(0),
 	SD_BUS_METHOD_WITH_ARGS("PointerMotionAbsolute",
@@ -161,5 +174,9 @@ const sd_bus_vtable control_input_vtable[] = {
 		SD_BUS_ARGS("u", keysym, "b", pressed),
 		SD_BUS_NO_RESULT,
 		method_keyboard_keysym, SD_BUS_VTABLE_UNPRIVILEGED),
+	SD_BUS_METHOD_WITH_ARGS("PointerPosition",
+		SD_BUS_NO_ARGS,
+		SD_BUS_RESULT("d", x, "d", y),
+		method_pointer_position, SD_BUS_VTABLE_UNPRIVILEGED),
 	SD_BUS_VTABLE_END,
 };

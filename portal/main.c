@@ -10,9 +10,10 @@
  * when it loses the name. SIGTERM and SIGINT exit cleanly, stopping every
  * cast it created.
  *
- * The screen-cast policy is read from $ORIEL_PORTAL_POLICY, or else
- * $XDG_CONFIG_HOME/oriel/portal.ini (~/.config/oriel/portal.ini), at each
- * Start; see portal/README.md.
+ * Serves ScreenCast, Screenshot, RemoteDesktop and Access. The policy is
+ * read from $ORIEL_PORTAL_POLICY, or else $XDG_CONFIG_HOME/oriel/portal.ini
+ * (~/.config/oriel/portal.ini), at each question; remembered grants are in
+ * $XDG_STATE_HOME/oriel/portal-grants. See portal/README.md.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -129,6 +130,8 @@ int main(int argc, char *argv[]) {
 	}
 	portal_policy_init(&portal.policy);
 	portal.policy_path = policy_path();
+	portal.grants_path = portal_grants_path();
+	portal_grants_init(&portal.transient_grants);
 
 	int status = 1;
 	sigset_t mask;
@@ -158,10 +161,22 @@ int main(int argc, char *argv[]) {
 	if (r < 0) {
 		goto out;
 	}
-	r = portal_screencast_init(&portal);
-	if (r < 0) {
-		fprintf(stderr, "xdg-desktop-portal-oriel: ScreenCast: %s\n", strerror(-r));
-		goto out;
+	static const struct {
+		const char *name;
+		int (*init)(struct portal *portal);
+	} interfaces[] = {
+		{"ScreenCast", portal_screencast_init},
+		{"Screenshot", portal_screenshot_init},
+		{"RemoteDesktop", portal_remote_desktop_init},
+		{"Access", portal_access_init},
+	};
+	for (size_t i = 0; i < sizeof(interfaces) / sizeof(interfaces[0]); i++) {
+		r = interfaces[i].init(&portal);
+		if (r < 0) {
+			fprintf(stderr, "xdg-desktop-portal-oriel: %s: %s\n", interfaces[i].name,
+				strerror(-r));
+			goto out;
+		}
 	}
 	r = sd_bus_match_signal(portal.bus, &portal.name_lost_slot, "org.freedesktop.DBus",
 		"/org/freedesktop/DBus", "org.freedesktop.DBus", "NameLost", handle_name_lost,
@@ -186,6 +201,9 @@ int main(int argc, char *argv[]) {
 
 out:
 	if (portal.bus) {
+		portal_access_finish(&portal);
+		portal_remote_desktop_finish(&portal);
+		portal_screenshot_finish(&portal);
 		portal_screencast_finish(&portal);
 		portal.name_lost_slot = sd_bus_slot_unref(portal.name_lost_slot);
 		sd_bus_flush_close_unref(portal.bus);
@@ -193,5 +211,7 @@ out:
 	sd_event_unref(portal.event);
 	portal_policy_finish(&portal.policy);
 	free(portal.policy_path);
+	free(portal.grants_path);
+	portal_grants_finish(&portal.transient_grants);
 	return status;
 }

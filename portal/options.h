@@ -1,16 +1,15 @@
 /*
  * Pure logic of xdg-desktop-portal-oriel, with no D-Bus calls, so that
  * tests/unit/test_portal_options.c links it directly:
- * - validation of ScreenCast SelectSources options against what oriel
- *   offers (the portal's numbering of source types and cursor modes);
- * - the screencast policy file (portal.ini) and its matching.
+ * validation of ScreenCast SelectSources options against what oriel
+ * offers (the portal's numbering of source types and cursor modes). The
+ * policy file is policy.h.
  */
 #ifndef ORIEL_PORTAL_OPTIONS_H
 #define ORIEL_PORTAL_OPTIONS_H
 
 #include <stdbool.h>
 #include <stdint.h>
-#include <stdio.h>
 
 /* org.freedesktop.portal.ScreenCast numbering. */
 enum portal_source_type {
@@ -57,49 +56,11 @@ struct portal_selection {
 /*
  * Checks opts and fills out with defaults for absent keys (monitor, one
  * source, embedded cursor, no persistence). Returns NULL when valid, or a
- * static English reason. A restore token is accepted and ignored: oriel
- * issues none yet, and an unknown token means "ask again", per the spec.
+ * static English reason. A restore_token from the app is never seen by
+ * the backend (the frontend swaps it for our restore_data, restore.c),
+ * so any token is accepted here.
  */
 const char *portal_select_options_validate(const struct portal_select_options *opts,
 	struct portal_selection *out);
-
-enum portal_decision {
-	PORTAL_DENY = 0,
-	PORTAL_ALLOW = 1,
-};
-
-#define PORTAL_POLICY_MAX_ENTRIES 64
-
-struct portal_policy {
-	enum portal_decision screencast_default;
-	bool allow_unidentified;
-	int n_allow, n_deny;
-	char *allow[PORTAL_POLICY_MAX_ENTRIES];
-	char *deny[PORTAL_POLICY_MAX_ENTRIES];
-};
-
-/* Deny-all policy with nothing listed. */
-void portal_policy_init(struct portal_policy *policy);
-void portal_policy_finish(struct portal_policy *policy);
-
-/*
- * Parses an ini file's text into policy (which must be initialised).
- * Unknown sections and keys are ignored with a warning written to
- * warnings (may be NULL); malformed lines likewise. Returns the number of
- * warnings.
- */
-int portal_policy_parse(struct portal_policy *policy, const char *text, FILE *warnings);
-
-/* Reads and parses path; false when it cannot be read (policy unchanged). */
-bool portal_policy_load(struct portal_policy *policy, const char *path, FILE *warnings);
-
-/*
- * The screencast decision for app_id (may be "" when the caller is not a
- * sandboxed app). Order: an exact deny, an exact allow, then for an
- * unidentified caller allow-unidentified, then deny = *, allow = *, then
- * the default.
- */
-enum portal_decision portal_policy_screencast(const struct portal_policy *policy,
-	const char *app_id);
 
 #endif

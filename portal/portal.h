@@ -11,11 +11,16 @@
 #include <stdint.h>
 #include <systemd/sd-bus.h>
 #include <systemd/sd-event.h>
+#include "portal/grants.h"
 #include "portal/options.h"
+#include "portal/policy.h"
 
 #define PORTAL_BUS_NAME "org.freedesktop.impl.portal.desktop.oriel"
 #define PORTAL_OBJECT_PATH "/org/freedesktop/portal/desktop"
 #define PORTAL_IFACE_SCREENCAST "org.freedesktop.impl.portal.ScreenCast"
+#define PORTAL_IFACE_SCREENSHOT "org.freedesktop.impl.portal.Screenshot"
+#define PORTAL_IFACE_REMOTE_DESKTOP "org.freedesktop.impl.portal.RemoteDesktop"
+#define PORTAL_IFACE_ACCESS "org.freedesktop.impl.portal.Access"
 #define PORTAL_IFACE_SESSION "org.freedesktop.impl.portal.Session"
 #define PORTAL_IFACE_REQUEST "org.freedesktop.impl.portal.Request"
 
@@ -24,6 +29,8 @@
 #define ORIEL_PATH "/org/oriel/Compositor"
 #define ORIEL_IFACE_OUTPUTS "org.oriel.Compositor.Outputs"
 #define ORIEL_IFACE_CASTS "org.oriel.Compositor.Casts"
+#define ORIEL_IFACE_SCREENSHOT "org.oriel.Compositor.Screenshot"
+#define ORIEL_IFACE_INPUT "org.oriel.Compositor.Input"
 
 /* Response codes of org.freedesktop.impl.portal.Request. */
 enum portal_response {
@@ -38,11 +45,16 @@ struct portal {
 	sd_event *event;
 	sd_bus *bus;
 	sd_bus_slot *screencast_slot;
+	sd_bus_slot *screenshot_slot;
+	sd_bus_slot *remote_desktop_slot;
+	sd_bus_slot *access_slot;
 	sd_bus_slot *cast_closed_slot;
 	sd_bus_slot *name_lost_slot;
 	struct portal_session *sessions; /* singly linked */
-	struct portal_policy policy;
+	struct portal_policy policy; /* re-read by portal_decide */
 	char *policy_path;
+	char *grants_path; /* persistent grants, see grants.h */
+	struct portal_grants transient_grants; /* live as long as this process */
 	char *oriel_unique_name; /* sender of our casts' replies */
 	bool verbose;
 };
@@ -56,6 +68,38 @@ void portal_log(struct portal *portal, const char *fmt, ...)
  * app_id) and owns the public API; anyone else could claim any app_id.
  */
 bool portal_caller_is_frontend(struct portal *portal, sd_bus_message *msg);
+
+/* call.c: checks the caller is the frontend, then reads the arguments. */
+int portal_begin_call(struct portal *portal, sd_bus_message *msg, sd_bus_error *error,
+	const char *types, ...);
+/* Replies (response, {}) to an impl method. */
+int portal_reply_response(sd_bus_message *msg, uint32_t response);
+
+/*
+ * decide.c: the one place that decides whether app_id may do what kind
+ * covers, from the policy file (re-read at each question). A policy of
+ * "ask" is where the person at the session is asked; until oriel draws
+ * that prompt, nobody answers and "ask" denies. remember is true when
+ * the app asked to persist the grant and it may be persisted.
+ */
+struct portal_answer {
+	bool allowed;
+	bool remember;
+};
+struct portal_answer portal_decide(struct portal *portal, enum portal_kind kind,
+	const char *app_id, bool wants_remember);
+
+/* outputs.c: org.oriel.Compositor.Outputs.List. */
+struct portal_output {
+	char *name;
+	uint32_t width, height;
+	int32_t x, y;
+};
+int portal_list_outputs(struct portal *portal, struct portal_output **outputs, int *n,
+	sd_bus_error *error);
+void portal_outputs_free(struct portal_output *outputs, int n);
+const struct portal_output *portal_output_find(const struct portal_output *outputs, int n,
+	const char *name);
 
 /* request.c: org.freedesktop.impl.portal.Request at a handle. */
 struct portal_request {
@@ -72,6 +116,13 @@ void portal_request_destroy(struct portal_request *request);
 struct portal_cast {
 	uint64_t cast_id;
 	uint32_t node_id;
+	struct portal_output output; /* what it shows, in layout coordinates */
+};
+
+/* An input held down through a session, released when the session ends. */
+struct portal_held {
+	enum { PORTAL_HELD_BUTTON, PORTAL_HELD_KEYCODE, PORTAL_HELD_KEYSYM } type;
+	uint32_t code;
 };
 
 struct portal_session {
@@ -82,8 +133,15 @@ struct portal_session {
 	sd_bus_slot *slot;
 	bool selected, started;
 	struct portal_selection selection;
+	/* The grant id a restore token brought back (SelectSources restore_data). */
+	char *restore_id;
 	struct portal_cast *casts;
 	int n_casts;
+	/* RemoteDesktop: made by its CreateSession; the devices SelectDevices chose. */
+	bool remote;
+	uint32_t devices;
+	struct portal_held *held;
+	int n_held;
 };
 
 struct portal_session *portal_session_create(struct portal *portal, const char *handle,
@@ -93,8 +151,61 @@ struct portal_session *portal_session_find(struct portal *portal, const char *ha
 void portal_session_destroy(struct portal_session *session, bool emit_closed);
 void portal_session_stop_casts(struct portal_session *session);
 
-/* screencast.c */
+/*
+ * casts.c: one oriel output cast per named output, kept in the session;
+ * on failure the session's casts are stopped and a negative errno (with
+ * error set) is returned.
+ */
+int portal_session_cast_outputs(struct portal_session *session,
+	const struct portal_output *outputs, int n, sd_bus_error *error);
+/* Appends "streams" a(ua{sv}) (in an open a{sv}) for the session's casts. */
+int portal_append_streams(sd_bus_message *reply, struct portal_session *session);
+
+/*
+ * restore.c: restore tokens. The frontend keeps the token the app sees
+ * and hands us back our restore_data ("oriel", 1, <grant id>).
+ */
+#define PORTAL_RESTORE_VENDOR "oriel"
+#define PORTAL_RESTORE_VERSION 1u
+/*
+ * Reads restore_data's variant (suv), msg being at the variant; *id gets
+ * our grant id, or stays NULL for data that is not ours (ignored).
+ */
+int portal_restore_read(sd_bus_message *msg, char **id);
+/*
+ * The outputs session's restore grant names, when it is still usable by
+ * this app and each output still exists: copies of outputs' entries in
+ * *chosen. False when there is no usable grant (then ask).
+ */
+bool portal_restore_outputs(struct portal_session *session,
+	const struct portal_output *outputs, int n, struct portal_output **chosen, int *n_chosen);
+/*
+ * Remembers the session's casts as a grant (or keeps the restored one)
+ * for the persist mode the app asked for, and appends restore_data and
+ * persist_mode to the open a{sv}. Nothing is appended when nothing is
+ * remembered.
+ */
+int portal_restore_remember(struct portal_session *session, bool restored,
+	sd_bus_message *reply);
+
+/* input.c: org.oriel.Compositor.Input calls for a RemoteDesktop session. */
+int portal_input_pointer_position(struct portal *portal, double *x, double *y,
+	sd_bus_error *error);
+int portal_input_call(struct portal_session *session, const char *method,
+	sd_bus_error *error, const char *types, ...);
+/* Presses and releases, tracked so that portal_input_release_all can undo them. */
+int portal_input_press(struct portal_session *session, int type, uint32_t code,
+	bool pressed, sd_bus_error *error);
+void portal_input_release_all(struct portal_session *session);
+
+/* One file per portal interface. */
 int portal_screencast_init(struct portal *portal);
 void portal_screencast_finish(struct portal *portal);
+int portal_screenshot_init(struct portal *portal);
+void portal_screenshot_finish(struct portal *portal);
+int portal_remote_desktop_init(struct portal *portal);
+void portal_remote_desktop_finish(struct portal *portal);
+int portal_access_init(struct portal *portal);
+void portal_access_finish(struct portal *portal);
 
 #endif

@@ -2,30 +2,28 @@
  * org.freedesktop.impl.portal.ScreenCast, version 4, for oriel.
  *
  * CreateSession makes a session object; SelectSources validates and keeps
- * the options (portal/options.c); Start asks the policy (portal.ini, see
- * README) whether the app may cast, then creates one oriel output cast per
- * selected output through org.oriel.Compositor.Casts and returns their
- * PipeWire node ids. The casts belong to this process's bus connection, so
- * they live as long as the portal session: Session.Close stops them, and
- * if this process dies oriel ends them.
+ * the options (portal/options.c) and the grant a restore token brought
+ * back (restore.c); Start casts the restored grant's outputs without
+ * asking, or else asks portal_decide whether the app may cast, then
+ * creates one oriel output cast per selected output (casts.c) and returns
+ * their PipeWire node ids, with restore_data when the grant is to be
+ * remembered. Session.Close stops the casts.
  *
  * There is no chooser dialog yet: the source is the first output of
  * org.oriel.Compositor.Outputs.List, or every output when the app asked
  * for multiple sources.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include "portal/portal.h"
 
-static int reply_response(sd_bus_message *msg, uint32_t response) {
-	return sd_bus_reply_method_return(msg, "ua{sv}", response, 0);
-}
-
-/* Reads an a{sv} of SelectSources options; unknown keys are skipped. */
+/*
+ * Reads an a{sv} of SelectSources options; unknown keys are skipped. The
+ * frontend replaces the app's restore_token with our restore_data.
+ */
 static int read_select_options(sd_bus_message *msg, struct portal_select_options *opts,
-		char **restore_token, sd_bus_error *error) {
+		char **restore_token, char **restore_id, sd_bus_error *error) {
 	int r = sd_bus_message_enter_container(msg, 'a', "{sv}");
 	if (r < 0) {
 		return r;
@@ -45,7 +43,9 @@ static int read_select_options(sd_bus_message *msg, struct portal_select_options
 		} else if (!strcmp(key, "restore_token")) {
 			want = "s";
 		}
-		if (!want) {
+		if (!strcmp(key, "restore_data")) {
+			r = portal_restore_read(msg, restore_id);
+		} else if (!want) {
 			r = sd_bus_message_skip(msg, "v");
 		} else {
 			r = sd_bus_message_enter_container(msg, 'v', want);
@@ -94,33 +94,10 @@ static int read_select_options(sd_bus_message *msg, struct portal_select_options
 	return sd_bus_message_exit_container(msg);
 }
 
-/* See portal_caller_is_frontend. */
-static int check_frontend(struct portal *portal, sd_bus_message *msg, sd_bus_error *error) {
-	if (!portal_caller_is_frontend(portal, msg)) {
-		return sd_bus_error_setf(error, SD_BUS_ERROR_ACCESS_DENIED,
-			"only %s may call %s", PORTAL_FRONTEND_NAME, PORTAL_BUS_NAME);
-	}
-	return 0;
-}
-
-/* Checks the caller is the frontend, then reads the method's arguments. */
-static int begin_request(struct portal *portal, sd_bus_message *msg,
-		sd_bus_error *error, const char *types, ...) {
-	int r = check_frontend(portal, msg, error);
-	if (r < 0) {
-		return r;
-	}
-	va_list args;
-	va_start(args, types);
-	r = sd_bus_message_readv(msg, types, args);
-	va_end(args);
-	return r;
-}
-
 static int handle_create_session(sd_bus_message *msg, void *data, sd_bus_error *error) {
 	struct portal *portal = data;
 	const char *handle, *session_handle, *app_id;
-	int r = begin_request(portal, msg, error, "oos", &handle, &session_handle, &app_id);
+	int r = portal_begin_call(portal, msg, error, "oos", &handle, &session_handle, &app_id);
 	if (r < 0) {
 		return r;
 	}
@@ -134,31 +111,34 @@ static int handle_create_session(sd_bus_message *msg, void *data, sd_bus_error *
 		return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS,
 			"cannot create session %s", session_handle);
 	}
-	return reply_response(msg, PORTAL_RESPONSE_SUCCESS);
+	return portal_reply_response(msg, PORTAL_RESPONSE_SUCCESS);
 }
 
 static int handle_select_sources(sd_bus_message *msg, void *data, sd_bus_error *error) {
 	struct portal *portal = data;
 	const char *handle, *session_handle, *app_id;
-	int r = begin_request(portal, msg, error, "oos", &handle, &session_handle, &app_id);
+	int r = portal_begin_call(portal, msg, error, "oos", &handle, &session_handle, &app_id);
 	if (r < 0) {
 		return r;
 	}
 	struct portal_select_options opts = {0};
-	char *restore_token = NULL;
-	r = read_select_options(msg, &opts, &restore_token, error);
+	char *restore_token = NULL, *restore_id = NULL;
+	r = read_select_options(msg, &opts, &restore_token, &restore_id, error);
 	if (r < 0) {
 		free(restore_token);
+		free(restore_id);
 		return r;
 	}
 	struct portal_session *session = portal_session_find(portal, session_handle);
 	if (!session) {
 		free(restore_token);
+		free(restore_id);
 		return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS,
 			"no session %s", session_handle);
 	}
 	if (session->started) {
 		free(restore_token);
+		free(restore_id);
 		return sd_bus_error_setf(error, SD_BUS_ERROR_FAILED,
 			"session %s has already started", session_handle);
 	}
@@ -166,109 +146,23 @@ static int handle_select_sources(sd_bus_message *msg, void *data, sd_bus_error *
 	const char *why = portal_select_options_validate(&opts, &sel);
 	free(restore_token);
 	if (why) {
+		free(restore_id);
 		portal_log(portal, "SelectSources %s refused: %s", session_handle, why);
 		return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS, "%s", why);
 	}
 	session->selection = sel;
 	session->selected = true;
+	free(session->restore_id);
+	session->restore_id = restore_id;
 	portal_log(portal, "SelectSources %s types %u multiple %d cursor %u persist %u",
 		session_handle, sel.types, sel.multiple, sel.cursor_mode, sel.persist_mode);
-	return reply_response(msg, PORTAL_RESPONSE_SUCCESS);
-}
-
-struct output_info {
-	char *name;
-	uint32_t width, height;
-	int32_t x, y;
-};
-
-static void free_outputs(struct output_info *outputs, int n) {
-	for (int i = 0; i < n; i++) {
-		free(outputs[i].name);
-	}
-	free(outputs);
-}
-
-/* org.oriel.Compositor.Outputs.List: name, width, height, refresh, x, y, scale. */
-static int list_outputs(struct portal *portal, struct output_info **out, int *n_out,
-		sd_bus_error *error) {
-	sd_bus_message *reply = NULL;
-	int r = sd_bus_call_method(portal->bus, ORIEL_BUS_NAME, ORIEL_PATH, ORIEL_IFACE_OUTPUTS,
-		"List", error, &reply, "");
-	if (r < 0) {
-		return r;
-	}
-	struct output_info *outputs = NULL;
-	int n = 0;
-	r = sd_bus_message_enter_container(reply, 'a', "(suuuiid)");
-	while (r >= 0) {
-		const char *name;
-		uint32_t w, h, refresh;
-		int32_t x, y;
-		double scale;
-		r = sd_bus_message_read(reply, "(suuuiid)", &name, &w, &h, &refresh, &x, &y, &scale);
-		if (r <= 0) {
-			break;
-		}
-		struct output_info *grown = realloc(outputs, (n + 1) * sizeof(*outputs));
-		if (!grown) {
-			r = -ENOMEM;
-			break;
-		}
-		outputs = grown;
-		outputs[n] = (struct output_info){ strdup(name), w, h, x, y };
-		if (!outputs[n].name) {
-			r = -ENOMEM;
-			break;
-		}
-		n++;
-	}
-	sd_bus_message_unref(reply);
-	if (r < 0) {
-		free_outputs(outputs, n);
-		return r;
-	}
-	*out = outputs;
-	*n_out = n;
-	return 0;
-}
-
-static void reload_policy(struct portal *portal) {
-	portal_policy_finish(&portal->policy);
-	portal_policy_init(&portal->policy);
-	if (portal->policy_path &&
-			!portal_policy_load(&portal->policy, portal->policy_path, stderr)) {
-		portal_log(portal, "no policy file at %s: everything is denied",
-			portal->policy_path);
-	}
-}
-
-static int append_streams(sd_bus_message *reply, struct portal_session *session,
-		struct output_info *outputs) {
-	int r = sd_bus_message_open_container(reply, 'a', "{sv}");
-	r = r < 0 ? r : sd_bus_message_open_container(reply, 'e', "sv");
-	r = r < 0 ? r : sd_bus_message_append(reply, "s", "streams");
-	r = r < 0 ? r : sd_bus_message_open_container(reply, 'v', "a(ua{sv})");
-	r = r < 0 ? r : sd_bus_message_open_container(reply, 'a', "(ua{sv})");
-	for (int i = 0; r >= 0 && i < session->n_casts; i++) {
-		struct output_info *o = &outputs[i];
-		r = sd_bus_message_append(reply, "(ua{sv})", session->casts[i].node_id, 4,
-			"position", "(ii)", o->x, o->y,
-			"size", "(ii)", (int32_t)o->width, (int32_t)o->height,
-			"source_type", "u", (uint32_t)PORTAL_SOURCE_MONITOR,
-			"id", "s", o->name);
-	}
-	r = r < 0 ? r : sd_bus_message_close_container(reply);
-	r = r < 0 ? r : sd_bus_message_close_container(reply);
-	r = r < 0 ? r : sd_bus_message_close_container(reply);
-	r = r < 0 ? r : sd_bus_message_close_container(reply);
-	return r;
+	return portal_reply_response(msg, PORTAL_RESPONSE_SUCCESS);
 }
 
 static int handle_start(sd_bus_message *msg, void *data, sd_bus_error *error) {
 	struct portal *portal = data;
 	const char *handle, *session_handle, *app_id, *parent_window;
-	int r = begin_request(portal, msg, error, "ooss", &handle, &session_handle, &app_id,
+	int r = portal_begin_call(portal, msg, error, "ooss", &handle, &session_handle, &app_id,
 		&parent_window);
 	if (r < 0) {
 		return r;
@@ -291,74 +185,60 @@ static int handle_start(sd_bus_message *msg, void *data, sd_bus_error *error) {
 			"session %s has no sources selected", session_handle);
 	}
 	struct portal_request *request = portal_request_create(portal, handle);
-
-	reload_policy(portal);
-	if (portal_policy_screencast(&portal->policy, session->app_id) != PORTAL_ALLOW) {
-		portal_log(portal, "Start %s: the policy denies a screen cast to app_id '%s'",
-			session_handle, session->app_id);
-		portal_request_destroy(request);
-		return reply_response(msg, PORTAL_RESPONSE_CANCELLED);
-	}
-
-	struct output_info *outputs = NULL;
-	int n_outputs = 0;
+	struct portal_output *outputs = NULL, *chosen = NULL;
+	int n_outputs = 0, n_chosen = 0;
+	bool restored = false;
+	uint32_t response = PORTAL_RESPONSE_OTHER;
 	sd_bus_error call_error = SD_BUS_ERROR_NULL;
-	r = list_outputs(portal, &outputs, &n_outputs, &call_error);
+	sd_bus_message *reply = NULL;
+	r = portal_list_outputs(portal, &outputs, &n_outputs, &call_error);
 	if (r < 0 || n_outputs == 0) {
 		portal_log(portal, "Start %s: cannot list oriel's outputs: %s", session_handle,
 			r < 0 ? (call_error.message ? call_error.message : strerror(-r)) : "none");
-		sd_bus_error_free(&call_error);
-		free_outputs(outputs, n_outputs);
-		portal_request_destroy(request);
-		return reply_response(msg, PORTAL_RESPONSE_OTHER);
+		goto out;
 	}
-	int n_wanted = session->selection.multiple ? n_outputs : 1;
-	session->casts = calloc(n_wanted, sizeof(*session->casts));
-	if (!session->casts) {
-		free_outputs(outputs, n_outputs);
-		portal_request_destroy(request);
-		return -ENOMEM;
+	restored = portal_restore_outputs(session, outputs, n_outputs, &chosen, &n_chosen);
+	if (!restored) {
+		struct portal_answer answer = portal_decide(portal, PORTAL_KIND_SCREENCAST,
+			session->app_id, session->selection.persist_mode != PORTAL_PERSIST_NONE);
+		if (!answer.allowed) {
+			portal_log(portal, "Start %s: a screen cast is denied to app_id '%s'",
+				session_handle, session->app_id);
+			response = PORTAL_RESPONSE_CANCELLED;
+			goto out;
+		}
+		if (!answer.remember) {
+			session->selection.persist_mode = PORTAL_PERSIST_NONE;
+		}
+		chosen = outputs;
+		n_chosen = session->selection.multiple ? n_outputs : 1;
 	}
-	for (int i = 0; i < n_wanted; i++) {
-		uint64_t cast_id;
-		uint32_t node_id;
-		sd_bus_message *reply = NULL;
-		r = sd_bus_call_method(portal->bus, ORIEL_BUS_NAME, ORIEL_PATH, ORIEL_IFACE_CASTS,
-			"CreateOutputCast", &call_error, &reply, "su", outputs[i].name,
-			session->selection.cursor_mode);
-		if (r >= 0) {
-			r = sd_bus_message_read(reply, "tu", &cast_id, &node_id);
-		}
-		if (r >= 0 && sd_bus_message_get_sender(reply)) {
-			/* Closed signals are believed from this unique name only. */
-			free(portal->oriel_unique_name);
-			portal->oriel_unique_name = strdup(sd_bus_message_get_sender(reply));
-		}
-		sd_bus_message_unref(reply);
-		if (r < 0) {
-			portal_log(portal, "Start %s: cannot cast %s: %s", session_handle,
-				outputs[i].name,
-				call_error.message ? call_error.message : strerror(-r));
-			sd_bus_error_free(&call_error);
-			portal_session_stop_casts(session);
-			free_outputs(outputs, n_outputs);
-			portal_request_destroy(request);
-			return reply_response(msg, PORTAL_RESPONSE_OTHER);
-		}
-		session->casts[session->n_casts++] = (struct portal_cast){ cast_id, node_id };
-		portal_log(portal, "Start %s: cast %llu of %s is PipeWire node %u",
-			session_handle, (unsigned long long)cast_id, outputs[i].name, node_id);
+	r = portal_session_cast_outputs(session, chosen, n_chosen, &call_error);
+	if (r < 0) {
+		goto out;
 	}
 	session->started = true;
 
-	sd_bus_message *reply = NULL;
 	r = sd_bus_message_new_method_return(msg, &reply);
 	r = r < 0 ? r : sd_bus_message_append(reply, "u", (uint32_t)PORTAL_RESPONSE_SUCCESS);
-	r = r < 0 ? r : append_streams(reply, session, outputs);
+	r = r < 0 ? r : sd_bus_message_open_container(reply, 'a', "{sv}");
+	r = r < 0 ? r : portal_append_streams(reply, session);
+	r = r < 0 ? r : portal_restore_remember(session, restored, reply);
+	r = r < 0 ? r : sd_bus_message_close_container(reply);
 	r = r < 0 ? r : sd_bus_send(NULL, reply, NULL);
 	sd_bus_message_unref(reply);
-	free_outputs(outputs, n_outputs);
+	reply = NULL;
+	response = PORTAL_RESPONSE_SUCCESS;
+out:
+	sd_bus_error_free(&call_error);
+	if (restored) {
+		free(chosen); /* its names are outputs' */
+	}
+	portal_outputs_free(outputs, n_outputs);
 	portal_request_destroy(request);
+	if (response != PORTAL_RESPONSE_SUCCESS) {
+		return portal_reply_response(msg, response);
+	}
 	return r;
 }
 
@@ -419,6 +299,7 @@ static int handle_cast_closed(sd_bus_message *msg, void *data, sd_bus_error *err
 			}
 			portal_log(portal, "cast %llu ended: closing session %s",
 				(unsigned long long)cast_id, s->handle);
+			free(s->casts[i].output.name);
 			s->casts[i] = s->casts[--s->n_casts];
 			portal_session_destroy(s, true);
 			return 0;

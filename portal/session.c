@@ -4,6 +4,10 @@
  * Start created; Close (from the frontend, when the app closes the
  * session or leaves the bus) stops the casts. A cast that oriel ends on
  * its own (its consumer went away) closes the session with Closed.
+ * ScreenCast and RemoteDesktop share sessions: the frontend calls
+ * ScreenCast.SelectSources on a RemoteDesktop session to cast with it.
+ * Keys and buttons a RemoteDesktop session still holds are released
+ * when it ends.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -82,6 +86,7 @@ void portal_session_stop_casts(struct portal_session *session) {
 				error.message ? error.message : strerror(-r));
 		}
 		sd_bus_error_free(&error);
+		free(session->casts[i].output.name);
 	}
 	free(session->casts);
 	session->casts = NULL;
@@ -100,11 +105,14 @@ void portal_session_destroy(struct portal_session *session, bool emit_closed) {
 		}
 	}
 	portal_session_stop_casts(session);
+	portal_input_release_all(session);
 	if (emit_closed) {
 		sd_bus_emit_signal(portal->bus, session->handle, PORTAL_IFACE_SESSION, "Closed", "");
 	}
 	sd_bus_slot_unref(session->slot);
 	free(session->handle);
 	free(session->app_id);
+	free(session->restore_id);
+	free(session->held);
 	free(session);
 }

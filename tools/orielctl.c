@@ -61,6 +61,9 @@ static const char usage_text[] =
 	"  vnc stop ADDR:PORT               stop listening; viewers stay\n"
 	"  vnc clients                      list connected viewers\n"
 	"  vnc disconnect ID                disconnect a viewer\n"
+	"  grants                           list screen-cast grants that portal\n"
+	"                                   restore tokens stand for\n"
+	"  revoke ID                        remove a grant: its token asks again\n"
 	"\n"
 	"Options (anywhere on the line):\n"
 	"  --json       print outputs, windows and screenshot results as JSON\n"
@@ -260,6 +263,8 @@ static const struct command commands[] = {
 		"[--cursor hidden|embedded|metadata] | cast stop ID | cast list" },
 	{ "vnc", 1, 2, ctl_cmd_vnc,
 		"vnc start ADDR:PORT | vnc stop ADDR:PORT | vnc clients | vnc disconnect ID" },
+	{ "grants", 0, 0, ctl_cmd_grants, "grants" },
+	{ "revoke", 1, 1, ctl_cmd_revoke, "revoke ID" },
 	{ "key", 2, 3, ctl_cmd_key,
 		"key keysym NAME [press|release|tap] | key keycode CODE "
 		"[press|release|tap] | key type TEXT" },

@@ -83,6 +83,10 @@ int ctl_cmd_vnc(struct ctl *ctl);
 /* orielctl_cast.c: cast start --output NAME|stop ID|list */
 int ctl_cmd_cast(struct ctl *ctl);
 
+/* orielctl_grants.c: grants, revoke ID (the portal's restore-token grants) */
+int ctl_cmd_grants(struct ctl *ctl);
+int ctl_cmd_revoke(struct ctl *ctl);
+
 /* orielctl_format.c */
 /* A JSON string literal: escapes quotes, backslashes and control
  * characters; invalid UTF-8 becomes \ufffd. */

@@ -149,3 +149,58 @@ class Client:
         self.client.kill(signal.SIGTERM)
         self.s.wait_for(lambda: self.step("closed") or (_ for _ in ()).throw(
             NotYet("not closed yet")), T(10), "the client to close its session")
+
+
+def one_shot(session, step, *args):
+    """portal_client.py for one Screenshot or PickColor request: its step
+    (response and results), once the client has printed it."""
+    c = Client(session, *args)
+    return c.wait_step(step)
+
+
+class RemoteClient(Client):
+    """portal_client.py --remote-desktop: Start, then Notify* calls on demand.
+
+        rd = portal.RemoteClient(s, "--with-screencast")
+        streams = rd.wait_started()
+        rd.notify("NotifyKeyboardKeysym", "iu", 0x61, 1)
+    """
+
+    def __init__(self, session, *args):
+        self.fifo = session.tmp / ("rd-commands-%d" % next(session._counter))
+        os.mkfifo(self.fifo)
+        super().__init__(session, "--remote-desktop", "--commands", str(self.fifo), *args)
+        self.writer = None
+        self.n = 0
+
+    def wait_ready(self):
+        streams = self.wait_started()
+        st = self.wait_step("ready")
+        if st.get("step") != "ready":
+            raise TestFailure("the remote desktop client is not ready: %r" % st)
+        self.writer = open(self.fifo, "w")
+        return streams
+
+    def notify(self, method, signature, *args):
+        """Calls RemoteDesktop.<method>(session, {}, *args) through the
+        frontend; returns once the call has returned, raises on an error."""
+        if self.writer is None:
+            self.wait_ready()
+        self.n += 1
+        n = self.n
+        self.writer.write(json.dumps({"n": n, "method": method,
+                                      "args": [signature, list(args)]}) + "\n")
+        self.writer.flush()
+
+        def answered():
+            for st in self.steps():
+                if st.get("step") == "notify" and st.get("n") == n:
+                    return st
+            if not self.client.alive():
+                raise TestFailure("the remote desktop client exited: %s"
+                                  % self.client.log()[-3000:])
+            raise NotYet("no answer to %s yet" % method)
+        st = self.s.wait_for(answered, T(10), "%s through the portal" % method)
+        if "error" in st:
+            raise TestFailure("%s%r failed: %s" % (method, args, st["error"]))
+        return st

@@ -1,10 +1,23 @@
 #!/usr/bin/python3
-"""A scripted client of the public org.freedesktop.portal.ScreenCast API,
-for the portal suite. It runs with the system Python (/usr/bin/python3),
-whose python3-gi gives it Gio: one bus connection for the whole exchange,
-as the frontend binds sessions to the connection that created them.
+"""A scripted client of the public org.freedesktop.portal.* API, for the
+portal suite. It runs with the system Python (/usr/bin/python3), whose
+python3-gi gives it Gio: one bus connection for the whole exchange, as the
+frontend binds sessions to the connection that created them.
 
     /usr/bin/python3 portal_client.py [--multiple] [--cursor-mode N] [--types N]
+                                      [--persist-mode N] [--restore-token T]
+    /usr/bin/python3 portal_client.py --screenshot [--interactive]
+    /usr/bin/python3 portal_client.py --pick-color
+    /usr/bin/python3 portal_client.py --remote-desktop [--devices N]
+                                      [--with-screencast] --commands FIFO
+
+--screenshot and --pick-color print their step and exit (status 3 when the
+response is not 0). --remote-desktop runs CreateSession, SelectDevices,
+(ScreenCast.SelectSources on the same session), Start, prints
+{"step": "ready"}, then reads JSON commands, one per line, from FIFO:
+    {"n": 1, "method": "NotifyKeyboardKeysym", "args": ["iu", [97, 1]]}
+calls org.freedesktop.portal.RemoteDesktop.<method>(session, {}, *args)
+and prints {"step": "notify", "n": 1} (or with "error").
 
 Prints one JSON object per line on stdout:
     {"step": "CreateSession", "response": 0, "results": {...}}
@@ -26,6 +39,8 @@ from gi.repository import Gio, GLib
 DEST = "org.freedesktop.portal.Desktop"
 PATH = "/org/freedesktop/portal/desktop"
 IFACE = "org.freedesktop.portal.ScreenCast"
+SCREENSHOT = "org.freedesktop.portal.Screenshot"
+REMOTE = "org.freedesktop.portal.RemoteDesktop"
 
 
 def emit(obj):
@@ -47,7 +62,7 @@ class Client:
         self.session = None
         self.status = 0
 
-    def request(self, method, params, options):
+    def request(self, method, params, options, iface=IFACE):
         """Calls method with options + a handle_token; returns (response, results)."""
         self.counter += 1
         token = "oriel%d_%d" % (os.getpid(), self.counter)
@@ -64,7 +79,7 @@ class Client:
         options["handle_token"] = GLib.Variant("s", token)
         body = GLib.Variant("(%sa{sv})" % params[0], tuple(params[1]) + (options,))
         try:
-            reply = self.bus.call_sync(DEST, PATH, IFACE, method, body,
+            reply = self.bus.call_sync(DEST, PATH, iface, method, body,
                                        GLib.VariantType("(o)"), Gio.DBusCallFlags.NONE,
                                        30000, None)
         except GLib.Error as e:
@@ -82,28 +97,79 @@ class Client:
             sys.exit(5)
         return answer["response"], answer["results"]
 
-    def step(self, method, params, options):
-        response, results = self.request(method, params, options)
+    def step(self, method, params, options, iface=IFACE):
+        response, results = self.request(method, params, options, iface)
         emit({"step": method, "response": response, "results": results})
         if response != 0:
             sys.exit(3)
         return results
 
-    def run(self):
+    def one_shot(self, method, options):
+        """Screenshot or PickColor: prints the step, exits 3 unless response 0."""
+        response, results = self.request(method, ("s", [""]), options, SCREENSHOT)
+        emit({"step": method, "response": response, "results": results})
+        sys.exit(0 if response == 0 else 3)
+
+    def select_sources(self):
         a = self.args
-        res = self.step("CreateSession", ("", []),
-                        {"session_handle_token": GLib.Variant("s", "s%d" % os.getpid())})
-        self.session = res["session_handle"]
         opts = {"types": GLib.Variant("u", a.types),
                 "multiple": GLib.Variant("b", a.multiple)}
         if a.cursor_mode is not None:
             opts["cursor_mode"] = GLib.Variant("u", a.cursor_mode)
+        if a.persist_mode is not None:
+            opts["persist_mode"] = GLib.Variant("u", a.persist_mode)
+        if a.restore_token is not None:
+            opts["restore_token"] = GLib.Variant("s", a.restore_token)
         self.step("SelectSources", ("o", [self.session]), opts)
-        response, results = self.request("Start", ("os", [self.session, ""]), {})
+
+    def start(self, iface):
+        response, results = self.request("Start", ("os", [self.session, ""]), {}, iface)
         emit({"step": "Start", "response": response, "streams": results.get("streams", []),
               "results": {k: v for k, v in results.items() if k != "streams"}})
         if response != 0:
             sys.exit(3)
+
+    def on_command(self, fd, condition):
+        self.pending += os.read(fd, 65536)
+        while b"\n" in self.pending:
+            line, self.pending = self.pending.split(b"\n", 1)
+            cmd = json.loads(line)
+            sig, args = cmd["args"]
+            body = GLib.Variant("(oa{sv}%s)" % sig, (self.session, {}) + tuple(args))
+            try:
+                self.bus.call_sync(DEST, PATH, REMOTE, cmd["method"], body, None,
+                                   Gio.DBusCallFlags.NONE, 10000, None)
+                emit({"step": "notify", "n": cmd["n"]})
+            except GLib.Error as e:
+                emit({"step": "notify", "n": cmd["n"], "error": e.message})
+        return GLib.SOURCE_CONTINUE
+
+    def run(self):
+        a = self.args
+        if a.screenshot:
+            self.one_shot("Screenshot", {"interactive": GLib.Variant("b", a.interactive),
+                                         "modal": GLib.Variant("b", False)})
+        if a.pick_color:
+            self.one_shot("PickColor", {})
+        iface = REMOTE if a.remote_desktop else IFACE
+        res = self.step("CreateSession", ("", []),
+                        {"session_handle_token": GLib.Variant("s", "s%d" % os.getpid())},
+                        iface)
+        self.session = res["session_handle"]
+        if a.remote_desktop:
+            self.step("SelectDevices", ("o", [self.session]),
+                      {"types": GLib.Variant("u", a.devices)}, REMOTE)
+            if a.with_screencast:
+                self.select_sources()
+        else:
+            self.select_sources()
+        self.start(iface)
+        if a.commands:
+            # O_RDWR: no end of file while the test has not opened it yet.
+            fd = os.open(a.commands, os.O_RDWR | os.O_NONBLOCK)
+            self.pending = b""
+            GLib.io_add_watch(fd, GLib.IO_IN, self.on_command)
+            emit({"step": "ready"})
 
         def on_closed(*_):
             emit({"step": "session-closed"})
@@ -127,6 +193,15 @@ def main():
     p.add_argument("--types", type=int, default=1)
     p.add_argument("--multiple", action="store_true")
     p.add_argument("--cursor-mode", type=int, default=None)
+    p.add_argument("--persist-mode", type=int, default=None)
+    p.add_argument("--restore-token", default=None)
+    p.add_argument("--screenshot", action="store_true")
+    p.add_argument("--interactive", action="store_true")
+    p.add_argument("--pick-color", action="store_true")
+    p.add_argument("--remote-desktop", action="store_true")
+    p.add_argument("--devices", type=int, default=3)
+    p.add_argument("--with-screencast", action="store_true")
+    p.add_argument("--commands", default=None)
     Client(p.parse_args()).run()
 
 

@@ -26,7 +26,8 @@ def main():
                 ("org.oriel.Compositor.Input.KeyboardKeysym",
                  ["uint32:97", "boolean:true"]),
                 ("org.oriel.Compositor.Input.PointerButton",
-                 ["uint32:272", "boolean:true"])):
+                 ["uint32:272", "boolean:true"]),
+                ("org.oriel.Compositor.Input.PointerPosition", [])):
             res = dbus_send(method, *args)
             expect(res.returncode != 0, "dbus-send %s was not refused: %s" % (
                 method, res.stdout))

@@ -1,7 +1,5 @@
-/* The portal backend's pure logic: SelectSources options and portal.ini. */
+/* The portal backend's pure logic: SelectSources options. */
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include "portal/options.h"
 
 static int failures;
@@ -67,136 +65,10 @@ static void test_select_invalid(void) {
 	}
 }
 
-static struct portal_policy parse(const char *text, int *warnings) {
-	struct portal_policy p;
-	portal_policy_init(&p);
-	FILE *null = fopen("/dev/null", "w");
-	int w = portal_policy_parse(&p, text, null);
-	if (null) {
-		fclose(null);
-	}
-	if (warnings) {
-		*warnings = w;
-	}
-	return p;
-}
-
-static void test_policy_empty(void) {
-	int w;
-	struct portal_policy p = parse("", &w);
-	CHECK(w == 0, "warnings %d", w);
-	CHECK(portal_policy_screencast(&p, "org.example.App") == PORTAL_DENY, "empty allows app");
-	CHECK(portal_policy_screencast(&p, "") == PORTAL_DENY, "empty allows unidentified");
-	CHECK(portal_policy_screencast(&p, NULL) == PORTAL_DENY, "empty allows NULL");
-	portal_policy_finish(&p);
-}
-
-static void test_policy_lists(void) {
-	int w;
-	struct portal_policy p = parse(
-		"# unattended CI\n"
-		"[other]\n"
-		"allow = org.example.Elsewhere\n"
-		"[screencast]\n"
-		"  allow = org.example.Good, org.example.Also  \n"
-		"deny = org.example.Bad\n"
-		"\n"
-		"; comment\n", &w);
-	CHECK(w == 0, "warnings %d", w);
-	CHECK(p.n_allow == 2 && p.n_deny == 1, "allow %d deny %d", p.n_allow, p.n_deny);
-	CHECK(portal_policy_screencast(&p, "org.example.Good") == PORTAL_ALLOW, "Good");
-	CHECK(portal_policy_screencast(&p, "org.example.Also") == PORTAL_ALLOW, "Also");
-	CHECK(portal_policy_screencast(&p, "org.example.Bad") == PORTAL_DENY, "Bad");
-	CHECK(portal_policy_screencast(&p, "org.example.Elsewhere") == PORTAL_DENY,
-		"other sections count");
-	CHECK(portal_policy_screencast(&p, "org.example.Goo") == PORTAL_DENY, "prefix matched");
-	CHECK(portal_policy_screencast(&p, "") == PORTAL_DENY, "unidentified allowed");
-	portal_policy_finish(&p);
-}
-
-static void test_policy_wildcards(void) {
-	struct portal_policy p = parse("[screencast]\nallow = *\ndeny = org.example.Bad\n", NULL);
-	CHECK(portal_policy_screencast(&p, "org.example.Any") == PORTAL_ALLOW, "* allows any");
-	CHECK(portal_policy_screencast(&p, "") == PORTAL_ALLOW, "* allows unidentified");
-	CHECK(portal_policy_screencast(&p, "org.example.Bad") == PORTAL_DENY, "deny beats *");
-	portal_policy_finish(&p);
-
-	p = parse("[screencast]\ndefault = allow\ndeny = *\nallow = org.example.Good\n", NULL);
-	CHECK(portal_policy_screencast(&p, "org.example.Good") == PORTAL_ALLOW, "exact beats deny *");
-	CHECK(portal_policy_screencast(&p, "org.example.Any") == PORTAL_DENY, "deny * beats default");
-	portal_policy_finish(&p);
-
-	p = parse("[screencast]\nallow-unidentified = true\n", NULL);
-	CHECK(portal_policy_screencast(&p, "") == PORTAL_ALLOW, "allow-unidentified");
-	CHECK(portal_policy_screencast(&p, "org.example.Any") == PORTAL_DENY,
-		"allow-unidentified allows named apps");
-	portal_policy_finish(&p);
-
-	p = parse("[screencast]\ndefault = allow\n", NULL);
-	CHECK(portal_policy_screencast(&p, "org.example.Any") == PORTAL_ALLOW, "default allow");
-	portal_policy_finish(&p);
-}
-
-static void test_policy_malformed(void) {
-	int w;
-	struct portal_policy p = parse(
-		"[screencast\n"            /* malformed header: leaves the section */
-		"allow = org.example.Sneaky\n"
-		"[screencast]\n"
-		"no equals sign\n"
-		"default = maybe\n"
-		"allow-unidentified = perhaps\n"
-		"colour = blue\n"
-		"allow = org.example.Good\n", &w);
-	CHECK(w == 5, "warnings %d, want 5", w);
-	CHECK(portal_policy_screencast(&p, "org.example.Sneaky") == PORTAL_DENY,
-		"a line after a malformed header counted");
-	CHECK(portal_policy_screencast(&p, "org.example.Good") == PORTAL_ALLOW,
-		"lines after bad ones are read");
-	CHECK(p.screencast_default == PORTAL_DENY && !p.allow_unidentified,
-		"bad values changed the policy");
-	portal_policy_finish(&p);
-
-	/* Too many entries: the rest is dropped with a warning, nothing overflows. */
-	char *big = malloc(PORTAL_POLICY_MAX_ENTRIES * 16 + 64);
-	strcpy(big, "[screencast]\nallow =");
-	for (int i = 0; i < PORTAL_POLICY_MAX_ENTRIES + 3; i++) {
-		sprintf(big + strlen(big), " a%d", i);
-	}
-	p = parse(big, &w);
-	CHECK(p.n_allow == PORTAL_POLICY_MAX_ENTRIES && w == 3, "n_allow %d warnings %d",
-		p.n_allow, w);
-	portal_policy_finish(&p);
-	free(big);
-}
-
-static void test_policy_load(void) {
-	struct portal_policy p;
-	portal_policy_init(&p);
-	CHECK(!portal_policy_load(&p, "/nonexistent/oriel/portal.ini", NULL), "loaded nothing");
-	char path[] = "/tmp/oriel-test-portal-XXXXXX";
-	int fd = mkstemp(path);
-	CHECK(fd >= 0, "mkstemp");
-	if (fd >= 0) {
-		FILE *f = fdopen(fd, "w");
-		fputs("[screencast]\nallow = org.example.FromFile\n", f);
-		fclose(f);
-		CHECK(portal_policy_load(&p, path, NULL), "load %s", path);
-		CHECK(portal_policy_screencast(&p, "org.example.FromFile") == PORTAL_ALLOW, "file");
-		remove(path);
-	}
-	portal_policy_finish(&p);
-}
-
 int main(void) {
 	test_select_defaults();
 	test_select_valid();
 	test_select_invalid();
-	test_policy_empty();
-	test_policy_lists();
-	test_policy_wildcards();
-	test_policy_malformed();
-	test_policy_load();
 	if (failures) {
 		fprintf(stderr, "%d failures\n", failures);
 		return 1;

@@ -1,0 +1,281 @@
+/*
+ * org.freedesktop.impl.portal.Screenshot for oriel.
+ *
+ * Screenshot writes the whole layout (every output, through oriel's
+ * Screenshot.Region) as a PNG in $XDG_RUNTIME_DIR/oriel/screenshots/
+ * (else $XDG_CACHE_HOME/oriel/screenshots/), private to the user, and
+ * answers its file:// URI. PickColor answers the colour of the pixel under
+ * the pointer as (ddd) in 0..1. Both ask portal_decide (the [screenshot]
+ * policy) every time. "interactive" is accepted; without a chooser it
+ * takes the same whole-layout shot.
+ *
+ * The interface says version 1 on purpose: from version 2 on, the 1.16
+ * frontend first asks its own permission store and the Access dialog for
+ * a non-interactive shot and keeps that answer for ever, so a later change
+ * of the policy would never be seen. At version 1 every request comes here.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include "portal/paths.h"
+#include "portal/png_pixel.h"
+#include "portal/portal.h"
+
+#define SCREENSHOT_VERSION 1u
+#define PICK_PNG_MAX (1u << 16)
+
+/* Reads the options a{sv}: only "interactive" matters. */
+static int read_interactive(sd_bus_message *msg, bool *interactive) {
+	int r = sd_bus_message_enter_container(msg, 'a', "{sv}");
+	while (r >= 0 && (r = sd_bus_message_enter_container(msg, 'e', "sv")) > 0) {
+		const char *key;
+		r = sd_bus_message_read(msg, "s", &key);
+		if (r >= 0 && !strcmp(key, "interactive") &&
+				sd_bus_message_verify_type(msg, 'v', "b") > 0) {
+			int b = 0;
+			r = sd_bus_message_read(msg, "v", "b", &b);
+			*interactive = b;
+		} else if (r >= 0) {
+			r = sd_bus_message_skip(msg, "v");
+		}
+		r = r < 0 ? r : sd_bus_message_exit_container(msg);
+	}
+	return r < 0 ? r : sd_bus_message_exit_container(msg);
+}
+
+static char *screenshot_dir(void) {
+	const char *runtime = getenv("XDG_RUNTIME_DIR");
+	const char *cache = getenv("XDG_CACHE_HOME");
+	const char *home = getenv("HOME");
+	char *dir = NULL;
+	int r = -1;
+	if (runtime && runtime[0] == '/') {
+		r = asprintf(&dir, "%s/oriel/screenshots", runtime);
+	} else if (cache && cache[0] == '/') {
+		r = asprintf(&dir, "%s/oriel/screenshots", cache);
+	} else if (home && home[0] == '/') {
+		r = asprintf(&dir, "%s/.cache/oriel/screenshots", home);
+	}
+	return r < 0 ? NULL : dir;
+}
+
+/* Creates a new file "screenshot-DATE-TIME[-N].png" in dir; fd or -errno. */
+static int create_file(const char *dir, char **path_out) {
+	char stamp[32];
+	time_t now = time(NULL);
+	struct tm tm;
+	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", localtime_r(&now, &tm));
+	for (int n = 1; n < 1000; n++) {
+		char *path = NULL;
+		int r = n == 1 ? asprintf(&path, "%s/screenshot-%s.png", dir, stamp) :
+			asprintf(&path, "%s/screenshot-%s-%d.png", dir, stamp, n);
+		if (r < 0) {
+			return -ENOMEM;
+		}
+		int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+		if (fd >= 0) {
+			*path_out = path;
+			return fd;
+		}
+		r = -errno;
+		free(path);
+		if (r != -EEXIST) {
+			return r;
+		}
+	}
+	return -EEXIST;
+}
+
+/* The bounding box of every output. */
+static void layout_box(const struct portal_output *o, int n, int32_t box[4]) {
+	int64_t x1 = INT32_MAX, y1 = INT32_MAX, x2 = INT32_MIN, y2 = INT32_MIN;
+	for (int i = 0; i < n; i++) {
+		x1 = o[i].x < x1 ? o[i].x : x1;
+		y1 = o[i].y < y1 ? o[i].y : y1;
+		x2 = (int64_t)o[i].x + o[i].width > x2 ? (int64_t)o[i].x + o[i].width : x2;
+		y2 = (int64_t)o[i].y + o[i].height > y2 ? (int64_t)o[i].y + o[i].height : y2;
+	}
+	box[0] = x1;
+	box[1] = y1;
+	box[2] = x2 - x1;
+	box[3] = y2 - y1;
+}
+
+/* Screenshot.Region of the layout into a new file; its path, or NULL. */
+static char *shoot_layout(struct portal *portal) {
+	sd_bus_error error = SD_BUS_ERROR_NULL;
+	struct portal_output *outputs = NULL;
+	int n = 0;
+	char *dir = screenshot_dir(), *path = NULL;
+	int fd = -1;
+	int r = dir ? portal_make_dirs(dir) : -ENOENT;
+	r = r < 0 ? r : portal_list_outputs(portal, &outputs, &n, &error);
+	if (r >= 0 && n == 0) {
+		r = -ENODEV;
+	}
+	if (r >= 0) {
+		fd = r = create_file(dir, &path);
+	}
+	if (r >= 0) {
+		int32_t box[4];
+		layout_box(outputs, n, box);
+		r = sd_bus_call_method(portal->bus, ORIEL_BUS_NAME, ORIEL_PATH,
+			ORIEL_IFACE_SCREENSHOT, "Region", &error, NULL, "iiuuh", box[0], box[1],
+			(uint32_t)box[2], (uint32_t)box[3], fd);
+	}
+	if (fd >= 0 && close(fd) < 0 && r >= 0) {
+		r = -errno;
+	}
+	if (r < 0) {
+		portal_log(portal, "screenshot failed: %s",
+			sd_bus_error_is_set(&error) ? error.message : strerror(-r));
+		if (path) {
+			unlink(path);
+		}
+		free(path);
+		path = NULL;
+	}
+	sd_bus_error_free(&error);
+	portal_outputs_free(outputs, n);
+	free(dir);
+	return path;
+}
+
+static int handle_screenshot(sd_bus_message *msg, void *data, sd_bus_error *error) {
+	struct portal *portal = data;
+	const char *handle, *app_id, *parent_window;
+	int r = portal_begin_call(portal, msg, error, "oss", &handle, &app_id, &parent_window);
+	bool interactive = false;
+	r = r < 0 ? r : read_interactive(msg, &interactive);
+	if (r < 0) {
+		return r;
+	}
+	portal_log(portal, "Screenshot for app_id '%s'%s", app_id,
+		interactive ? " (interactive: no chooser, the whole layout)" : "");
+	struct portal_request *request = portal_request_create(portal, handle);
+	uint32_t response = PORTAL_RESPONSE_CANCELLED;
+	char *path = NULL, *uri = NULL;
+	if (portal_decide(portal, PORTAL_KIND_SCREENSHOT, app_id, false).allowed) {
+		path = shoot_layout(portal);
+		uri = path ? portal_file_uri(path) : NULL;
+		response = uri ? PORTAL_RESPONSE_SUCCESS : PORTAL_RESPONSE_OTHER;
+	}
+	if (response == PORTAL_RESPONSE_SUCCESS) {
+		r = sd_bus_reply_method_return(msg, "ua{sv}", response, 1, "uri", "s", uri);
+	} else {
+		if (path) {
+			unlink(path);
+		}
+		r = portal_reply_response(msg, response);
+	}
+	free(uri);
+	free(path);
+	portal_request_destroy(request);
+	return r;
+}
+
+/* The colour under the pointer, through a one-pixel Screenshot.Region. */
+static int pick_colour(struct portal *portal, double rgb_out[3]) {
+	sd_bus_error error = SD_BUS_ERROR_NULL;
+	double x, y;
+	int r = portal_input_pointer_position(portal, &x, &y, &error);
+	int fd = -1;
+	if (r >= 0) {
+		fd = r = memfd_create("oriel-pick", MFD_CLOEXEC);
+		r = r < 0 ? -errno : r;
+	}
+	if (r >= 0) {
+		r = sd_bus_call_method(portal->bus, ORIEL_BUS_NAME, ORIEL_PATH,
+			ORIEL_IFACE_SCREENSHOT, "Region", &error, NULL, "iiuuh", (int32_t)floor(x),
+			(int32_t)floor(y), 1u, 1u, fd);
+	}
+	struct stat st;
+	if (r >= 0 && (fstat(fd, &st) < 0 || st.st_size <= 0 || st.st_size > PICK_PNG_MAX)) {
+		r = -EBADMSG;
+	}
+	void *png = MAP_FAILED;
+	if (r >= 0) {
+		png = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+		r = png == MAP_FAILED ? -errno : 0;
+	}
+	uint8_t rgb[3];
+	if (r >= 0 && !portal_png_first_pixel(png, st.st_size, rgb)) {
+		r = -EBADMSG;
+	}
+	if (png != MAP_FAILED) {
+		munmap(png, st.st_size);
+	}
+	if (fd >= 0) {
+		close(fd);
+	}
+	if (r < 0) {
+		portal_log(portal, "PickColor failed: %s",
+			sd_bus_error_is_set(&error) ? error.message : strerror(-r));
+	} else {
+		portal_log(portal, "PickColor at %.1f,%.1f: #%02x%02x%02x", x, y, rgb[0], rgb[1],
+			rgb[2]);
+		for (int i = 0; i < 3; i++) {
+			rgb_out[i] = rgb[i] / 255.0;
+		}
+	}
+	sd_bus_error_free(&error);
+	return r;
+}
+
+static int handle_pick_color(sd_bus_message *msg, void *data, sd_bus_error *error) {
+	struct portal *portal = data;
+	const char *handle, *app_id, *parent_window;
+	int r = portal_begin_call(portal, msg, error, "oss", &handle, &app_id, &parent_window);
+	r = r < 0 ? r : sd_bus_message_skip(msg, "a{sv}");
+	if (r < 0) {
+		return r;
+	}
+	struct portal_request *request = portal_request_create(portal, handle);
+	double rgb[3];
+	if (!portal_decide(portal, PORTAL_KIND_SCREENSHOT, app_id, false).allowed) {
+		r = portal_reply_response(msg, PORTAL_RESPONSE_CANCELLED);
+	} else if (pick_colour(portal, rgb) < 0) {
+		r = portal_reply_response(msg, PORTAL_RESPONSE_OTHER);
+	} else {
+		r = sd_bus_reply_method_return(msg, "ua{sv}", PORTAL_RESPONSE_SUCCESS, 1,
+			"color", "(ddd)", rgb[0], rgb[1], rgb[2]);
+	}
+	portal_request_destroy(request);
+	return r;
+}
+
+static int get_version(sd_bus *bus, const char *path, const char *iface,
+		const char *prop, sd_bus_message *reply, void *data, sd_bus_error *error) {
+	return sd_bus_message_append(reply, "u", SCREENSHOT_VERSION);
+}
+
+static const sd_bus_vtable screenshot_vtable[] = {
+	SD_BUS_VTABLE_START(0),
+	SD_BUS_METHOD_WITH_ARGS("Screenshot",
+		SD_BUS_ARGS("o", handle, "s", app_id, "s", parent_window, "a{sv}", options),
+		SD_BUS_RESULT("u", response, "a{sv}", results),
+		handle_screenshot, SD_BUS_VTABLE_UNPRIVILEGED),
+	SD_BUS_METHOD_WITH_ARGS("PickColor",
+		SD_BUS_ARGS("o", handle, "s", app_id, "s", parent_window, "a{sv}", options),
+		SD_BUS_RESULT("u", response, "a{sv}", results),
+		handle_pick_color, SD_BUS_VTABLE_UNPRIVILEGED),
+	SD_BUS_PROPERTY("version", "u", get_version, 0, SD_BUS_VTABLE_PROPERTY_CONST),
+	SD_BUS_VTABLE_END,
+};
+
+int portal_screenshot_init(struct portal *portal) {
+	return sd_bus_add_object_vtable(portal->bus, &portal->screenshot_slot,
+		PORTAL_OBJECT_PATH, PORTAL_IFACE_SCREENSHOT, screenshot_vtable, portal);
+}
+
+void portal_screenshot_finish(struct portal *portal) {
+	portal->screenshot_slot = sd_bus_slot_unref(portal->screenshot_slot);
+}

@@ -128,6 +128,7 @@ struct pipewire_cast {
 	bool cursor_dirty;       /* moved or changed since the last frame */
 	uint32_t cursor_serial;  /* the shape the consumer has */
 	bool cursor_sent;
+	struct wlr_box cursor_box; /* EMBEDDED: where the cursor is drawn; empty when not */
 	struct scene_pixels pixels;
 	pixman_region32_t render_damage; /* source coordinates, not yet in pixels */
 	struct wl_listener surface_commit;
@@ -693,9 +694,44 @@ static void write_cursor_meta(struct pipewire_cast *cast, struct spa_buffer *sb)
 	cast->cursor_sent = true;
 }
 
+/* EMBEDDED: the cursor image's box in source coordinates; empty when none. */
+static struct wlr_box embedded_cursor_box(struct pipewire_cast *cast,
+		const struct headless_cursor **hc_out) {
+	int x, y;
+	const struct headless_cursor *hc = cast_cursor(cast, &x, &y);
+	*hc_out = hc;
+	if (!hc || hc->width <= 0 || hc->height <= 0) {
+		return (struct wlr_box){0};
+	}
+	return (struct wlr_box){ x - hc->hotspot_x, y - hc->hotspot_y, hc->width, hc->height };
+}
+
+static void add_damage_box(struct pipewire_cast *cast, const struct wlr_box *box) {
+	if (box->width <= 0 || box->height <= 0) {
+		return;
+	}
+	pixman_region32_union_rect(&cast->pending, &cast->pending,
+		box->x, box->y, box->width, box->height);
+	pixman_region32_intersect_rect(&cast->pending, &cast->pending,
+		0, 0, cast->width, cast->height);
+	struct cast_buffer *buffer;
+	wl_list_for_each(buffer, &cast->buffers, link) {
+		pixman_region32_union_rect(&buffer->damage, &buffer->damage,
+			box->x, box->y, box->width, box->height);
+	}
+}
+
 static void handle_cursor_change(struct wl_listener *listener, struct pipewire_cast *cast) {
 	if (cast->closing) {
 		return;
+	}
+	if (cast->cursor_mode == PIPEWIRE_CAST_CURSOR_EMBEDDED) {
+		/* Where it was and where it is now: pixels to bring up to date. */
+		const struct headless_cursor *hc;
+		struct wlr_box now = embedded_cursor_box(cast, &hc);
+		add_damage_box(cast, &cast->cursor_box);
+		add_damage_box(cast, &now);
+		cast->cursor_box = now;
 	}
 	cast->cursor_dirty = true;
 	/* Sent from the event loop, not from inside the cursor update. */
@@ -727,7 +763,7 @@ static void handle_cursor_capture_destroy(struct wl_listener *listener, void *da
 
 void pipewire_cast_set_cursor_mode(struct pipewire_cast *cast, uint32_t mode) {
 	cast->cursor_mode = mode;
-	if (mode != PIPEWIRE_CAST_CURSOR_METADATA || !wl_list_empty(&cast->cursor_watches)) {
+	if (mode == PIPEWIRE_CAST_CURSOR_HIDDEN || !wl_list_empty(&cast->cursor_watches)) {
 		return;
 	}
 	struct output *output;
@@ -796,6 +832,14 @@ static void cast_produce(struct pipewire_cast *cast) {
 	struct spa_buffer *sb = pwb->buffer;
 	struct spa_data *d = &sb->datas[0];
 
+	const struct headless_cursor *embedded = NULL;
+	if (cast->cursor_mode == PIPEWIRE_CAST_CURSOR_EMBEDDED) {
+		/* Under the cursor again, so that it is drawn on source pixels. */
+		cast->cursor_box = embedded_cursor_box(cast, &embedded);
+		const struct wlr_box *c = &cast->cursor_box;
+		pixman_region32_union_rect(&buffer->damage, &buffer->damage,
+			c->x, c->y, c->width, c->height);
+	}
 	pixman_region32_intersect_rect(&buffer->damage, &buffer->damage, 0, 0,
 		cast->width, cast->height);
 	bool ok;
@@ -813,6 +857,12 @@ static void cast_produce(struct pipewire_cast *cast) {
 		};
 		ok = output_capture_frame_copy(cast->capture, &frame, &buffer->damage,
 			buffer->data, cast->stride, cast->width, cast->height, 0, 0);
+	}
+	if (ok && embedded && embedded->pixels && cast->cursor_box.width > 0) {
+		/* The pixels are still BGRx: fix_format converts the cursor too. */
+		pixel_blend_over(buffer->data, cast->width, cast->height, cast->stride,
+			embedded->pixels, embedded->width, embedded->height,
+			cast->cursor_box.x, cast->cursor_box.y);
 	}
 	if (ok) {
 		fix_format(cast, buffer->data, &buffer->damage);

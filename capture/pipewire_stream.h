@@ -71,9 +71,9 @@ struct pipewire_cast *pipewire_cast_create_region(struct pipewire_core *core,
 /*
  * Call right after create. METADATA: every frame carries SPA_META_Cursor
  * (position of the pointer in the source, hotspot, and the bitmap when
- * the shape changed); cursor motion alone produces a frame. Headless
- * outputs keep the cursor on a plane, out of the frames: HIDDEN and
- * EMBEDDED show no cursor there.
+ * the shape changed); cursor motion alone produces a frame. EMBEDDED:
+ * the cursor is drawn into the frames (headless outputs keep it on a
+ * plane, so the source pixels never hold it). HIDDEN: neither.
  */
 void pipewire_cast_set_cursor_mode(struct pipewire_cast *cast, uint32_t mode);
 /* NULL is a no-op. Never calls the callbacks. */

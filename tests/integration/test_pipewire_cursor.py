@@ -8,6 +8,8 @@ hotspot, in output coordinates) in a frame of its own, without damage
 change), and the bitmap comes with the first frame that shows the shape.
 A region cast reports the position relative to the region.
 hidden (1): accepted; the frames carry no cursor and no cursor meta.
+embedded (2): the cursor is drawn into the frames where the pointer is,
+and where it was the frames show the screen again; no cursor meta.
 """
 import harness
 import pipewire
@@ -24,6 +26,30 @@ def wait_cursor(s, c, pos, since=0):
                 return f
         raise NotYet("cursor metadata so far: %r" % [f["cursor"] for f in c.frames()][-5:])
     return s.wait_for(got, T(10), "cursor metadata at %r" % (pos,))
+
+
+def differs(img, shot, box):
+    """Pixels of box where the frame differs from the screenshot."""
+    return [(x, y) for (x, y), px in img.pixels(box) if px != shot.pixel(x, y)]
+
+
+def wait_embedded(s, c, shot, drawn, clean):
+    """A frame with the cursor drawn in box drawn and box clean as the
+    screenshot shows it."""
+    def got():
+        fs = c.frames()
+        if not fs:
+            raise NotYet("no frame")
+        f = fs[-1]
+        img = c.image(f["seq"])
+        if len(differs(img, shot, drawn)) < 10:
+            raise NotYet("frame %d: no cursor drawn in %r" % (f["seq"], drawn))
+        left = differs(img, shot, clean)
+        if left:
+            raise NotYet("frame %d: %d cursor pixels left in %r" % (f["seq"], len(left), clean))
+        expect(f["cursor"] is None, "embedded mode sends no cursor meta")
+        return f
+    return s.wait_for(got, T(10), "the cursor drawn in %r and gone from %r" % (drawn, clean))
 
 
 def main():
@@ -66,6 +92,16 @@ def main():
         frames = hc.wait_frames(1)
         expect(all(x["cursor"] is None for x in frames),
                "hidden mode sends no cursor meta: %r" % frames[:3])
+
+        # embedded: drawn into the frames, and the old place repaired.
+        ecast = pipewire.Cast(s, out, cursor="embedded")
+        ec = pipewire.Consumer(s, ecast.node)
+        ec.wait_format()
+        shot = s.screenshot(output=out)  # the screen without the cursor
+        s.orielctl("pointer", "move", 400, 300)
+        wait_embedded(s, ec, shot, drawn=(400, 300, 8, 8), clean=(100, 100, 16, 16))
+        s.orielctl("pointer", "move", 100, 100)
+        wait_embedded(s, ec, shot, drawn=(100, 100, 8, 8), clean=(400, 300, 16, 16))
 
         res = s.orielctl_raw("cast", "start", "--output", out, "--cursor", "sideways")
         expect(res.returncode != 0, "a bad cursor mode is refused")

@@ -6,6 +6,7 @@
 #include <wlr/util/log.h>
 #include <xkbcommon/xkbcommon.h>
 #include "compositor/keyboard.h"
+#include "compositor/prompt.h"
 #include "compositor/seat.h"
 #include "compositor/server.h"
 #include "compositor/util.h"
@@ -49,6 +50,15 @@ static void handle_key(struct wl_listener *listener, void *data) {
 	struct wlr_event_keyboard_key *event = data;
 	struct wlr_seat *wlr_seat = keyboard->seat->wlr_seat;
 	wlr_idle_notify_activity(keyboard->seat->server->idle, wlr_seat);
+	struct prompt *prompt = keyboard->seat->server->prompt;
+	if (prompt) {
+		/* Modal: keys answer the prompt and reach no client. */
+		if (event->state == WL_KEYBOARD_KEY_STATE_PRESSED) {
+			prompt_key(prompt, xkb_state_key_get_one_sym(
+				keyboard->device->keyboard->xkb_state, event->keycode + 8));
+		}
+		return;
+	}
 	wlr_seat_set_keyboard(wlr_seat, keyboard->device);
 	wlr_seat_keyboard_notify_key(wlr_seat, event->time_msec, event->keycode,
 		event->state);

@@ -306,7 +306,7 @@ struct prompt *prompt_create(struct server *server, const struct prompt_request 
 	}
 	build(prompt);
 	take_input(server);
-	wlr_log(WLR_INFO, "prompt: asking whether '%s' may %s (%d choices)", prompt->app,
+	wlr_log(WLR_INFO, "prompt: '%s' %s (%d choices)", prompt->app,
 		asks_for(prompt->kind), prompt->n_choices);
 	return prompt;
 }

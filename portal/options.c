@@ -59,6 +59,7 @@ const char *portal_select_options_validate(const struct portal_select_options *o
 void portal_policy_init(struct portal_policy *policy) {
 	memset(policy, 0, sizeof(*policy));
 	policy->screencast_default = PORTAL_DENY;
+	policy->prompt_timeout_s = PORTAL_PROMPT_TIMEOUT_DEFAULT_S;
 }
 
 static void free_list(char **list, int *n) {
@@ -72,6 +73,7 @@ static void free_list(char **list, int *n) {
 void portal_policy_finish(struct portal_policy *policy) {
 	free_list(policy->allow, &policy->n_allow);
 	free_list(policy->deny, &policy->n_deny);
+	free_list(policy->ask, &policy->n_ask);
 }
 
 static char *trim(char *s) {
@@ -169,13 +171,28 @@ int portal_policy_parse(struct portal_policy *policy, const char *text, FILE *wa
 			warned += add_names(policy->allow, &policy->n_allow, value, warnings, line_no);
 		} else if (!strcmp(key, "deny")) {
 			warned += add_names(policy->deny, &policy->n_deny, value, warnings, line_no);
+		} else if (!strcmp(key, "ask")) {
+			warned += add_names(policy->ask, &policy->n_ask, value, warnings, line_no);
 		} else if (!strcmp(key, "default")) {
 			if (!strcmp(value, "allow")) {
 				policy->screencast_default = PORTAL_ALLOW;
 			} else if (!strcmp(value, "deny")) {
 				policy->screencast_default = PORTAL_DENY;
+			} else if (!strcmp(value, "ask")) {
+				policy->screencast_default = PORTAL_ASK;
 			} else {
-				warned += warn(warnings, line_no, "default must be allow or deny", value);
+				warned += warn(warnings, line_no, "default must be allow, deny or ask",
+					value);
+			}
+		} else if (!strcmp(key, "prompt-timeout")) {
+			char *end = NULL;
+			unsigned long s = strtoul(value, &end, 10);
+			if (!*value || *end || value[0] == '-' || s < 1 ||
+					s > PORTAL_PROMPT_TIMEOUT_MAX_S) {
+				warned += warn(warnings, line_no,
+					"prompt-timeout must be seconds from 1 to 600", value);
+			} else {
+				policy->prompt_timeout_s = (unsigned)s;
 			}
 		} else if (!strcmp(key, "allow-unidentified")) {
 			int b = parse_bool(value);
@@ -251,6 +268,9 @@ enum portal_decision portal_policy_screencast(const struct portal_policy *policy
 		if (listed(policy->allow, policy->n_allow, app_id)) {
 			return PORTAL_ALLOW;
 		}
+		if (listed(policy->ask, policy->n_ask, app_id)) {
+			return PORTAL_ASK;
+		}
 	} else if (policy->allow_unidentified) {
 		return PORTAL_ALLOW;
 	}
@@ -259,6 +279,9 @@ enum portal_decision portal_policy_screencast(const struct portal_policy *policy
 	}
 	if (listed(policy->allow, policy->n_allow, "*")) {
 		return PORTAL_ALLOW;
+	}
+	if (listed(policy->ask, policy->n_ask, "*")) {
+		return PORTAL_ASK;
 	}
 	return policy->screencast_default;
 }

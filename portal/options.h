@@ -66,16 +66,22 @@ const char *portal_select_options_validate(const struct portal_select_options *o
 enum portal_decision {
 	PORTAL_DENY = 0,
 	PORTAL_ALLOW = 1,
+	PORTAL_ASK = 2, /* oriel's prompt asks the person at the session */
 };
 
 #define PORTAL_POLICY_MAX_ENTRIES 64
+/* How long the prompt waits for the person before it denies. */
+#define PORTAL_PROMPT_TIMEOUT_DEFAULT_S 30
+#define PORTAL_PROMPT_TIMEOUT_MAX_S 600
 
 struct portal_policy {
 	enum portal_decision screencast_default;
 	bool allow_unidentified;
-	int n_allow, n_deny;
+	unsigned prompt_timeout_s;
+	int n_allow, n_deny, n_ask;
 	char *allow[PORTAL_POLICY_MAX_ENTRIES];
 	char *deny[PORTAL_POLICY_MAX_ENTRIES];
+	char *ask[PORTAL_POLICY_MAX_ENTRIES];
 };
 
 /* Deny-all policy with nothing listed. */
@@ -95,9 +101,9 @@ bool portal_policy_load(struct portal_policy *policy, const char *path, FILE *wa
 
 /*
  * The screencast decision for app_id (may be "" when the caller is not a
- * sandboxed app). Order: an exact deny, an exact allow, then for an
- * unidentified caller allow-unidentified, then deny = *, allow = *, then
- * the default.
+ * sandboxed app). Order: an exact deny, an exact allow, an exact ask, then
+ * for an unidentified caller allow-unidentified, then deny = *, allow = *,
+ * ask = *, then the default.
  */
 enum portal_decision portal_policy_screencast(const struct portal_policy *policy,
 	const char *app_id);

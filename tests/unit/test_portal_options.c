@@ -170,6 +170,45 @@ static void test_policy_malformed(void) {
 	free(big);
 }
 
+static void test_policy_ask(void) {
+	int w;
+	struct portal_policy p = parse(
+		"[screencast]\n"
+		"default = ask\n"
+		"ask = org.example.Asked\n"
+		"allow = org.example.Good\n"
+		"deny = org.example.Bad\n"
+		"prompt-timeout = 5\n", &w);
+	CHECK(w == 0, "warnings %d", w);
+	CHECK(portal_policy_screencast(&p, "org.example.Asked") == PORTAL_ASK, "listed ask");
+	CHECK(portal_policy_screencast(&p, "org.example.Other") == PORTAL_ASK, "default ask");
+	CHECK(portal_policy_screencast(&p, "") == PORTAL_ASK, "unidentified asked");
+	CHECK(portal_policy_screencast(&p, "org.example.Good") == PORTAL_ALLOW, "allow kept");
+	CHECK(portal_policy_screencast(&p, "org.example.Bad") == PORTAL_DENY, "deny kept");
+	CHECK(p.prompt_timeout_s == 5, "prompt-timeout %u", p.prompt_timeout_s);
+	portal_policy_finish(&p);
+
+	/* An exact ask beats deny = *; allow-unidentified beats ask = *. */
+	p = parse("[screencast]\ndeny = *\nask = org.example.Asked\n", NULL);
+	CHECK(portal_policy_screencast(&p, "org.example.Asked") == PORTAL_ASK, "exact ask");
+	CHECK(portal_policy_screencast(&p, "org.example.Other") == PORTAL_DENY, "deny *");
+	CHECK(p.prompt_timeout_s == PORTAL_PROMPT_TIMEOUT_DEFAULT_S, "default timeout %u",
+		p.prompt_timeout_s);
+	portal_policy_finish(&p);
+	p = parse("[screencast]\nask = *\nallow-unidentified = yes\n", NULL);
+	CHECK(portal_policy_screencast(&p, "") == PORTAL_ALLOW, "allow-unidentified");
+	CHECK(portal_policy_screencast(&p, "org.example.Any") == PORTAL_ASK, "ask *");
+	portal_policy_finish(&p);
+
+	/* Bad timeouts are warned about and leave the default. */
+	p = parse("[screencast]\nprompt-timeout = 0\nprompt-timeout = 601\n"
+		"prompt-timeout = -1\nprompt-timeout = 5s\nprompt-timeout =\n", &w);
+	CHECK(w == 5, "warnings %d, want 5", w);
+	CHECK(p.prompt_timeout_s == PORTAL_PROMPT_TIMEOUT_DEFAULT_S, "timeout %u",
+		p.prompt_timeout_s);
+	portal_policy_finish(&p);
+}
+
 static void test_policy_load(void) {
 	struct portal_policy p;
 	portal_policy_init(&p);
@@ -196,6 +235,7 @@ int main(void) {
 	test_policy_lists();
 	test_policy_wildcards();
 	test_policy_malformed();
+	test_policy_ask();
 	test_policy_load();
 	if (failures) {
 		fprintf(stderr, "%d failures\n", failures);

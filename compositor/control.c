@@ -198,6 +198,7 @@ void control_destroy(struct control *control) {
 	control_prompt_finish(control);
 	control->casts_slot = sd_bus_slot_unref(control->casts_slot);
 	control_casts_finish(control);
+	control_share_finish(control);
 	control->vnc_slot = sd_bus_slot_unref(control->vnc_slot);
 	control_vnc_finish(control);
 	control->input_slot = sd_bus_slot_unref(control->input_slot);

@@ -59,6 +59,15 @@ extern const sd_bus_vtable control_permission_vtable[];
 void control_vnc_finish(struct control *control);
 /* control_casts.c: ends every cast and disconnects from PipeWire. */
 void control_casts_finish(struct control *control);
+/* control_casts.c: fn(source, client) for each live cast. */
+void control_casts_for_each(struct control *control,
+	void (*fn)(const char *source, const char *client, void *data), void *data);
+/* Ends every cast, as if each was stopped; Closed says so. */
+void control_casts_stop_all(struct control *control, const char *why);
+/* control_share.c: the sharing indicator follows the casts. */
+void control_share_update(struct control *control);
+void control_share_finish(struct control *control);
+
 /* control_prompt.c: takes the prompt down; pending asks get no answer. */
 void control_prompt_finish(struct control *control);
 
@@ -81,5 +90,7 @@ int control_read_checked(struct control *control, sd_bus_message *msg,
 	sd_bus_error *error, const char *types, ...);
 int control_read_checkedv(struct control *control, sd_bus_message *msg,
 	sd_bus_error *error, const char *types, va_list args);
+/* The file name of the sender's executable, for people to read; never NULL. */
+char *control_caller_name(sd_bus_message *msg);
 
 #endif

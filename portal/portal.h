@@ -33,6 +33,7 @@ enum portal_response {
 };
 
 struct portal_session;
+struct portal_ask;
 
 struct portal {
 	sd_event *event;
@@ -84,6 +85,7 @@ struct portal_session {
 	struct portal_selection selection;
 	struct portal_cast *casts;
 	int n_casts;
+	struct portal_ask *ask; /* permission.c: the prompt Start waits for */
 };
 
 struct portal_session *portal_session_create(struct portal *portal, const char *handle,
@@ -92,6 +94,34 @@ struct portal_session *portal_session_find(struct portal *portal, const char *ha
 /* Stops the session's casts and frees it; emit_closed sends Session.Closed. */
 void portal_session_destroy(struct portal_session *session, bool emit_closed);
 void portal_session_stop_casts(struct portal_session *session);
+
+/*
+ * permission.c: asks the person through oriel's prompt
+ * (org.oriel.Compositor.Permission.Ask) whether session's app may have
+ * what kind names ("screencast", "window", "screenshot", "remote"),
+ * choosing among the sources ids (shown as labels). The request at
+ * request_handle stays open; fn answers start once the person did (choice
+ * is "" when denied, and a closed request counts as denied). Returns 1, or
+ * a negative errno when the question could not be asked (fn is not called).
+ */
+struct portal_answer {
+	bool allowed;
+	const char *choice; /* "" when denied */
+	bool remember;
+	const char *app;    /* as the prompt named it */
+};
+typedef void (*portal_ask_fn)(struct portal_session *session, sd_bus_message *start,
+	const struct portal_answer *answer);
+int portal_permission_ask(struct portal_session *session, sd_bus_message *start,
+	const char *request_handle, const char *kind, char *const *ids,
+	char *const *labels, int n, bool persist_allowed, portal_ask_fn fn);
+/* The session goes while its prompt is up: its Start answers "cancelled". */
+void portal_permission_cancel(struct portal_session *session);
+/*
+ * How people are told about session's app: its app_id, or the executable
+ * of the caller whose request is at request_handle. Never NULL.
+ */
+char *portal_app_label(struct portal_session *session, const char *request_handle);
 
 /* screencast.c */
 int portal_screencast_init(struct portal *portal);

@@ -3,13 +3,14 @@
  *
  * CreateSession makes a session object; SelectSources validates and keeps
  * the options (portal/options.c); Start asks the policy (portal.ini, see
- * README) whether the app may cast, then creates one oriel output cast per
- * selected output through org.oriel.Compositor.Casts and returns their
- * PipeWire node ids. The casts belong to this process's bus connection, so
+ * README) whether the app may cast, and when it says "ask", the person at
+ * the session through oriel's prompt (permission.c), who chooses the
+ * output. Then it creates one oriel output cast per selected output
+ * through org.oriel.Compositor.Casts and returns their PipeWire node ids. The casts belong to this process's bus connection, so
  * they live as long as the portal session: Session.Close stops them, and
  * if this process dies oriel ends them.
  *
- * There is no chooser dialog yet: the source is the first output of
+ * Without the prompt, the source is the first output of
  * org.oriel.Compositor.Outputs.List, or every output when the app asked
  * for multiple sources.
  */
@@ -265,6 +266,122 @@ static int append_streams(sd_bus_message *reply, struct portal_session *session,
 	return r;
 }
 
+/*
+ * Casts outputs[0..n) for session and answers Start (msg) with their
+ * streams, or with response 2 when oriel cannot cast.
+ */
+static int start_casts(struct portal *portal, struct portal_session *session,
+		sd_bus_message *msg, struct output_info *outputs, int n, const char *client) {
+	session->casts = calloc(n, sizeof(*session->casts));
+	if (!session->casts) {
+		return -ENOMEM;
+	}
+	for (int i = 0; i < n; i++) {
+		uint64_t cast_id;
+		uint32_t node_id;
+		sd_bus_error call_error = SD_BUS_ERROR_NULL;
+		sd_bus_message *reply = NULL;
+		int r = sd_bus_call_method(portal->bus, ORIEL_BUS_NAME, ORIEL_PATH,
+			ORIEL_IFACE_CASTS, "CreateOutputCast", &call_error, &reply, "su",
+			outputs[i].name, session->selection.cursor_mode);
+		if (r >= 0) {
+			r = sd_bus_message_read(reply, "tu", &cast_id, &node_id);
+		}
+		if (r >= 0 && sd_bus_message_get_sender(reply)) {
+			/* Closed signals are believed from this unique name only. */
+			free(portal->oriel_unique_name);
+			portal->oriel_unique_name = strdup(sd_bus_message_get_sender(reply));
+		}
+		sd_bus_message_unref(reply);
+		if (r < 0) {
+			portal_log(portal, "Start %s: cannot cast %s: %s", session->handle,
+				outputs[i].name,
+				call_error.message ? call_error.message : strerror(-r));
+			sd_bus_error_free(&call_error);
+			portal_session_stop_casts(session);
+			return reply_response(msg, PORTAL_RESPONSE_OTHER);
+		}
+		session->casts[session->n_casts++] = (struct portal_cast){ cast_id, node_id };
+		portal_log(portal, "Start %s: cast %llu of %s is PipeWire node %u",
+			session->handle, (unsigned long long)cast_id, outputs[i].name, node_id);
+		/* The sharing indicator names the app rather than this backend. */
+		if (client && client[0] && sd_bus_call_method(portal->bus, ORIEL_BUS_NAME,
+				ORIEL_PATH, ORIEL_IFACE_CASTS, "SetClient", NULL, NULL, "ts", cast_id,
+				client) < 0) {
+			portal_log(portal, "cannot name cast %llu's client",
+				(unsigned long long)cast_id);
+		}
+	}
+	session->started = true;
+
+	sd_bus_message *reply = NULL;
+	int r = sd_bus_message_new_method_return(msg, &reply);
+	r = r < 0 ? r : sd_bus_message_append(reply, "u", (uint32_t)PORTAL_RESPONSE_SUCCESS);
+	r = r < 0 ? r : append_streams(reply, session, outputs);
+	r = r < 0 ? r : sd_bus_send(NULL, reply, NULL);
+	sd_bus_message_unref(reply);
+	return r;
+}
+
+/* The person answered the prompt: cast the output they chose, if any. */
+static void handle_ask_answer(struct portal_session *session, sd_bus_message *start,
+		const struct portal_answer *answer) {
+	struct portal *portal = session->portal;
+	const char *choice = answer->choice;
+	if (!answer->allowed) {
+		reply_response(start, PORTAL_RESPONSE_CANCELLED);
+		return;
+	}
+	struct output_info *outputs = NULL;
+	int n_outputs = 0, r = -ENOENT;
+	sd_bus_error call_error = SD_BUS_ERROR_NULL;
+	if (list_outputs(portal, &outputs, &n_outputs, &call_error) >= 0) {
+		for (int i = 0; i < n_outputs; i++) {
+			if (!strcmp(outputs[i].name, choice)) {
+				r = start_casts(portal, session, start, &outputs[i], 1,
+					answer->app);
+				break;
+			}
+		}
+	}
+	if (r == -ENOENT) {
+		portal_log(portal, "Start %s: output '%s' is gone", session->handle, choice);
+		r = reply_response(start, PORTAL_RESPONSE_OTHER);
+	}
+	if (r < 0) {
+		sd_bus_reply_method_errno(start, r, NULL);
+	}
+	sd_bus_error_free(&call_error);
+	free_outputs(outputs, n_outputs);
+}
+
+/* Puts the outputs to the person (permission.c); Start is answered later. */
+static int ask_for_start(struct portal_session *session, sd_bus_message *msg,
+		const char *handle, struct output_info *outputs, int n_outputs) {
+	char **ids = calloc(n_outputs, sizeof(char *));
+	char **labels = calloc(n_outputs, sizeof(char *));
+	int r = ids && labels ? 0 : -ENOMEM;
+	for (int i = 0; r >= 0 && i < n_outputs; i++) {
+		ids[i] = outputs[i].name;
+		if (asprintf(&labels[i], "Screen %s (%ux%u)", outputs[i].name,
+				outputs[i].width, outputs[i].height) < 0) {
+			labels[i] = NULL;
+			r = -ENOMEM;
+		}
+	}
+	if (r >= 0) {
+		/* No restore tokens yet: nothing could honour "remember". */
+		r = portal_permission_ask(session, msg, handle, "screencast", ids, labels,
+			n_outputs, false, handle_ask_answer);
+	}
+	for (int i = 0; labels && i < n_outputs; i++) {
+		free(labels[i]);
+	}
+	free(labels);
+	free(ids);
+	return r < 0 ? reply_response(msg, PORTAL_RESPONSE_CANCELLED) : 1;
+}
+
 static int handle_start(sd_bus_message *msg, void *data, sd_bus_error *error) {
 	struct portal *portal = data;
 	const char *handle, *session_handle, *app_id, *parent_window;
@@ -282,7 +399,7 @@ static int handle_start(sd_bus_message *msg, void *data, sd_bus_error *error) {
 		return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS,
 			"no session %s", session_handle);
 	}
-	if (session->started) {
+	if (session->started || session->ask) {
 		return sd_bus_error_setf(error, SD_BUS_ERROR_FAILED,
 			"session %s has already started", session_handle);
 	}
@@ -293,7 +410,9 @@ static int handle_start(sd_bus_message *msg, void *data, sd_bus_error *error) {
 	struct portal_request *request = portal_request_create(portal, handle);
 
 	reload_policy(portal);
-	if (portal_policy_screencast(&portal->policy, session->app_id) != PORTAL_ALLOW) {
+	enum portal_decision decision = portal_policy_screencast(&portal->policy,
+		session->app_id);
+	if (decision == PORTAL_DENY) {
 		portal_log(portal, "Start %s: the policy denies a screen cast to app_id '%s'",
 			session_handle, session->app_id);
 		portal_request_destroy(request);
@@ -312,53 +431,16 @@ static int handle_start(sd_bus_message *msg, void *data, sd_bus_error *error) {
 		portal_request_destroy(request);
 		return reply_response(msg, PORTAL_RESPONSE_OTHER);
 	}
-	int n_wanted = session->selection.multiple ? n_outputs : 1;
-	session->casts = calloc(n_wanted, sizeof(*session->casts));
-	if (!session->casts) {
-		free_outputs(outputs, n_outputs);
-		portal_request_destroy(request);
-		return -ENOMEM;
-	}
-	for (int i = 0; i < n_wanted; i++) {
-		uint64_t cast_id;
-		uint32_t node_id;
-		sd_bus_message *reply = NULL;
-		r = sd_bus_call_method(portal->bus, ORIEL_BUS_NAME, ORIEL_PATH, ORIEL_IFACE_CASTS,
-			"CreateOutputCast", &call_error, &reply, "su", outputs[i].name,
-			session->selection.cursor_mode);
-		if (r >= 0) {
-			r = sd_bus_message_read(reply, "tu", &cast_id, &node_id);
-		}
-		if (r >= 0 && sd_bus_message_get_sender(reply)) {
-			/* Closed signals are believed from this unique name only. */
-			free(portal->oriel_unique_name);
-			portal->oriel_unique_name = strdup(sd_bus_message_get_sender(reply));
-		}
-		sd_bus_message_unref(reply);
-		if (r < 0) {
-			portal_log(portal, "Start %s: cannot cast %s: %s", session_handle,
-				outputs[i].name,
-				call_error.message ? call_error.message : strerror(-r));
-			sd_bus_error_free(&call_error);
-			portal_session_stop_casts(session);
-			free_outputs(outputs, n_outputs);
-			portal_request_destroy(request);
-			return reply_response(msg, PORTAL_RESPONSE_OTHER);
-		}
-		session->casts[session->n_casts++] = (struct portal_cast){ cast_id, node_id };
-		portal_log(portal, "Start %s: cast %llu of %s is PipeWire node %u",
-			session_handle, (unsigned long long)cast_id, outputs[i].name, node_id);
-	}
-	session->started = true;
-
-	sd_bus_message *reply = NULL;
-	r = sd_bus_message_new_method_return(msg, &reply);
-	r = r < 0 ? r : sd_bus_message_append(reply, "u", (uint32_t)PORTAL_RESPONSE_SUCCESS);
-	r = r < 0 ? r : append_streams(reply, session, outputs);
-	r = r < 0 ? r : sd_bus_send(NULL, reply, NULL);
-	sd_bus_message_unref(reply);
-	free_outputs(outputs, n_outputs);
 	portal_request_destroy(request);
+	if (decision == PORTAL_ASK) {
+		r = ask_for_start(session, msg, handle, outputs, n_outputs);
+	} else {
+		char *client = portal_app_label(session, handle);
+		r = client ? start_casts(portal, session, msg, outputs,
+			session->selection.multiple ? n_outputs : 1, client) : -ENOMEM;
+		free(client);
+	}
+	free_outputs(outputs, n_outputs);
 	return r;
 }
 

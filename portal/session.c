@@ -99,6 +99,7 @@ void portal_session_destroy(struct portal_session *session, bool emit_closed) {
 			break;
 		}
 	}
+	portal_permission_cancel(session);
 	portal_session_stop_casts(session);
 	if (emit_closed) {
 		sd_bus_emit_signal(portal->bus, session->handle, PORTAL_IFACE_SESSION, "Closed", "");

@@ -14,7 +14,9 @@ allowlist) and answered with injected input, as a person would:
 - over a fullscreen window, Escape denies; Down then Return allows the
   second source; no answer within the timeout denies;
 - bad arguments are refused, and a caller off the allowlist (gdbus) is
-  refused, with oriel going on.
+  refused, with oriel going on;
+- in kiosk mode, over the kiosk's fullscreen window, a click on Deny
+  denies.
 """
 import tempfile
 from pathlib import Path
@@ -133,6 +135,18 @@ def main():
         expect(res.returncode != 0 and "AccessDenied" in res.stderr,
                "gdbus was not refused: %r %r" % (res.stdout, res.stderr))
         s.check_alive()
+
+    with tempfile.TemporaryDirectory(prefix="oriel-prompt-") as tmp, \
+            Session(kiosk=True, config=prompt.allow_busctl(Path(tmp))) as s:
+        s.spawn_colour(BLUE, size=(300, 200)).wait_ready()
+        out = s.output()
+        s.wait_colour((out["x"] + 10, out["y"] + 10, 20, 20), BLUE,
+                      what="the kiosk's window filling the output")
+        ask = prompt.Ask(s, "org.example.Kiosk", "remote")
+        img = prompt.wait_shown(s, "the prompt in kiosk mode")
+        s.click(*prompt.centre(prompt.box(img, prompt.DENY)))
+        expect_eq(ask.answer(), (False, "", False), "the answer to Deny in kiosk mode")
+        prompt.wait_gone(s)
 
 
 if __name__ == "__main__":

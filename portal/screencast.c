@@ -6,9 +6,10 @@
  * README) whether the app may cast, and when it says "ask", the person at
  * the session through oriel's prompt (permission.c), who chooses the
  * output. Then it creates one oriel output cast per selected output
- * through org.oriel.Compositor.Casts and returns their PipeWire node ids. The casts belong to this process's bus connection, so
- * they live as long as the portal session: Session.Close stops them, and
- * if this process dies oriel ends them.
+ * through org.oriel.Compositor.Casts and returns their PipeWire node ids.
+ * The casts belong to this process's bus connection, so they live as long
+ * as the portal session: Session.Close stops them, and if this process
+ * dies oriel ends them.
  *
  * Without the prompt, the source is the first output of
  * org.oriel.Compositor.Outputs.List, or every output when the app asked

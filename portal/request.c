@@ -2,8 +2,8 @@
  * org.freedesktop.impl.portal.Request objects. The frontend may call
  * Close on a request's handle while the backend works on it; the request
  * owns the slot that exports it, and dropping the request unexports it.
- * oriel's backend answers every request before returning to the loop (the
- * policy decides without a dialog), so Close only marks it closed.
+ * Close only marks it closed: a request waiting for oriel's prompt
+ * (permission.c) then counts as denied when the answer comes.
  */
 #include <stdlib.h>
 #include <string.h>

@@ -13,7 +13,8 @@ answered by clicks at its pixels, through the real frontend
   session is closed (Session.Closed reaches the client), and the badge
   goes;
 - clicking Deny answers response 1 (cancelled), and no cast is made;
-- nobody answering within prompt-timeout answers response 1 too.
+- nobody answering within prompt-timeout answers response 1 too;
+- the backend exits cleanly on SIGTERM (LSan-clean under the sanitizers).
 
 Frames are not consumed here: the answers and oriel's casts are what the
 prompt decides.
@@ -126,6 +127,8 @@ def main():
         expect_eq(casts(s), [], "casts when nobody answers")
         prompt.wait_gone(s)
         p.check_alive()
+        expect_eq(p.stop_backend(), 0, "the backend's exit status on SIGTERM (log: %s)"
+                  % p.backend.log()[-2000:])
 
 
 if __name__ == "__main__":

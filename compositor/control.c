@@ -1,8 +1,9 @@
 /*
  * The control API's bus connection: the name, the exported object and the
  * integration of sd-bus into the compositor's event loop. The methods live
- * in control_outputs.c, control_windows.c, control_screenshot.c and
- * control_input.c; the caller check in control_access.c.
+ * in control_outputs.c, control_windows.c, control_screenshot.c,
+ * control_input.c, control_vnc.c, control_casts.c and control_prompt.c;
+ * the caller check in control_access.c.
  *
  * sd-bus runs without a thread and without polling: its fd is a source of
  * server->loop, watched for what sd_bus_get_events asks, and a timer is
@@ -92,6 +93,11 @@ static void control_process(struct control *control) {
 	control_rearm(control);
 }
 
+void control_flush(struct control *control) {
+	/* sd-bus asks for POLLOUT while its write queue holds something. */
+	control_rearm(control);
+}
+
 static int handle_bus_fd(int fd, uint32_t mask, void *data) {
 	struct control *control = data;
 	control_process(control);
@@ -117,6 +123,8 @@ static bool control_add_interfaces(struct control *control) {
 		{ &control->input_slot, CONTROL_IFACE_INPUT, control_input_vtable },
 		{ &control->vnc_slot, CONTROL_IFACE_VNC, control_vnc_vtable },
 		{ &control->casts_slot, CONTROL_IFACE_CASTS, control_casts_vtable },
+		{ &control->permission_slot, CONTROL_IFACE_PERMISSION,
+			control_permission_vtable },
 	};
 	for (size_t i = 0; i < ARRAY_LEN(interfaces); i++) {
 		int r = sd_bus_add_object_vtable(control->bus, interfaces[i].slot,
@@ -186,8 +194,11 @@ void control_destroy(struct control *control) {
 	}
 	control_disconnect_sources(control);
 	control->activation_slot = sd_bus_slot_unref(control->activation_slot);
+	control->permission_slot = sd_bus_slot_unref(control->permission_slot);
+	control_prompt_finish(control);
 	control->casts_slot = sd_bus_slot_unref(control->casts_slot);
 	control_casts_finish(control);
+	control_share_finish(control);
 	control->vnc_slot = sd_bus_slot_unref(control->vnc_slot);
 	control_vnc_finish(control);
 	control->input_slot = sd_bus_slot_unref(control->input_slot);

@@ -122,6 +122,21 @@ int control_check_caller(struct control *control, sd_bus_message *msg,
 	return 0;
 }
 
+char *control_caller_name(sd_bus_message *msg) {
+	sd_bus_creds *creds = NULL;
+	const char *exe = NULL;
+	char *name = NULL;
+	if (sd_bus_query_sender_creds(msg, SD_BUS_CREDS_EXE | SD_BUS_CREDS_AUGMENT,
+			&creds) >= 0 && sd_bus_creds_get_exe(creds, &exe) >= 0 && exe) {
+		const char *slash = strrchr(exe, '/');
+		char *owned;
+		name = xstrdup(control_utf8_sanitize(slash ? slash + 1 : exe, &owned));
+		free(owned);
+	}
+	sd_bus_creds_unref(creds);
+	return name ? name : xstrdup("an unknown program");
+}
+
 int control_read_checkedv(struct control *control, sd_bus_message *msg,
 		sd_bus_error *error, const char *types, va_list args) {
 	int r = sd_bus_message_readv(msg, types, args);

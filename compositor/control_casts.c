@@ -5,6 +5,7 @@
  * consumer or PipeWire goes away, or until the bus connection of the
  * caller that created it closes (sd_bus_track), so a dead orielctl or
  * portal leaves no cast behind. Closed(cast_id) is emitted when a cast ends.
+ * Every change shows on the sharing indicator (control_share.c).
  */
 
 #include <errno.h>
@@ -34,6 +35,7 @@
 #define CAST_CURSOR_EMBEDDED 2
 #define CAST_CURSOR_METADATA 4
 #define CONTROL_MAX_CASTS 64
+#define CONTROL_MAX_CLIENT_NAME 256
 
 #if HAVE_PIPEWIRE
 
@@ -41,6 +43,7 @@ struct control_cast {
 	struct control *control;
 	uint64_t id;
 	char *output_name;
+	char *client; /* who gets it, for the sharing indicator */
 	uint32_t cursor_mode;
 	struct pipewire_cast *cast;
 	sd_bus_track *track;
@@ -100,7 +103,9 @@ static void cast_free(struct control_cast *cc, const char *why) {
 	cc->track = sd_bus_track_unref(cc->track);
 	wl_list_remove(&cc->link);
 	free(cc->output_name);
+	free(cc->client);
 	free(cc);
+	control_share_update(control);
 }
 
 static void handle_cast_ready(struct pipewire_cast *cast, uint32_t node_id, void *data) {
@@ -200,6 +205,7 @@ static int create_cast(struct control *control, sd_bus_message *msg,
 		break;
 	}
 	cc->cursor_mode = req->cursor_mode ? req->cursor_mode : CAST_CURSOR_EMBEDDED;
+	cc->client = control_caller_name(msg);
 	wl_list_insert(casts->casts.prev, &cc->link);
 	int r = sd_bus_track_new(control->bus, &cc->track, handle_track, cc);
 	if (r >= 0) {
@@ -228,6 +234,7 @@ static int create_cast(struct control *control, sd_bus_message *msg,
 			"cannot create the PipeWire stream (oriel's log says why)");
 	}
 	pipewire_cast_set_cursor_mode(cc->cast, cc->cursor_mode);
+	control_share_update(control);
 	/* Answered by handle_cast_ready (or cast_free, on failure). */
 	cc->pending_reply = sd_bus_message_ref(msg);
 	return 1;
@@ -311,6 +318,52 @@ static int method_stop(sd_bus_message *msg, void *data, sd_bus_error *error) {
 	return sd_bus_reply_method_return(msg, "");
 }
 
+/* Names who gets the cast, for the indicator; only its creator may. */
+static int method_set_client(sd_bus_message *msg, void *data, sd_bus_error *error) {
+	struct control *control = data;
+	uint64_t id;
+	const char *client;
+	int r = control_read_checked(control, msg, error, "ts", &id, &client);
+	if (r < 0) {
+		return r;
+	}
+	struct control_cast *cc = cast_by_id(control, id);
+	if (!cc || sd_bus_track_count_sender(cc->track, msg) <= 0) {
+		return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS,
+			"no cast with id %" PRIu64 " of yours", id);
+	}
+	if (!client[0] || strlen(client) > CONTROL_MAX_CLIENT_NAME) {
+		return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS,
+			"the client's name must have 1 to %d bytes", CONTROL_MAX_CLIENT_NAME);
+	}
+	free(cc->client);
+	cc->client = xstrdup(client);
+	control_share_update(control);
+	return sd_bus_reply_method_return(msg, "");
+}
+
+void control_casts_for_each(struct control *control,
+		void (*fn)(const char *source, const char *client, void *data), void *data) {
+	if (!control->casts) {
+		return;
+	}
+	struct control_cast *cc;
+	wl_list_for_each(cc, &control->casts->casts, link) {
+		fn(cc->output_name, cc->client, data);
+	}
+}
+
+void control_casts_stop_all(struct control *control, const char *why) {
+	if (!control->casts) {
+		return;
+	}
+	struct control_cast *cc, *tmp;
+	wl_list_for_each_safe(cc, tmp, &control->casts->casts, link) {
+		wlr_log(WLR_INFO, "control: cast %" PRIu64 " ended: %s", cc->id, why);
+		cast_free(cc, why);
+	}
+}
+
 static int method_list(sd_bus_message *msg, void *data, sd_bus_error *error) {
 	struct control *control = data;
 	sd_bus_message *reply = NULL;
@@ -361,6 +414,14 @@ static int not_built(sd_bus_message *msg, void *data, sd_bus_error *error) {
 #define method_create_window_cast not_built
 #define method_create_region_cast not_built
 #define method_stop not_built
+#define method_set_client not_built
+
+void control_casts_for_each(struct control *control,
+		void (*fn)(const char *source, const char *client, void *data), void *data) {
+}
+
+void control_casts_stop_all(struct control *control, const char *why) {
+}
 
 static int method_list(sd_bus_message *msg, void *data, sd_bus_error *error) {
 	return sd_bus_reply_method_return(msg, "a(tsuu)", 0);
@@ -389,6 +450,10 @@ const sd_bus_vtable control_casts_vtable[] = {
 		SD_BUS_ARGS("t", cast_id),
 		SD_BUS_NO_RESULT,
 		method_stop, SD_BUS_VTABLE_UNPRIVILEGED),
+	SD_BUS_METHOD_WITH_ARGS("SetClient",
+		SD_BUS_ARGS("t", cast_id, "s", client),
+		SD_BUS_NO_RESULT,
+		method_set_client, SD_BUS_VTABLE_UNPRIVILEGED),
 	SD_BUS_METHOD_WITH_ARGS("List",
 		SD_BUS_NO_ARGS,
 		SD_BUS_RESULT("a(tsuu)", casts),

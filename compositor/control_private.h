@@ -15,10 +15,12 @@
 #define CONTROL_IFACE_INPUT CONTROL_BUS_NAME ".Input"
 #define CONTROL_IFACE_VNC CONTROL_BUS_NAME ".Vnc"
 #define CONTROL_IFACE_CASTS CONTROL_BUS_NAME ".Casts"
+#define CONTROL_IFACE_PERMISSION CONTROL_BUS_NAME ".Permission"
 
 struct server;
 struct vnc_server;
 struct control_casts;
+struct control_asks;
 
 struct control {
 	struct server *server;
@@ -37,6 +39,9 @@ struct control {
 	sd_bus_slot *casts_slot;
 	/* control_casts.c: PipeWire casts and their connection, made on first use. */
 	struct control_casts *casts;
+	sd_bus_slot *permission_slot;
+	/* control_prompt.c: permission requests, the first one shown. */
+	struct control_asks *asks;
 	/* The pending UpdateActivationEnvironment call, if any. */
 	sd_bus_slot *activation_slot;
 };
@@ -48,11 +53,26 @@ extern const sd_bus_vtable control_screenshot_vtable[];
 extern const sd_bus_vtable control_input_vtable[];
 extern const sd_bus_vtable control_vnc_vtable[];
 extern const sd_bus_vtable control_casts_vtable[];
+extern const sd_bus_vtable control_permission_vtable[];
 
 /* control_vnc.c: destroys the VNC server the control API started, if any. */
 void control_vnc_finish(struct control *control);
 /* control_casts.c: ends every cast and disconnects from PipeWire. */
 void control_casts_finish(struct control *control);
+/* control_casts.c: fn(source, client) for each live cast. */
+void control_casts_for_each(struct control *control,
+	void (*fn)(const char *source, const char *client, void *data), void *data);
+/* Ends every cast, as if each was stopped; Closed says so. */
+void control_casts_stop_all(struct control *control, const char *why);
+/* control_share.c: the sharing indicator follows the casts. */
+void control_share_update(struct control *control);
+void control_share_finish(struct control *control);
+
+/* control_prompt.c: takes the prompt down; pending asks get no answer. */
+void control_prompt_finish(struct control *control);
+
+/* Has the event loop send what a handler queued outside sd_bus_process. */
+void control_flush(struct control *control);
 
 /*
  * Whether the sender of msg may read the screen, inject input or change
@@ -70,5 +90,7 @@ int control_read_checked(struct control *control, sd_bus_message *msg,
 	sd_bus_error *error, const char *types, ...);
 int control_read_checkedv(struct control *control, sd_bus_message *msg,
 	sd_bus_error *error, const char *types, va_list args);
+/* The file name of the sender's executable, for people to read; never NULL. */
+char *control_caller_name(sd_bus_message *msg);
 
 #endif

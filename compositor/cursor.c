@@ -14,8 +14,10 @@
 #include <wlr/util/region.h>
 #include "compositor/cursor.h"
 #include "compositor/layer_shell.h"
+#include "compositor/prompt.h"
 #include "compositor/seat.h"
 #include "compositor/server.h"
+#include "compositor/share_indicator.h"
 #include "compositor/view.h"
 
 #define MIN_VIEW_SIZE 32
@@ -34,6 +36,10 @@ static struct wlr_surface *surface_at(struct seat *seat, double lx, double ly,
 }
 
 void seat_update_pointer_focus(struct seat *seat, uint32_t time_msec) {
+	if (seat->server->prompt) {
+		prompt_pointer_motion(seat->server->prompt, seat->cursor->x, seat->cursor->y);
+		return;
+	}
 	double sx, sy;
 	struct wlr_surface *surface = surface_at(seat, seat->cursor->x, seat->cursor->y,
 		&sx, &sy, NULL);
@@ -85,6 +91,10 @@ static void process_grab_motion(struct seat *seat) {
 
 void seat_pointer_motion(struct seat *seat, uint32_t time_msec) {
 	wlr_idle_notify_activity(seat->server->idle, seat->wlr_seat);
+	if (seat->server->prompt) {
+		prompt_pointer_motion(seat->server->prompt, seat->cursor->x, seat->cursor->y);
+		return;
+	}
 	if (seat->mode != CURSOR_PASSTHROUGH && seat->grabbed_view) {
 		process_grab_motion(seat);
 		return;
@@ -160,6 +170,16 @@ static uint32_t nearest_edges(struct view *view, double x, double y) {
 void seat_pointer_button(struct seat *seat, uint32_t time_msec, uint32_t button,
 		bool pressed) {
 	wlr_idle_notify_activity(seat->server->idle, seat->wlr_seat);
+	if (seat->server->prompt) {
+		/* Modal: no client sees a button while the prompt is up. */
+		prompt_pointer_button(seat->server->prompt, seat->cursor->x, seat->cursor->y,
+			pressed);
+		return;
+	}
+	if (share_indicator_pointer_button(seat->server->share_indicator, seat->cursor->x,
+			seat->cursor->y, pressed)) {
+		return;
+	}
 	if (!pressed && seat->mode != CURSOR_PASSTHROUGH) {
 		seat->mode = CURSOR_PASSTHROUGH;
 		seat->grabbed_view = NULL;
@@ -199,6 +219,9 @@ static void handle_axis(struct wl_listener *listener, void *data) {
 	struct seat *seat = wl_container_of(listener, seat, cursor_axis);
 	struct wlr_event_pointer_axis *event = data;
 	wlr_idle_notify_activity(seat->server->idle, seat->wlr_seat);
+	if (seat->server->prompt) {
+		return;
+	}
 	wlr_seat_pointer_notify_axis(seat->wlr_seat, event->time_msec, event->orientation,
 		event->delta, event->delta_discrete, event->source);
 }

@@ -7,6 +7,7 @@
 #include <xkbcommon/xkbcommon.h>
 #include "compositor/keyboard.h"
 #include "compositor/keyboard_moveresize.h"
+#include "compositor/prompt.h"
 #include "compositor/seat.h"
 #include "compositor/server.h"
 #include "compositor/switcher.h"
@@ -47,17 +48,26 @@ static void handle_modifiers(struct wl_listener *listener, void *data) {
 }
 
 /*
- * Keys the compositor acts on itself: keyboard move/resize grabs, then
- * Alt+Tab. The modifiers are the ones held before this key.
+ * Keys the compositor acts on itself: the permission prompt, which is
+ * modal and takes every key while it is up, then keyboard move/resize
+ * grabs, then Alt+Tab. The modifiers are the ones held before this key.
  */
 static bool handle_compositor_key(struct keyboard *keyboard, uint32_t keycode,
 		bool pressed) {
 	struct wlr_keyboard *wlr_keyboard = keyboard->device->keyboard;
+	struct seat *seat = keyboard->seat;
+	struct prompt *prompt = seat->server->prompt;
 	if (!wlr_keyboard->xkb_state) {
-		return false;
+		return prompt != NULL;
 	}
 	xkb_keysym_t sym = xkb_state_key_get_one_sym(wlr_keyboard->xkb_state, keycode + 8);
-	struct seat *seat = keyboard->seat;
+	if (prompt) {
+		/* Keys answer the prompt and reach no client. */
+		if (pressed) {
+			prompt_key(prompt, sym);
+		}
+		return true;
+	}
 	if (keyboard_moveresize_key(seat, sym, pressed)) {
 		return true;
 	}

@@ -24,6 +24,7 @@ enum scene_layer {
 	LAYER_TOP,
 	LAYER_UNMANAGED, /* override-redirect X windows: menus, tooltips */
 	LAYER_OVERLAY,
+	LAYER_SYSTEM, /* oriel's own: the permission prompt, the sharing indicator */
 	LAYER_COUNT,
 };
 
@@ -65,6 +66,10 @@ struct server {
 	struct xwm *xwm;
 	struct control *control;
 	struct virtual_input *virtual_input;
+	/* The permission prompt while it is up: it has all input (prompt.h). */
+	struct prompt *prompt;
+	/* The badge shown while the screen is shared (share_indicator.h). */
+	struct share_indicator *share_indicator;
 
 	struct wlr_presentation *presentation;
 	struct wlr_foreign_toplevel_manager_v1 *foreign_toplevels;

@@ -3,9 +3,16 @@
  * question (the Device portal's camera and microphone, for instance).
  * xdg-desktop-portal 1.16 only exports the Screenshot portal when an
  * Access backend exists, so oriel offers one; its answers come from
- * portal_decide with the [access] policy (deny unless listed).
+ * portal_decide with the [access] policy (deny unless listed). oriel's
+ * prompt has no room for the frontend's own wording, so "ask" denies.
  */
 #include "portal/portal.h"
+
+static void handle_decided(struct portal *portal, sd_bus_message *msg,
+		const struct portal_answer *answer, void *data) {
+	portal_reply_response(msg, answer->allowed ? PORTAL_RESPONSE_SUCCESS :
+		PORTAL_RESPONSE_CANCELLED);
+}
 
 static int handle_access_dialog(sd_bus_message *msg, void *data, sd_bus_error *error) {
 	struct portal *portal = data;
@@ -17,12 +24,12 @@ static int handle_access_dialog(sd_bus_message *msg, void *data, sd_bus_error *e
 		return r;
 	}
 	portal_log(portal, "AccessDialog for app_id '%s': %s", app_id, title);
-	struct portal_request *request = portal_request_create(portal, handle);
-	bool allowed = portal_decide(portal, PORTAL_KIND_ACCESS, app_id, false).allowed;
-	r = portal_reply_response(msg, allowed ? PORTAL_RESPONSE_SUCCESS :
-		PORTAL_RESPONSE_CANCELLED);
-	portal_request_destroy(request);
-	return r;
+	struct portal_question question = {
+		.kind = PORTAL_KIND_ACCESS,
+		.app_id = app_id,
+		.request_handle = handle,
+	};
+	return portal_decide(portal, &question, msg, handle_decided);
 }
 
 static const sd_bus_vtable access_vtable[] = {

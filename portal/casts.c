@@ -1,8 +1,10 @@
 /*
  * A session's oriel casts: one org.oriel.Compositor.Casts output cast per
  * chosen output, and the "streams" result the frontend hands to the app
- * (and checks NotifyPointerMotionAbsolute against). The casts belong to
- * this process's bus connection: oriel ends them if the backend dies.
+ * (and checks NotifyPointerMotionAbsolute against). Each cast is named
+ * after the app (Casts.SetClient) for oriel's sharing indicator. The
+ * casts belong to this process's bus connection: oriel ends them if the
+ * backend dies.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -10,7 +12,7 @@
 #include "portal/portal.h"
 
 static int cast_output(struct portal_session *session, const struct portal_output *output,
-		sd_bus_error *error) {
+		const char *client, sd_bus_error *error) {
 	struct portal *portal = session->portal;
 	sd_bus_message *reply = NULL;
 	uint64_t cast_id;
@@ -36,17 +38,23 @@ static int cast_output(struct portal_session *session, const struct portal_outpu
 	session->n_casts++;
 	portal_log(portal, "session %s: cast %llu of %s is PipeWire node %u", session->handle,
 		(unsigned long long)cast_id, output->name, node_id);
+	/* The sharing indicator names the app rather than this backend. */
+	if (client && client[0] && sd_bus_call_method(portal->bus, ORIEL_BUS_NAME, ORIEL_PATH,
+			ORIEL_IFACE_CASTS, "SetClient", NULL, NULL, "ts", cast_id, client) < 0) {
+		portal_log(portal, "cannot name cast %llu's client", (unsigned long long)cast_id);
+	}
 	return cast->output.name ? 0 : -ENOMEM;
 }
 
 int portal_session_cast_outputs(struct portal_session *session,
-		const struct portal_output *outputs, int n, sd_bus_error *error) {
+		const struct portal_output *outputs, int n, const char *client,
+		sd_bus_error *error) {
 	session->casts = calloc(n > 0 ? n : 1, sizeof(*session->casts));
 	if (!session->casts) {
 		return -ENOMEM;
 	}
 	for (int i = 0; i < n; i++) {
-		int r = cast_output(session, &outputs[i], error);
+		int r = cast_output(session, &outputs[i], client, error);
 		if (r < 0) {
 			portal_log(session->portal, "session %s: cannot cast %s: %s",
 				session->handle, outputs[i].name,

@@ -1,9 +1,13 @@
 /*
  * Every permission question of every portal interface comes here, so
- * that the answer has one source: the policy file today, and the person
- * at the session (oriel's built-in prompt) where the policy says "ask".
+ * that the answer has one source: the policy file, and the person at the
+ * session (oriel's built-in prompt, permission.c) where the policy says
+ * "ask". The answer goes to a callback either way, because the person
+ * answers long after the frontend's call came in.
  */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include "portal/portal.h"
 
 static void reload_policy(struct portal *portal) {
@@ -16,25 +20,55 @@ static void reload_policy(struct portal *portal) {
 	}
 }
 
-struct portal_answer portal_decide(struct portal *portal, enum portal_kind kind,
-		const char *app_id, bool wants_remember) {
-	reload_policy(portal);
-	enum portal_decision decision = portal_policy_decide(&portal->policy, kind, app_id);
-	struct portal_answer answer = {0};
-	switch (decision) {
-	case PORTAL_ALLOW:
-		answer.allowed = true;
-		answer.remember = wants_remember && portal_policy_persist(&portal->policy, kind);
-		break;
-	case PORTAL_ASK:
-		/* Nobody can be asked yet: no answer is a deny. */
-		portal_log(portal, "%s for app_id '%s' needs a person to answer; denied",
-			portal_kind_name(kind), app_id);
-		break;
-	case PORTAL_DENY:
+/* What oriel's prompt calls each kind; NULL where it has no words for it. */
+static const char *prompt_kind(enum portal_kind kind) {
+	switch (kind) {
+	case PORTAL_KIND_SCREENCAST:
+		return "screencast";
+	case PORTAL_KIND_SCREENSHOT:
+		return "screenshot";
+	case PORTAL_KIND_REMOTE_DESKTOP:
+		return "remote";
+	case PORTAL_KIND_ACCESS: /* the frontend's own text has nowhere to go */
+	case PORTAL_N_KINDS:
 		break;
 	}
-	portal_log(portal, "policy: %s for app_id '%s': %s%s", portal_kind_name(kind), app_id,
+	return NULL;
+}
+
+int portal_decide(struct portal *portal, const struct portal_question *q,
+		sd_bus_message *call, portal_decided_fn fn) {
+	reload_policy(portal);
+	const char *app_id = q->app_id ? q->app_id : "";
+	enum portal_decision decision = portal_policy_decide(&portal->policy, q->kind, app_id);
+	bool persist = q->wants_remember && portal_policy_persist(&portal->policy, q->kind);
+	char *app = portal_app_label(portal, app_id, q->request_handle);
+	if (!app) {
+		return -ENOMEM;
+	}
+	const char *kind = prompt_kind(q->kind);
+	if (decision == PORTAL_ASK && kind) {
+		int r = portal_permission_ask(portal, q, kind, app, persist,
+			portal_policy_prompt_timeout(&portal->policy, q->kind), call, fn);
+		if (r >= 0) {
+			free(app);
+			return 0;
+		}
+		/* Nobody can be asked: no answer is a deny. */
+		decision = PORTAL_DENY;
+	} else if (decision == PORTAL_ASK) {
+		portal_log(portal, "%s for app_id '%s' would need the prompt, which cannot "
+			"show it; denied", portal_kind_name(q->kind), app_id);
+	}
+	struct portal_answer answer = {
+		.allowed = decision == PORTAL_ALLOW,
+		.remember = decision == PORTAL_ALLOW && persist,
+		.choice = "",
+		.app = app,
+	};
+	portal_log(portal, "policy: %s for app_id '%s': %s%s", portal_kind_name(q->kind), app_id,
 		answer.allowed ? "allowed" : "denied", answer.remember ? ", remembered" : "");
-	return answer;
+	fn(portal, call, &answer, q->session);
+	free(app);
+	return 0;
 }

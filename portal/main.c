@@ -201,6 +201,7 @@ int main(int argc, char *argv[]) {
 
 out:
 	if (portal.bus) {
+		portal_permission_cancel(&portal, NULL);
 		portal_access_finish(&portal);
 		portal_remote_desktop_finish(&portal);
 		portal_screenshot_finish(&portal);

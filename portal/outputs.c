@@ -1,8 +1,10 @@
 /*
  * oriel's outputs, as org.oriel.Compositor.Outputs.List gives them:
- * name, width, height, refresh, x, y, scale.
+ * name, width, height, refresh, x, y, scale; and as the sources the
+ * permission prompt lets the person choose among.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "portal/portal.h"
@@ -65,4 +67,38 @@ const struct portal_output *portal_output_find(const struct portal_output *outpu
 		}
 	}
 	return NULL;
+}
+
+void portal_sources_finish(struct portal_sources *sources) {
+	for (int i = 0; i < sources->n; i++) {
+		free(sources->ids[i]);
+		free(sources->labels[i]);
+	}
+	free(sources->ids);
+	free(sources->labels);
+	*sources = (struct portal_sources){0};
+}
+
+int portal_output_sources(const struct portal_output *outputs, int n,
+		struct portal_sources *sources) {
+	*sources = (struct portal_sources){0};
+	sources->ids = calloc(n > 0 ? n : 1, sizeof(char *));
+	sources->labels = calloc(n > 0 ? n : 1, sizeof(char *));
+	if (!sources->ids || !sources->labels) {
+		portal_sources_finish(sources);
+		return -ENOMEM;
+	}
+	for (int i = 0; i < n; i++) {
+		sources->ids[i] = strdup(outputs[i].name);
+		if (asprintf(&sources->labels[i], "Screen %s (%ux%u)", outputs[i].name,
+				outputs[i].width, outputs[i].height) < 0) {
+			sources->labels[i] = NULL;
+		}
+		sources->n++;
+		if (!sources->ids[i] || !sources->labels[i]) {
+			portal_sources_finish(sources);
+			return -ENOMEM;
+		}
+	}
+	return 0;
 }

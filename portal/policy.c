@@ -21,6 +21,7 @@ void portal_policy_init(struct portal_policy *policy) {
 	memset(policy, 0, sizeof(*policy));
 	for (int k = 0; k < PORTAL_N_KINDS; k++) {
 		policy->rules[k].fallback = PORTAL_DENY;
+		policy->rules[k].prompt_timeout_s = PORTAL_PROMPT_TIMEOUT_DEFAULT_S;
 	}
 }
 
@@ -110,6 +111,17 @@ static int parse_key(struct portal_policy_rules *rules, const char *key, char *v
 		} else {
 			return warn(warnings, line, "default must be allow, ask or deny", value);
 		}
+		return 0;
+	}
+	if (!strcmp(key, "prompt-timeout")) {
+		char *end = NULL;
+		unsigned long s = strtoul(value, &end, 10);
+		if (!*value || *end || value[0] == '-' || s < 1 ||
+				s > PORTAL_PROMPT_TIMEOUT_MAX_S) {
+			return warn(warnings, line, "prompt-timeout must be seconds from 1 to 600",
+				value);
+		}
+		rules->prompt_timeout_s = (unsigned)s;
 		return 0;
 	}
 	bool *flag = NULL;
@@ -265,4 +277,10 @@ enum portal_decision portal_policy_decide(const struct portal_policy *policy,
 
 bool portal_policy_persist(const struct portal_policy *policy, enum portal_kind kind) {
 	return kind >= 0 && kind < PORTAL_N_KINDS && policy->rules[kind].persist;
+}
+
+unsigned portal_policy_prompt_timeout(const struct portal_policy *policy,
+		enum portal_kind kind) {
+	return kind >= 0 && kind < PORTAL_N_KINDS ? policy->rules[kind].prompt_timeout_s :
+		PORTAL_PROMPT_TIMEOUT_DEFAULT_S;
 }

@@ -11,7 +11,8 @@
  * Each section: default = allow|deny|ask; allow, ask, deny = app_id lists
  * (* matches any app); allow-unidentified = true|false for callers with an
  * empty app_id; persist = true|false, whether a grant may be remembered
- * (restore tokens) when the app asks for that.
+ * (restore tokens) when the app asks for that; prompt-timeout = seconds
+ * the prompt waits for the person before it denies (1-600, default 30).
  */
 #ifndef ORIEL_PORTAL_POLICY_H
 #define ORIEL_PORTAL_POLICY_H
@@ -33,11 +34,14 @@ const char *portal_kind_name(enum portal_kind kind);
 enum portal_decision {
 	PORTAL_DENY = 0,
 	PORTAL_ALLOW = 1,
-	/* A person must answer; without the prompt this is a deny. */
+	/* The person at the session answers, in oriel's prompt. */
 	PORTAL_ASK = 2,
 };
 
 #define PORTAL_POLICY_MAX_ENTRIES 64
+/* How long the prompt waits for the person before it denies. */
+#define PORTAL_PROMPT_TIMEOUT_DEFAULT_S 30
+#define PORTAL_PROMPT_TIMEOUT_MAX_S 600
 
 struct portal_policy_list {
 	int n;
@@ -48,6 +52,7 @@ struct portal_policy_rules {
 	enum portal_decision fallback; /* "default" */
 	bool allow_unidentified;
 	bool persist;
+	unsigned prompt_timeout_s;
 	struct portal_policy_list allow, ask, deny;
 };
 
@@ -55,7 +60,7 @@ struct portal_policy {
 	struct portal_policy_rules rules[PORTAL_N_KINDS];
 };
 
-/* Deny everything, remember nothing, nothing listed. */
+/* Deny everything, remember nothing, nothing listed, the default timeout. */
 void portal_policy_init(struct portal_policy *policy);
 void portal_policy_finish(struct portal_policy *policy);
 
@@ -80,5 +85,9 @@ enum portal_decision portal_policy_decide(const struct portal_policy *policy,
 
 /* Whether a grant of this kind may be remembered across sessions. */
 bool portal_policy_persist(const struct portal_policy *policy, enum portal_kind kind);
+
+/* Seconds the prompt for this kind waits for the person before it denies. */
+unsigned portal_policy_prompt_timeout(const struct portal_policy *policy,
+	enum portal_kind kind);
 
 #endif

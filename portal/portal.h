@@ -40,6 +40,8 @@ enum portal_response {
 };
 
 struct portal_session;
+struct portal_ask;
+struct portal_ask;
 
 struct portal {
 	sd_event *event;
@@ -51,6 +53,7 @@ struct portal {
 	sd_bus_slot *cast_closed_slot;
 	sd_bus_slot *name_lost_slot;
 	struct portal_session *sessions; /* singly linked */
+	struct portal_ask *asks; /* permission.c: questions the prompt shows */
 	struct portal_policy policy; /* re-read by portal_decide */
 	char *policy_path;
 	char *grants_path; /* persistent grants, see grants.h */
@@ -75,19 +78,69 @@ int portal_begin_call(struct portal *portal, sd_bus_message *msg, sd_bus_error *
 /* Replies (response, {}) to an impl method. */
 int portal_reply_response(sd_bus_message *msg, uint32_t response);
 
+/* Sources the prompt offers: ids (output names), shown as labels. */
+struct portal_sources {
+	char **ids;
+	char **labels;
+	int n;
+};
+
 /*
- * decide.c: the one place that decides whether app_id may do what kind
- * covers, from the policy file (re-read at each question). A policy of
- * "ask" is where the person at the session is asked; until oriel draws
- * that prompt, nobody answers and "ask" denies. remember is true when
- * the app asked to persist the grant and it may be persisted.
+ * decide.c: the one place that decides whether an app may do what kind
+ * covers: the policy file (re-read at each question) and, where it says
+ * "ask", the person at the session in oriel's prompt (permission.c).
  */
+struct portal_question {
+	enum portal_kind kind;
+	const char *app_id;
+	/* The frontend's Request: exported while the prompt is up, so Close works. */
+	const char *request_handle;
+	/* The session the question is for; NULL for one-shot requests (Screenshot). */
+	struct portal_session *session;
+	bool wants_remember; /* the app asked to persist the grant */
+	/* What the person chooses among; may be none. */
+	const struct portal_sources *sources;
+};
 struct portal_answer {
 	bool allowed;
-	bool remember;
+	bool remember;      /* the grant may be persisted */
+	const char *choice; /* the id the person chose, "" when nobody chose */
+	const char *app;    /* how the app is named to people */
 };
-struct portal_answer portal_decide(struct portal *portal, enum portal_kind kind,
-	const char *app_id, bool wants_remember);
+/*
+ * Answers call (the frontend's method call) once the decision is made:
+ * at once when the policy decides, or when the person answers. data is
+ * the question's session, or NULL.
+ */
+typedef void (*portal_decided_fn)(struct portal *portal, sd_bus_message *call,
+	const struct portal_answer *answer, void *data);
+/*
+ * Calls fn, now or later. When the prompt is up and the request is
+ * closed, the session goes or the backend stops, call is answered
+ * "cancelled" instead and fn is never called. Returns a negative errno
+ * when nothing could be decided (fn not called, call unanswered).
+ */
+int portal_decide(struct portal *portal, const struct portal_question *question,
+	sd_bus_message *call, portal_decided_fn fn);
+
+/*
+ * permission.c: asks the person through oriel's prompt
+ * (org.oriel.Compositor.Permission.Ask) whether app may have what kind
+ * names ("screencast", "screenshot", "remote"), with question's sources,
+ * in at most timeout_s seconds. fn gets the answer; see portal_decide.
+ */
+int portal_permission_ask(struct portal *portal, const struct portal_question *question,
+	const char *kind, const char *app, bool persist_allowed, unsigned timeout_s,
+	sd_bus_message *call, portal_decided_fn fn);
+/* Answers "cancelled" to the prompts session (NULL: every one) waits for. */
+void portal_permission_cancel(struct portal *portal, struct portal_session *session);
+/*
+ * How people are told about an app: its app_id, or for an unsandboxed
+ * caller (empty app_id) the executable of the connection that made the
+ * request at request_handle. Never NULL but without memory.
+ */
+char *portal_app_label(struct portal *portal, const char *app_id,
+	const char *request_handle);
 
 /* outputs.c: org.oriel.Compositor.Outputs.List. */
 struct portal_output {
@@ -100,6 +153,10 @@ int portal_list_outputs(struct portal *portal, struct portal_output **outputs, i
 void portal_outputs_free(struct portal_output *outputs, int n);
 const struct portal_output *portal_output_find(const struct portal_output *outputs, int n,
 	const char *name);
+/* The outputs as the prompt's sources, labelled "Screen NAME (WxH)". */
+int portal_output_sources(const struct portal_output *outputs, int n,
+	struct portal_sources *sources);
+void portal_sources_finish(struct portal_sources *sources);
 
 /* request.c: org.freedesktop.impl.portal.Request at a handle. */
 struct portal_request {
@@ -107,6 +164,9 @@ struct portal_request {
 	char *handle;
 	sd_bus_slot *slot;
 	bool closed;
+	/* Called once Close is answered; it may destroy the request. */
+	void (*on_close)(struct portal_request *request, void *data);
+	void *close_data;
 };
 
 struct portal_request *portal_request_create(struct portal *portal, const char *handle);
@@ -142,6 +202,7 @@ struct portal_session {
 	uint32_t devices;
 	struct portal_held *held;
 	int n_held;
+	struct portal_ask *ask; /* permission.c: the prompt Start waits for */
 };
 
 struct portal_session *portal_session_create(struct portal *portal, const char *handle,
@@ -152,12 +213,13 @@ void portal_session_destroy(struct portal_session *session, bool emit_closed);
 void portal_session_stop_casts(struct portal_session *session);
 
 /*
- * casts.c: one oriel output cast per named output, kept in the session;
- * on failure the session's casts are stopped and a negative errno (with
+ * casts.c: one oriel output cast per named output, kept in the session,
+ * each named after client (the app, for the sharing indicator); on
+ * failure the session's casts are stopped and a negative errno (with
  * error set) is returned.
  */
 int portal_session_cast_outputs(struct portal_session *session,
-	const struct portal_output *outputs, int n, sd_bus_error *error);
+	const struct portal_output *outputs, int n, const char *client, sd_bus_error *error);
 /* Appends "streams" a(ua{sv}) (in an open a{sv}) for the session's casts. */
 int portal_append_streams(sd_bus_message *reply, struct portal_session *session);
 

@@ -4,9 +4,10 @@
  *
  * CreateSession makes a session that ScreenCast.SelectSources may also
  * select sources for; SelectDevices keeps the device types (keyboard,
- * pointer); Start asks portal_decide (the [remote-desktop] policy) and,
- * when sources were selected, casts them like ScreenCast.Start, answering
- * "devices" and "streams". The Notify* methods go to oriel's virtual input
+ * pointer); Start asks portal_decide (the [remote-desktop] policy, or the
+ * person in oriel's prompt, who also chooses the output when sources were
+ * selected) and, when sources were selected, casts them like
+ * ScreenCast.Start, answering "devices" and "streams". The Notify* methods go to oriel's virtual input
  * (org.oriel.Compositor.Input), which maps keysyms with the active keymap
  * as VNC does. Absolute motion is relative to a stream (a cast output);
  * relative motion moves from where the pointer is and stays on the
@@ -92,7 +93,7 @@ static int handle_select_devices(sd_bus_message *msg, void *data, sd_bus_error *
 	if (!session) {
 		return -EINVAL;
 	}
-	if (session->started) {
+	if (session->started || session->ask) {
 		return sd_bus_error_setf(error, SD_BUS_ERROR_FAILED,
 			"session %s has already started", session_handle);
 	}
@@ -110,23 +111,59 @@ static int handle_select_devices(sd_bus_message *msg, void *data, sd_bus_error *
 	return portal_reply_response(msg, PORTAL_RESPONSE_SUCCESS);
 }
 
-/* Casts the sources ScreenCast.SelectSources chose for the session, if any. */
-static int cast_selected(struct portal_session *session, sd_bus_error *error) {
-	if (!session->selected) {
-		return 0;
+/*
+ * portal_decide answered, now or when the person did: cast the sources
+ * ScreenCast.SelectSources chose, if any (the output the person chose, or
+ * the first or every output), and answer devices and streams.
+ */
+static void handle_decided(struct portal *portal, sd_bus_message *msg,
+		const struct portal_answer *answer, void *data) {
+	struct portal_session *session = data;
+	if (!answer->allowed) {
+		portal_reply_response(msg, PORTAL_RESPONSE_CANCELLED);
+		return;
 	}
 	struct portal_output *outputs = NULL;
-	int n = 0;
-	int r = portal_list_outputs(session->portal, &outputs, &n, error);
-	if (r >= 0 && n == 0) {
-		r = -ENODEV;
+	const struct portal_output *chosen = NULL;
+	int n = 0, n_chosen = 0, r = 0;
+	sd_bus_error call_error = SD_BUS_ERROR_NULL;
+	if (session->selected) {
+		r = portal_list_outputs(portal, &outputs, &n, &call_error);
+		chosen = outputs;
+		n_chosen = session->selection.multiple ? n : 1;
+		if (r >= 0 && answer->choice[0]) {
+			chosen = portal_output_find(outputs, n, answer->choice);
+			n_chosen = chosen ? 1 : 0;
+		}
+		if (r >= 0 && (n == 0 || n_chosen == 0)) {
+			r = -ENODEV;
+		}
+		r = r < 0 ? r : portal_session_cast_outputs(session, chosen, n_chosen, answer->app,
+			&call_error);
 	}
-	if (r >= 0) {
-		r = portal_session_cast_outputs(session, outputs,
-			session->selection.multiple ? n : 1, error);
-	}
+	sd_bus_error_free(&call_error);
 	portal_outputs_free(outputs, n);
-	return r;
+	if (r < 0) {
+		portal_reply_response(msg, PORTAL_RESPONSE_OTHER);
+		return;
+	}
+	session->started = true;
+	portal_log(portal, "RemoteDesktop.Start %s: devices 0x%x, %d streams", session->handle,
+		session->devices, session->n_casts);
+	sd_bus_message *reply = NULL;
+	r = sd_bus_message_new_method_return(msg, &reply);
+	r = r < 0 ? r : sd_bus_message_append(reply, "u", (uint32_t)PORTAL_RESPONSE_SUCCESS);
+	r = r < 0 ? r : sd_bus_message_open_container(reply, 'a', "{sv}");
+	r = r < 0 ? r : sd_bus_message_append(reply, "{sv}", "devices", "u", session->devices);
+	if (session->n_casts > 0) {
+		r = r < 0 ? r : portal_append_streams(reply, session);
+	}
+	r = r < 0 ? r : sd_bus_message_close_container(reply);
+	r = r < 0 ? r : sd_bus_send(NULL, reply, NULL);
+	sd_bus_message_unref(reply);
+	if (r < 0) {
+		sd_bus_reply_method_errno(msg, r, NULL);
+	}
 }
 
 static int handle_start(sd_bus_message *msg, void *data, sd_bus_error *error) {
@@ -142,37 +179,33 @@ static int handle_start(sd_bus_message *msg, void *data, sd_bus_error *error) {
 	if (!session) {
 		return -EINVAL;
 	}
-	if (session->started) {
+	if (session->started || session->ask) {
 		return sd_bus_error_setf(error, SD_BUS_ERROR_FAILED,
 			"session %s has already started", session_handle);
 	}
-	struct portal_request *request = portal_request_create(portal, handle);
-	if (!portal_decide(portal, PORTAL_KIND_REMOTE_DESKTOP, session->app_id, false).allowed) {
-		portal_request_destroy(request);
-		return portal_reply_response(msg, PORTAL_RESPONSE_CANCELLED);
+	/* The person chooses among the outputs only when some are to be cast. */
+	struct portal_sources sources = {0};
+	if (session->selected) {
+		struct portal_output *outputs = NULL;
+		int n = 0;
+		sd_bus_error call_error = SD_BUS_ERROR_NULL;
+		r = portal_list_outputs(portal, &outputs, &n, &call_error);
+		r = r < 0 ? r : portal_output_sources(outputs, n, &sources);
+		sd_bus_error_free(&call_error);
+		portal_outputs_free(outputs, n);
+		if (r < 0) {
+			return portal_reply_response(msg, PORTAL_RESPONSE_OTHER);
+		}
 	}
-	sd_bus_error call_error = SD_BUS_ERROR_NULL;
-	r = cast_selected(session, &call_error);
-	sd_bus_error_free(&call_error);
-	if (r < 0) {
-		portal_request_destroy(request);
-		return portal_reply_response(msg, PORTAL_RESPONSE_OTHER);
-	}
-	session->started = true;
-	portal_log(portal, "RemoteDesktop.Start %s: devices 0x%x, %d streams", session_handle,
-		session->devices, session->n_casts);
-	sd_bus_message *reply = NULL;
-	r = sd_bus_message_new_method_return(msg, &reply);
-	r = r < 0 ? r : sd_bus_message_append(reply, "u", (uint32_t)PORTAL_RESPONSE_SUCCESS);
-	r = r < 0 ? r : sd_bus_message_open_container(reply, 'a', "{sv}");
-	r = r < 0 ? r : sd_bus_message_append(reply, "{sv}", "devices", "u", session->devices);
-	if (session->n_casts > 0) {
-		r = r < 0 ? r : portal_append_streams(reply, session);
-	}
-	r = r < 0 ? r : sd_bus_message_close_container(reply);
-	r = r < 0 ? r : sd_bus_send(NULL, reply, NULL);
-	sd_bus_message_unref(reply);
-	portal_request_destroy(request);
+	struct portal_question question = {
+		.kind = PORTAL_KIND_REMOTE_DESKTOP,
+		.app_id = session->app_id,
+		.request_handle = handle,
+		.session = session,
+		.sources = &sources,
+	};
+	r = portal_decide(portal, &question, msg, handle_decided);
+	portal_sources_finish(&sources);
 	return r;
 }
 

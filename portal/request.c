@@ -2,8 +2,8 @@
  * org.freedesktop.impl.portal.Request objects. The frontend may call
  * Close on a request's handle while the backend works on it; the request
  * owns the slot that exports it, and dropping the request unexports it.
- * oriel's backend answers every request before returning to the loop (the
- * policy decides without a dialog), so Close only marks it closed.
+ * Close marks it closed and tells its owner: a request waiting for
+ * oriel's prompt (permission.c) is answered "cancelled" at once.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -17,7 +17,12 @@ static int handle_close(sd_bus_message *msg, void *data, sd_bus_error *error) {
 	}
 	request->closed = true;
 	portal_log(request->portal, "request %s closed by the frontend", request->handle);
-	return sd_bus_reply_method_return(msg, "");
+	int r = sd_bus_reply_method_return(msg, "");
+	if (request->on_close) {
+		/* It may destroy the request: nothing touches it after this. */
+		request->on_close(request, request->close_data);
+	}
+	return r;
 }
 
 static const sd_bus_vtable request_vtable[] = {

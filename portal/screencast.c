@@ -4,14 +4,16 @@
  * CreateSession makes a session object; SelectSources validates and keeps
  * the options (portal/options.c) and the grant a restore token brought
  * back (restore.c); Start casts the restored grant's outputs without
- * asking, or else asks portal_decide whether the app may cast, then
+ * asking, or else asks portal_decide whether the app may cast (the policy,
+ * or the person in oriel's prompt, who also chooses the output), then
  * creates one oriel output cast per selected output (casts.c) and returns
  * their PipeWire node ids, with restore_data when the grant is to be
- * remembered. Session.Close stops the casts.
+ * remembered. Session.Close stops the casts, and answers a Start still
+ * waiting for the prompt "cancelled".
  *
- * There is no chooser dialog yet: the source is the first output of
- * org.oriel.Compositor.Outputs.List, or every output when the app asked
- * for multiple sources.
+ * The source is the output the person chose in the prompt; when the
+ * policy decided, the first output of org.oriel.Compositor.Outputs.List,
+ * or every output when the app asked for multiple sources.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -136,7 +138,7 @@ static int handle_select_sources(sd_bus_message *msg, void *data, sd_bus_error *
 		return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS,
 			"no session %s", session_handle);
 	}
-	if (session->started) {
+	if (session->started || session->ask) {
 		free(restore_token);
 		free(restore_id);
 		return sd_bus_error_setf(error, SD_BUS_ERROR_FAILED,
@@ -159,6 +161,79 @@ static int handle_select_sources(sd_bus_message *msg, void *data, sd_bus_error *
 	return portal_reply_response(msg, PORTAL_RESPONSE_SUCCESS);
 }
 
+/* The output named choice, else the first or (multiple) every output. */
+static void chosen_outputs(struct portal_session *session, const char *choice,
+		struct portal_output *outputs, int n, struct portal_output **chosen,
+		int *n_chosen) {
+	*chosen = outputs;
+	*n_chosen = session->selection.multiple ? n : 1;
+	if (choice[0]) {
+		*chosen = (struct portal_output *)portal_output_find(outputs, n, choice);
+		*n_chosen = *chosen ? 1 : 0;
+	}
+}
+
+/*
+ * Casts chosen for session and answers Start (msg) with their streams and,
+ * when the grant is to be remembered, restore_data.
+ */
+static int start_casts(struct portal_session *session, sd_bus_message *msg,
+		const struct portal_output *chosen, int n_chosen, bool restored,
+		const char *client) {
+	sd_bus_error call_error = SD_BUS_ERROR_NULL;
+	int r = portal_session_cast_outputs(session, chosen, n_chosen, client, &call_error);
+	sd_bus_error_free(&call_error);
+	if (r < 0) {
+		return portal_reply_response(msg, PORTAL_RESPONSE_OTHER);
+	}
+	session->started = true;
+	sd_bus_message *reply = NULL;
+	r = sd_bus_message_new_method_return(msg, &reply);
+	r = r < 0 ? r : sd_bus_message_append(reply, "u", (uint32_t)PORTAL_RESPONSE_SUCCESS);
+	r = r < 0 ? r : sd_bus_message_open_container(reply, 'a', "{sv}");
+	r = r < 0 ? r : portal_append_streams(reply, session);
+	r = r < 0 ? r : portal_restore_remember(session, restored, reply);
+	r = r < 0 ? r : sd_bus_message_close_container(reply);
+	r = r < 0 ? r : sd_bus_send(NULL, reply, NULL);
+	sd_bus_message_unref(reply);
+	return r;
+}
+
+/* portal_decide answered, now or when the person did: cast, or refuse. */
+static void handle_decided(struct portal *portal, sd_bus_message *msg,
+		const struct portal_answer *answer, void *data) {
+	struct portal_session *session = data;
+	if (!answer->allowed) {
+		portal_log(portal, "Start %s: a screen cast is denied to '%s'", session->handle,
+			answer->app);
+		portal_reply_response(msg, PORTAL_RESPONSE_CANCELLED);
+		return;
+	}
+	if (!answer->remember) {
+		session->selection.persist_mode = PORTAL_PERSIST_NONE;
+	}
+	struct portal_output *outputs = NULL, *chosen = NULL;
+	int n_outputs = 0, n_chosen = 0;
+	sd_bus_error call_error = SD_BUS_ERROR_NULL;
+	int r = portal_list_outputs(portal, &outputs, &n_outputs, &call_error);
+	if (r >= 0) {
+		chosen_outputs(session, answer->choice, outputs, n_outputs, &chosen, &n_chosen);
+	}
+	if (r < 0 || n_chosen == 0) {
+		portal_log(portal, "Start %s: no output '%s' to cast: %s", session->handle,
+			answer->choice, r >= 0 ? "gone" : call_error.message ? call_error.message :
+			strerror(-r));
+		r = portal_reply_response(msg, PORTAL_RESPONSE_OTHER);
+	} else {
+		r = start_casts(session, msg, chosen, n_chosen, false, answer->app);
+	}
+	if (r < 0) {
+		sd_bus_reply_method_errno(msg, r, NULL);
+	}
+	sd_bus_error_free(&call_error);
+	portal_outputs_free(outputs, n_outputs);
+}
+
 static int handle_start(sd_bus_message *msg, void *data, sd_bus_error *error) {
 	struct portal *portal = data;
 	const char *handle, *session_handle, *app_id, *parent_window;
@@ -176,7 +251,7 @@ static int handle_start(sd_bus_message *msg, void *data, sd_bus_error *error) {
 		return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS,
 			"no session %s", session_handle);
 	}
-	if (session->started) {
+	if (session->started || session->ask) {
 		return sd_bus_error_setf(error, SD_BUS_ERROR_FAILED,
 			"session %s has already started", session_handle);
 	}
@@ -184,61 +259,37 @@ static int handle_start(sd_bus_message *msg, void *data, sd_bus_error *error) {
 		return sd_bus_error_setf(error, SD_BUS_ERROR_FAILED,
 			"session %s has no sources selected", session_handle);
 	}
-	struct portal_request *request = portal_request_create(portal, handle);
 	struct portal_output *outputs = NULL, *chosen = NULL;
 	int n_outputs = 0, n_chosen = 0;
-	bool restored = false;
-	uint32_t response = PORTAL_RESPONSE_OTHER;
 	sd_bus_error call_error = SD_BUS_ERROR_NULL;
-	sd_bus_message *reply = NULL;
 	r = portal_list_outputs(portal, &outputs, &n_outputs, &call_error);
 	if (r < 0 || n_outputs == 0) {
 		portal_log(portal, "Start %s: cannot list oriel's outputs: %s", session_handle,
 			r < 0 ? (call_error.message ? call_error.message : strerror(-r)) : "none");
-		goto out;
+		sd_bus_error_free(&call_error);
+		portal_outputs_free(outputs, n_outputs);
+		return portal_reply_response(msg, PORTAL_RESPONSE_OTHER);
 	}
-	restored = portal_restore_outputs(session, outputs, n_outputs, &chosen, &n_chosen);
-	if (!restored) {
-		struct portal_answer answer = portal_decide(portal, PORTAL_KIND_SCREENCAST,
-			session->app_id, session->selection.persist_mode != PORTAL_PERSIST_NONE);
-		if (!answer.allowed) {
-			portal_log(portal, "Start %s: a screen cast is denied to app_id '%s'",
-				session_handle, session->app_id);
-			response = PORTAL_RESPONSE_CANCELLED;
-			goto out;
-		}
-		if (!answer.remember) {
-			session->selection.persist_mode = PORTAL_PERSIST_NONE;
-		}
-		chosen = outputs;
-		n_chosen = session->selection.multiple ? n_outputs : 1;
-	}
-	r = portal_session_cast_outputs(session, chosen, n_chosen, &call_error);
-	if (r < 0) {
-		goto out;
-	}
-	session->started = true;
-
-	r = sd_bus_message_new_method_return(msg, &reply);
-	r = r < 0 ? r : sd_bus_message_append(reply, "u", (uint32_t)PORTAL_RESPONSE_SUCCESS);
-	r = r < 0 ? r : sd_bus_message_open_container(reply, 'a', "{sv}");
-	r = r < 0 ? r : portal_append_streams(reply, session);
-	r = r < 0 ? r : portal_restore_remember(session, restored, reply);
-	r = r < 0 ? r : sd_bus_message_close_container(reply);
-	r = r < 0 ? r : sd_bus_send(NULL, reply, NULL);
-	sd_bus_message_unref(reply);
-	reply = NULL;
-	response = PORTAL_RESPONSE_SUCCESS;
-out:
-	sd_bus_error_free(&call_error);
-	if (restored) {
+	if (portal_restore_outputs(session, outputs, n_outputs, &chosen, &n_chosen)) {
+		char *client = portal_app_label(portal, session->app_id, handle);
+		r = start_casts(session, msg, chosen, n_chosen, true, client);
+		free(client);
 		free(chosen); /* its names are outputs' */
+	} else {
+		struct portal_sources sources;
+		struct portal_question question = {
+			.kind = PORTAL_KIND_SCREENCAST,
+			.app_id = session->app_id,
+			.request_handle = handle,
+			.session = session,
+			.wants_remember = session->selection.persist_mode != PORTAL_PERSIST_NONE,
+			.sources = &sources,
+		};
+		r = portal_output_sources(outputs, n_outputs, &sources);
+		r = r < 0 ? r : portal_decide(portal, &question, msg, handle_decided);
+		portal_sources_finish(&sources);
 	}
 	portal_outputs_free(outputs, n_outputs);
-	portal_request_destroy(request);
-	if (response != PORTAL_RESPONSE_SUCCESS) {
-		return portal_reply_response(msg, response);
-	}
 	return r;
 }
 

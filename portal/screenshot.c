@@ -6,8 +6,10 @@
  * (else $XDG_CACHE_HOME/oriel/screenshots/), private to the user, and
  * answers its file:// URI. PickColor answers the colour of the pixel under
  * the pointer as (ddd) in 0..1. Both ask portal_decide (the [screenshot]
- * policy) every time. "interactive" is accepted; without a chooser it
- * takes the same whole-layout shot.
+ * policy, or the person in oriel's prompt) every time, and shoot or pick
+ * once it answers, so a shot never shows the prompt and PickColor reads
+ * the pointer where it is then. "interactive" is accepted; without a
+ * chooser it takes the same whole-layout shot.
  *
  * The interface says version 1 on purpose: from version 2 on, the 1.16
  * frontend first asks its own permission store and the Access dialog for
@@ -149,6 +151,28 @@ static char *shoot_layout(struct portal *portal) {
 	return path;
 }
 
+/* portal_decide answered, now or when the person did: shoot, or refuse. */
+static void handle_screenshot_decided(struct portal *portal, sd_bus_message *msg,
+		const struct portal_answer *answer, void *data) {
+	if (!answer->allowed) {
+		portal_reply_response(msg, PORTAL_RESPONSE_CANCELLED);
+		return;
+	}
+	char *path = shoot_layout(portal);
+	char *uri = path ? portal_file_uri(path) : NULL;
+	if (uri) {
+		sd_bus_reply_method_return(msg, "ua{sv}", PORTAL_RESPONSE_SUCCESS, 1, "uri", "s",
+			uri);
+	} else {
+		if (path) {
+			unlink(path);
+		}
+		portal_reply_response(msg, PORTAL_RESPONSE_OTHER);
+	}
+	free(uri);
+	free(path);
+}
+
 static int handle_screenshot(sd_bus_message *msg, void *data, sd_bus_error *error) {
 	struct portal *portal = data;
 	const char *handle, *app_id, *parent_window;
@@ -160,26 +184,12 @@ static int handle_screenshot(sd_bus_message *msg, void *data, sd_bus_error *erro
 	}
 	portal_log(portal, "Screenshot for app_id '%s'%s", app_id,
 		interactive ? " (interactive: no chooser, the whole layout)" : "");
-	struct portal_request *request = portal_request_create(portal, handle);
-	uint32_t response = PORTAL_RESPONSE_CANCELLED;
-	char *path = NULL, *uri = NULL;
-	if (portal_decide(portal, PORTAL_KIND_SCREENSHOT, app_id, false).allowed) {
-		path = shoot_layout(portal);
-		uri = path ? portal_file_uri(path) : NULL;
-		response = uri ? PORTAL_RESPONSE_SUCCESS : PORTAL_RESPONSE_OTHER;
-	}
-	if (response == PORTAL_RESPONSE_SUCCESS) {
-		r = sd_bus_reply_method_return(msg, "ua{sv}", response, 1, "uri", "s", uri);
-	} else {
-		if (path) {
-			unlink(path);
-		}
-		r = portal_reply_response(msg, response);
-	}
-	free(uri);
-	free(path);
-	portal_request_destroy(request);
-	return r;
+	struct portal_question question = {
+		.kind = PORTAL_KIND_SCREENSHOT,
+		.app_id = app_id,
+		.request_handle = handle,
+	};
+	return portal_decide(portal, &question, msg, handle_screenshot_decided);
 }
 
 /* The colour under the pointer, through a one-pixel Screenshot.Region. */
@@ -230,6 +240,19 @@ static int pick_colour(struct portal *portal, double rgb_out[3]) {
 	return r;
 }
 
+static void handle_pick_color_decided(struct portal *portal, sd_bus_message *msg,
+		const struct portal_answer *answer, void *data) {
+	double rgb[3];
+	if (!answer->allowed) {
+		portal_reply_response(msg, PORTAL_RESPONSE_CANCELLED);
+	} else if (pick_colour(portal, rgb) < 0) {
+		portal_reply_response(msg, PORTAL_RESPONSE_OTHER);
+	} else {
+		sd_bus_reply_method_return(msg, "ua{sv}", PORTAL_RESPONSE_SUCCESS, 1,
+			"color", "(ddd)", rgb[0], rgb[1], rgb[2]);
+	}
+}
+
 static int handle_pick_color(sd_bus_message *msg, void *data, sd_bus_error *error) {
 	struct portal *portal = data;
 	const char *handle, *app_id, *parent_window;
@@ -238,18 +261,12 @@ static int handle_pick_color(sd_bus_message *msg, void *data, sd_bus_error *erro
 	if (r < 0) {
 		return r;
 	}
-	struct portal_request *request = portal_request_create(portal, handle);
-	double rgb[3];
-	if (!portal_decide(portal, PORTAL_KIND_SCREENSHOT, app_id, false).allowed) {
-		r = portal_reply_response(msg, PORTAL_RESPONSE_CANCELLED);
-	} else if (pick_colour(portal, rgb) < 0) {
-		r = portal_reply_response(msg, PORTAL_RESPONSE_OTHER);
-	} else {
-		r = sd_bus_reply_method_return(msg, "ua{sv}", PORTAL_RESPONSE_SUCCESS, 1,
-			"color", "(ddd)", rgb[0], rgb[1], rgb[2]);
-	}
-	portal_request_destroy(request);
-	return r;
+	struct portal_question question = {
+		.kind = PORTAL_KIND_SCREENSHOT,
+		.app_id = app_id,
+		.request_handle = handle,
+	};
+	return portal_decide(portal, &question, msg, handle_pick_color_decided);
 }
 
 static int get_version(sd_bus *bus, const char *path, const char *iface,

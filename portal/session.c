@@ -104,6 +104,7 @@ void portal_session_destroy(struct portal_session *session, bool emit_closed) {
 			break;
 		}
 	}
+	portal_permission_cancel(portal, session);
 	portal_session_stop_casts(session);
 	portal_input_release_all(session);
 	if (emit_closed) {

@@ -3,7 +3,7 @@
 documents.
 
 `busctl introspect --xml-interface org.oriel.Compositor /org/oriel/Compositor`
-on the session's bus lists the same four org.oriel.Compositor.* interfaces
+on the session's bus lists the same org.oriel.Compositor.* interfaces
 as the XML file, each with the same methods (and no signals or properties
 on either side that the other lacks), and every method has the same
 arguments in the same order: name, D-Bus type and direction.
@@ -15,7 +15,8 @@ from harness import Session, expect, expect_eq, tool
 
 XML = harness.REPO / "protocols" / "org.oriel.Compositor.xml"
 PREFIX = "org.oriel.Compositor."
-EXPECTED_INTERFACES = {PREFIX + n for n in ("Outputs", "Windows", "Screenshot", "Input", "Vnc", "Casts")}
+EXPECTED_INTERFACES = {PREFIX + n for n in ("Outputs", "Windows", "Screenshot", "Input", "Vnc", "Casts",
+                                               "Permission")}
 
 
 def interfaces(root, where):

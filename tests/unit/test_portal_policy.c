@@ -176,6 +176,55 @@ static void test_policy_kinds(void) {
 	portal_policy_finish(&p);
 }
 
+static void test_policy_ask(void) {
+	int w;
+	struct portal_policy p = parse(
+		"[screencast]\n"
+		"default = ask\n"
+		"ask = org.example.Asked\n"
+		"allow = org.example.Good\n"
+		"deny = org.example.Bad\n"
+		"prompt-timeout = 5\n"
+		"[screenshot]\n"
+		"prompt-timeout = 600\n", &w);
+	CHECK(w == 0, "warnings %d", w);
+	CHECK(portal_policy_decide(&p, SC, "org.example.Asked") == PORTAL_ASK, "listed ask");
+	CHECK(portal_policy_decide(&p, SC, "org.example.Other") == PORTAL_ASK, "default ask");
+	CHECK(portal_policy_decide(&p, SC, "") == PORTAL_ASK, "unidentified asked");
+	CHECK(portal_policy_decide(&p, SC, "org.example.Good") == PORTAL_ALLOW, "allow kept");
+	CHECK(portal_policy_decide(&p, SC, "org.example.Bad") == PORTAL_DENY, "deny kept");
+	CHECK(portal_policy_prompt_timeout(&p, SC) == 5, "prompt-timeout %u",
+		portal_policy_prompt_timeout(&p, SC));
+	CHECK(portal_policy_prompt_timeout(&p, PORTAL_KIND_SCREENSHOT) == 600,
+		"screenshot's prompt-timeout %u",
+		portal_policy_prompt_timeout(&p, PORTAL_KIND_SCREENSHOT));
+	CHECK(portal_policy_prompt_timeout(&p, PORTAL_KIND_REMOTE_DESKTOP) ==
+		PORTAL_PROMPT_TIMEOUT_DEFAULT_S, "sections keep their own timeout");
+	portal_policy_finish(&p);
+
+	/* An exact ask beats deny = *; allow-unidentified beats ask = *. */
+	p = parse("[screencast]\ndeny = *\nask = org.example.Asked\n", NULL);
+	CHECK(portal_policy_decide(&p, SC, "org.example.Asked") == PORTAL_ASK, "exact ask");
+	CHECK(portal_policy_decide(&p, SC, "org.example.Other") == PORTAL_DENY, "deny *");
+	CHECK(portal_policy_prompt_timeout(&p, SC) == PORTAL_PROMPT_TIMEOUT_DEFAULT_S,
+		"default timeout %u", portal_policy_prompt_timeout(&p, SC));
+	portal_policy_finish(&p);
+	p = parse("[screencast]\nask = *\nallow-unidentified = yes\n", NULL);
+	CHECK(portal_policy_decide(&p, SC, "") == PORTAL_ALLOW, "allow-unidentified");
+	CHECK(portal_policy_decide(&p, SC, "org.example.Any") == PORTAL_ASK, "ask *");
+	portal_policy_finish(&p);
+
+	/* Bad timeouts are warned about and leave the default. */
+	p = parse("[screencast]\nprompt-timeout = 0\nprompt-timeout = 601\n"
+		"prompt-timeout = -1\nprompt-timeout = 5s\nprompt-timeout =\n", &w);
+	CHECK(w == 5, "warnings %d, want 5", w);
+	CHECK(portal_policy_prompt_timeout(&p, SC) == PORTAL_PROMPT_TIMEOUT_DEFAULT_S,
+		"timeout %u", portal_policy_prompt_timeout(&p, SC));
+	CHECK(portal_policy_prompt_timeout(&p, PORTAL_N_KINDS) ==
+		PORTAL_PROMPT_TIMEOUT_DEFAULT_S, "unknown kind's timeout");
+	portal_policy_finish(&p);
+}
+
 int main(void) {
 	test_policy_empty();
 	test_policy_lists();
@@ -183,6 +232,7 @@ int main(void) {
 	test_policy_malformed();
 	test_policy_load();
 	test_policy_kinds();
+	test_policy_ask();
 	if (failures) {
 		fprintf(stderr, "%d failures\n", failures);
 		return 1;

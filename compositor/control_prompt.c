@@ -1,0 +1,263 @@
+/*
+ * org.oriel.Compositor.Permission: the portal backend asks the person at
+ * the session through oriel's own prompt (prompt.h). Ask is answered when
+ * the person answers, or when the timeout denies: the reply is sent from
+ * the prompt's callback, long after the method handler returned. Asks
+ * queue up behind the one shown; an ask whose caller leaves the bus is
+ * withdrawn (its prompt taken down).
+ */
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <wlr/util/log.h>
+#include "compositor/control_private.h"
+#include "compositor/control_utf8.h"
+#include "compositor/prompt.h"
+#include "compositor/prompt_layout.h"
+#include "compositor/server.h"
+#include "compositor/util.h"
+
+#define MAX_PENDING_ASKS 8
+#define MAX_TEXT_BYTES 1024
+#define DEFAULT_TIMEOUT_MS 30000u
+#define MAX_TIMEOUT_MS 600000u
+
+struct control_ask {
+	struct control *control;
+	sd_bus_message *msg; /* answered when the person answers */
+	sd_bus_track *track; /* the caller */
+	char *app;
+	enum prompt_kind kind;
+	char *ids[PROMPT_MAX_CHOICES];
+	char *labels[PROMPT_MAX_CHOICES];
+	int n_sources;
+	bool persist_allowed;
+	uint32_t timeout_ms;
+	struct wl_list link; /* control_asks.queue, the shown one first */
+};
+
+struct control_asks {
+	struct wl_list queue;
+	struct prompt *shown; /* the prompt of the first ask, if it is up */
+};
+
+static const struct {
+	const char *name;
+	enum prompt_kind kind;
+} kinds[] = {
+	{ "screencast", PROMPT_KIND_SCREENCAST },
+	{ "window", PROMPT_KIND_WINDOW },
+	{ "screenshot", PROMPT_KIND_SCREENSHOT },
+	{ "remote", PROMPT_KIND_REMOTE },
+};
+
+static struct control_asks *asks_of(struct control *control) {
+	if (!control->asks) {
+		control->asks = zalloc(sizeof(*control->asks));
+		wl_list_init(&control->asks->queue);
+	}
+	return control->asks;
+}
+
+static void ask_free(struct control_ask *ask) {
+	wl_list_remove(&ask->link);
+	sd_bus_message_unref(ask->msg);
+	sd_bus_track_unref(ask->track);
+	for (int i = 0; i < ask->n_sources; i++) {
+		free(ask->ids[i]);
+		free(ask->labels[i]);
+	}
+	free(ask->app);
+	free(ask);
+}
+
+static void show_next(struct control *control);
+
+static void handle_answer(const struct prompt_answer *answer, void *data) {
+	struct control_ask *ask = data;
+	struct control *control = ask->control;
+	const char *choice = answer->choice >= 0 && answer->choice < ask->n_sources ?
+		ask->ids[answer->choice] : "";
+	wlr_log(WLR_INFO, "control: permission for '%s' %s%s%s%s", ask->app,
+		answer->allowed ? "allowed: " : "denied",
+		answer->allowed ? choice : "", answer->timed_out ? " (no answer in time)" : "",
+		answer->remember ? ", remembered" : "");
+	int r = sd_bus_reply_method_return(ask->msg, "bsb", answer->allowed,
+		answer->allowed ? choice : "", answer->remember);
+	if (r < 0) {
+		wlr_log(WLR_ERROR, "control: cannot answer Permission.Ask: %s", strerror(-r));
+	}
+	prompt_destroy(control->asks->shown);
+	control->asks->shown = NULL;
+	ask_free(ask);
+	control_flush(control);
+	show_next(control);
+}
+
+/* Shows the first queued ask, unless a prompt is up already. */
+static void show_next(struct control *control) {
+	struct control_asks *asks = control->asks;
+	while (asks && !asks->shown && !wl_list_empty(&asks->queue)) {
+		struct control_ask *ask = wl_container_of(asks->queue.next, ask, link);
+		const char *labels[PROMPT_MAX_CHOICES];
+		for (int i = 0; i < ask->n_sources; i++) {
+			labels[i] = ask->labels[i];
+		}
+		struct prompt_request request = {
+			.app = ask->app,
+			.kind = ask->kind,
+			.choices = labels,
+			.n_choices = ask->n_sources,
+			.persist_allowed = ask->persist_allowed,
+			.timeout_ms = ask->timeout_ms,
+		};
+		asks->shown = prompt_create(control->server, &request, handle_answer, ask);
+		if (asks->shown) {
+			return;
+		}
+		sd_bus_error error = SD_BUS_ERROR_NULL;
+		sd_bus_error_setf(&error, SD_BUS_ERROR_FAILED,
+			"the prompt cannot be shown (no output)");
+		sd_bus_reply_method_error(ask->msg, &error);
+		sd_bus_error_free(&error);
+		ask_free(ask);
+		control_flush(control);
+	}
+}
+
+static int handle_caller_gone(sd_bus_track *track, void *data) {
+	struct control_ask *ask = data;
+	struct control *control = ask->control;
+	wlr_log(WLR_INFO, "control: the caller asking for '%s' left the bus", ask->app);
+	bool shown = control->asks->shown &&
+		control->asks->queue.next == &ask->link;
+	if (shown) {
+		prompt_destroy(control->asks->shown);
+		control->asks->shown = NULL;
+	}
+	ask_free(ask);
+	show_next(control);
+	return 0;
+}
+
+static int read_sources(struct control_ask *ask, sd_bus_message *msg, sd_bus_error *error) {
+	int r = sd_bus_message_enter_container(msg, 'a', "(ss)");
+	if (r < 0) {
+		return r;
+	}
+	const char *id, *label;
+	while ((r = sd_bus_message_read(msg, "(ss)", &id, &label)) > 0) {
+		if (ask->n_sources == PROMPT_MAX_CHOICES) {
+			return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS,
+				"too many sources (at most %d)", PROMPT_MAX_CHOICES);
+		}
+		if (strlen(id) > MAX_TEXT_BYTES || strlen(label) > MAX_TEXT_BYTES) {
+			return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS,
+				"a source id or label is longer than %d bytes", MAX_TEXT_BYTES);
+		}
+		ask->ids[ask->n_sources] = xstrdup(id);
+		ask->labels[ask->n_sources] = xstrdup(label[0] ? label : id);
+		ask->n_sources++;
+	}
+	if (r < 0) {
+		return r;
+	}
+	return sd_bus_message_exit_container(msg);
+}
+
+/* Reads and checks Ask's arguments into ask. */
+static int read_ask(struct control_ask *ask, sd_bus_message *msg, sd_bus_error *error) {
+	const char *app, *kind;
+	int r = control_read_checked(ask->control, msg, error, "ss", &app, &kind);
+	if (r < 0) {
+		return r;
+	}
+	if (strlen(app) > MAX_TEXT_BYTES) {
+		return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS,
+			"app is longer than %d bytes", MAX_TEXT_BYTES);
+	}
+	bool known = false;
+	for (size_t i = 0; i < ARRAY_LEN(kinds); i++) {
+		if (strcmp(kind, kinds[i].name) == 0) {
+			ask->kind = kinds[i].kind;
+			known = true;
+		}
+	}
+	if (!known) {
+		return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS,
+			"kind '%.*s' is not screencast, window, screenshot or remote",
+			control_utf8_prefix(kind, 32), kind);
+	}
+	ask->app = xstrdup(app);
+	r = read_sources(ask, msg, error);
+	if (r < 0) {
+		return r;
+	}
+	int persist = 0;
+	r = sd_bus_message_read(msg, "bu", &persist, &ask->timeout_ms);
+	if (r < 0) {
+		return r;
+	}
+	ask->persist_allowed = persist;
+	if (ask->timeout_ms > MAX_TIMEOUT_MS) {
+		return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS,
+			"timeout_ms is over %u", MAX_TIMEOUT_MS);
+	}
+	if (ask->timeout_ms == 0) {
+		ask->timeout_ms = DEFAULT_TIMEOUT_MS;
+	}
+	return 0;
+}
+
+static int method_ask(sd_bus_message *msg, void *data, sd_bus_error *error) {
+	struct control *control = data;
+	struct control_asks *asks = asks_of(control);
+	struct control_ask *ask = zalloc(sizeof(*ask));
+	ask->control = control;
+	wl_list_init(&ask->link);
+	int r = read_ask(ask, msg, error);
+	if (r >= 0 && wl_list_length(&asks->queue) >= MAX_PENDING_ASKS) {
+		r = sd_bus_error_setf(error, SD_BUS_ERROR_LIMITS_EXCEEDED,
+			"too many permission requests waiting (at most %d)", MAX_PENDING_ASKS);
+	}
+	if (r >= 0) {
+		r = sd_bus_track_new(control->bus, &ask->track, handle_caller_gone, ask);
+	}
+	if (r >= 0) {
+		r = sd_bus_track_add_sender(ask->track, msg);
+	}
+	if (r < 0) {
+		ask_free(ask);
+		return r;
+	}
+	ask->msg = sd_bus_message_ref(msg);
+	wl_list_insert(asks->queue.prev, &ask->link);
+	show_next(control);
+	return 1; /* answered by handle_answer */
+}
+
+void control_prompt_finish(struct control *control) {
+	struct control_asks *asks = control->asks;
+	if (!asks) {
+		return;
+	}
+	prompt_destroy(asks->shown);
+	asks->shown = NULL;
+	struct control_ask *ask, *tmp;
+	wl_list_for_each_safe(ask, tmp, &asks->queue, link) {
+		ask_free(ask);
+	}
+	free(asks);
+	control->asks = NULL;
+}
+
+const sd_bus_vtable control_permission_vtable[] = {
+	SD_BUS_VTABLE_START(0),
+	SD_BUS_METHOD_WITH_ARGS("Ask",
+		SD_BUS_ARGS("s", app, "s", kind, "a(ss)", sources, "b", persist_allowed,
+			"u", timeout_ms),
+		SD_BUS_RESULT("b", allowed, "s", choice, "b", remember),
+		method_ask, SD_BUS_VTABLE_UNPRIVILEGED),
+	SD_BUS_VTABLE_END,
+};

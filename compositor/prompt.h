@@ -1,0 +1,61 @@
+#ifndef ORIEL_PROMPT_H
+#define ORIEL_PROMPT_H
+
+/*
+ * The permission prompt oriel draws itself: a scene overlay above every
+ * window (fullscreen too), centered on the first output, so that it shows
+ * in kiosk mode and over VNC alike. It names the app and what it asks for,
+ * lists the choices with one selected, and has Allow, Deny and, when
+ * persistence is allowed, a "remember" checkbox. While it is up it takes
+ * all pointer and keyboard input (seat.c and keyboard.c hand it over);
+ * clients get none. No answer within the timeout means deny.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <xkbcommon/xkbcommon.h>
+
+struct server;
+struct prompt;
+
+enum prompt_kind {
+	PROMPT_KIND_SCREENCAST,
+	PROMPT_KIND_WINDOW,
+	PROMPT_KIND_SCREENSHOT,
+	PROMPT_KIND_REMOTE,
+};
+
+struct prompt_request {
+	const char *app; /* app_id, or the executable; shown as given */
+	enum prompt_kind kind;
+	const char *const *choices; /* labels, the first one selected */
+	int n_choices;              /* at most PROMPT_MAX_CHOICES */
+	bool persist_allowed;
+	uint32_t timeout_ms;
+};
+
+struct prompt_answer {
+	bool allowed;
+	int choice; /* index into choices; -1 when there were none */
+	bool remember;
+	bool timed_out;
+};
+
+/* Called once; the callee may destroy the prompt from it. */
+typedef void (*prompt_answer_fn)(const struct prompt_answer *answer, void *data);
+
+/*
+ * Shows the prompt and takes the seat's input. Only one prompt is up at a
+ * time: NULL when another one is (or there is no output to show it on).
+ */
+struct prompt *prompt_create(struct server *server, const struct prompt_request *request,
+	prompt_answer_fn answer, void *data);
+/* Takes the prompt down without an answer; NULL is a no-op. */
+void prompt_destroy(struct prompt *prompt);
+
+/* Input while the prompt is up (server->prompt); layout coordinates. */
+void prompt_pointer_motion(struct prompt *prompt, double lx, double ly);
+void prompt_pointer_button(struct prompt *prompt, double lx, double ly, bool pressed);
+void prompt_key(struct prompt *prompt, xkb_keysym_t sym);
+
+#endif

@@ -1,0 +1,135 @@
+/* See share_indicator.h. A scene rect with a line of text, in LAYER_SYSTEM. */
+#include <stdlib.h>
+#include <string.h>
+#include <wlr/types/wlr_buffer.h>
+#include <wlr/types/wlr_scene.h>
+#include "compositor/output.h"
+#include "compositor/server.h"
+#include "compositor/share_indicator.h"
+#include "compositor/text_buffer.h"
+#include "compositor/util.h"
+
+#define BADGE_WIDTH 420
+#define BADGE_HEIGHT 26
+#define MARGIN 8
+
+static const float badge_colour[4] = { 0xd3 / 255.0f, 0x54 / 255.0f, 0x00 / 255.0f, 1.0f };
+static const float text_colour[4] = { 1.0f, 1.0f, 1.0f, 1.0f };
+
+struct share_indicator {
+	struct server *server;
+	share_indicator_stop_fn stop;
+	void *data;
+	char *text;
+	struct wlr_box box; /* layout coordinates, while shown */
+	bool pressed;
+	struct wlr_scene_tree *tree;
+	struct wl_listener outputs_changed;
+};
+
+/* (Re)draws the badge for the current text and outputs. */
+static void build(struct share_indicator *indicator) {
+	if (indicator->tree) {
+		wlr_scene_node_destroy(&indicator->tree->node);
+		indicator->tree = NULL;
+	}
+	indicator->box = (struct wlr_box){0};
+	struct server *server = indicator->server;
+	if (!indicator->text || wl_list_empty(&server->outputs)) {
+		return;
+	}
+	struct output *output = wl_container_of(server->outputs.next, output, link);
+	struct wlr_box area;
+	output_layout_box(output, &area);
+	int width = BADGE_WIDTH < area.width - 2 * MARGIN ? BADGE_WIDTH : area.width - 2 * MARGIN;
+	if (width <= 0) {
+		return;
+	}
+	indicator->box = (struct wlr_box){
+		.x = area.x + area.width - MARGIN - width,
+		.y = area.y + MARGIN,
+		.width = width,
+		.height = BADGE_HEIGHT,
+	};
+	indicator->tree = wlr_scene_tree_create(&server->layers[LAYER_SYSTEM]->node);
+	if (!indicator->tree) {
+		return;
+	}
+	/* Below a prompt, if one is up: the prompt is the thing to answer. */
+	wlr_scene_node_lower_to_bottom(&indicator->tree->node);
+	wlr_scene_node_set_position(&indicator->tree->node, indicator->box.x, indicator->box.y);
+	wlr_scene_rect_create(&indicator->tree->node, width, BADGE_HEIGHT, badge_colour);
+	struct wlr_buffer *buffer = text_buffer_create(indicator->text, width, BADGE_HEIGHT,
+		text_colour);
+	if (buffer) {
+		wlr_scene_buffer_create(&indicator->tree->node, buffer);
+		wlr_buffer_drop(buffer);
+	}
+}
+
+static void handle_outputs_changed(struct wl_listener *listener, void *data) {
+	struct share_indicator *indicator =
+		wl_container_of(listener, indicator, outputs_changed);
+	build(indicator);
+}
+
+struct share_indicator *share_indicator_create(struct server *server,
+		share_indicator_stop_fn stop, void *data) {
+	struct share_indicator *indicator = zalloc(sizeof(*indicator));
+	indicator->server = server;
+	indicator->stop = stop;
+	indicator->data = data;
+	indicator->outputs_changed.notify = handle_outputs_changed;
+	wl_signal_add(&server->events_outputs_changed, &indicator->outputs_changed);
+	server->share_indicator = indicator;
+	return indicator;
+}
+
+void share_indicator_destroy(struct share_indicator *indicator) {
+	if (!indicator) {
+		return;
+	}
+	if (indicator->server->share_indicator == indicator) {
+		indicator->server->share_indicator = NULL;
+	}
+	wl_list_remove(&indicator->outputs_changed.link);
+	if (indicator->tree) {
+		wlr_scene_node_destroy(&indicator->tree->node);
+	}
+	free(indicator->text);
+	free(indicator);
+}
+
+void share_indicator_set_text(struct share_indicator *indicator, const char *text) {
+	if (!text || !text[0]) {
+		text = NULL;
+	}
+	if ((!text && !indicator->text) ||
+			(text && indicator->text && strcmp(text, indicator->text) == 0)) {
+		return;
+	}
+	free(indicator->text);
+	indicator->text = text ? xstrdup(text) : NULL;
+	indicator->pressed = false;
+	build(indicator);
+}
+
+bool share_indicator_pointer_button(struct share_indicator *indicator, double lx,
+		double ly, bool pressed) {
+	if (!indicator) {
+		return false;
+	}
+	bool on_badge = indicator->tree && wlr_box_contains_point(&indicator->box, lx, ly);
+	if (pressed) {
+		indicator->pressed = on_badge;
+		return on_badge;
+	}
+	if (!indicator->pressed) {
+		return false;
+	}
+	indicator->pressed = false;
+	if (on_badge && indicator->stop) {
+		indicator->stop(indicator->data);
+	}
+	return true;
+}

@@ -1,0 +1,232 @@
+/*
+ * Asking the person at the session, when the policy says "ask" (decide.c):
+ * oriel draws the prompt (org.oriel.Compositor.Permission.Ask) and
+ * answers once the person does, so the portal request stays open
+ * meanwhile and the frontend's call is answered from the reply's
+ * callback. A request closed, a session gone or the backend stopping
+ * meanwhile answers "cancelled" at once; oriel's prompt then denies on its
+ * own when answered or timed out, and that answer is dropped.
+ *
+ * The prompt names the app by its app_id, or, for an unsandboxed caller
+ * (empty app_id), by the executable of the bus connection that made the
+ * request: the frontend builds the request handle from that connection's
+ * unique name, and the bus daemon tells its pid.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "portal/portal.h"
+
+#define ORIEL_IFACE_PERMISSION "org.oriel.Compositor.Permission"
+/* The D-Bus call outlives the prompt's own timeout by this much. */
+#define CALL_MARGIN_USEC (15ull * 1000 * 1000)
+
+struct portal_ask {
+	struct portal *portal;
+	struct portal_ask *next;        /* portal->asks */
+	struct portal_session *session; /* NULL for one-shot requests */
+	struct portal_request *request; /* the frontend may Close it meanwhile */
+	sd_bus_message *call;           /* answered by fn */
+	sd_bus_slot *slot;              /* the pending Ask call */
+	portal_decided_fn fn;
+	bool persist_allowed;
+	char *app;
+};
+
+/*
+ * ":1.42" from "/org/freedesktop/portal/desktop/request/1_42/TOKEN": the
+ * frontend's encoding of the caller's unique name.
+ */
+static bool sender_of_request(const char *handle, char *out, size_t size) {
+	const char *p = strstr(handle, "/request/");
+	if (!p) {
+		return false;
+	}
+	p += strlen("/request/");
+	const char *end = strchr(p, '/');
+	size_t n = end ? (size_t)(end - p) : 0;
+	if (n == 0 || n + 2 > size) {
+		return false;
+	}
+	out[0] = ':';
+	for (size_t i = 0; i < n; i++) {
+		out[i + 1] = p[i] == '_' ? '.' : p[i];
+	}
+	out[n + 1] = '\0';
+	return true;
+}
+
+/* The executable of the request's caller, or NULL when it cannot be told. */
+static char *caller_executable(struct portal *portal, const char *handle) {
+	char name[256];
+	if (!sender_of_request(handle, name, sizeof(name))) {
+		return NULL;
+	}
+	sd_bus_creds *creds = NULL;
+	pid_t pid = 0;
+	if (sd_bus_get_name_creds(portal->bus, name, SD_BUS_CREDS_PID, &creds) < 0) {
+		return NULL;
+	}
+	int r = sd_bus_creds_get_pid(creds, &pid);
+	sd_bus_creds_unref(creds);
+	if (r < 0 || pid <= 0) {
+		return NULL;
+	}
+	char proc[64], exe[PATH_MAX];
+	snprintf(proc, sizeof(proc), "/proc/%d/exe", (int)pid);
+	ssize_t len = readlink(proc, exe, sizeof(exe) - 1);
+	if (len <= 0) {
+		return NULL;
+	}
+	exe[len] = '\0';
+	return strdup(exe);
+}
+
+char *portal_app_label(struct portal *portal, const char *app_id,
+		const char *request_handle) {
+	if (app_id && app_id[0]) {
+		return strdup(app_id);
+	}
+	char *exe = request_handle ? caller_executable(portal, request_handle) : NULL;
+	return exe ? exe : strdup("");
+}
+
+static void ask_free(struct portal_ask *ask) {
+	for (struct portal_ask **p = &ask->portal->asks; *p; p = &(*p)->next) {
+		if (*p == ask) {
+			*p = ask->next;
+			break;
+		}
+	}
+	if (ask->session && ask->session->ask == ask) {
+		ask->session->ask = NULL;
+	}
+	sd_bus_slot_unref(ask->slot);
+	sd_bus_message_unref(ask->call);
+	portal_request_destroy(ask->request);
+	free(ask->app);
+	free(ask);
+}
+
+/* Nobody waits for the answer any more: the frontend's call is cancelled. */
+static void ask_cancel(struct portal_ask *ask, const char *why) {
+	portal_log(ask->portal, "%s while the prompt for '%s' was up: cancelled", why,
+		ask->app);
+	portal_reply_response(ask->call, PORTAL_RESPONSE_CANCELLED);
+	ask_free(ask);
+}
+
+static void handle_request_close(struct portal_request *request, void *data) {
+	ask_cancel(data, "the request was closed");
+}
+
+static int handle_reply(sd_bus_message *reply, void *data, sd_bus_error *ret_error) {
+	struct portal_ask *ask = data;
+	struct portal *portal = ask->portal;
+	int allowed = 0, remember = 0;
+	const char *choice = "";
+	const sd_bus_error *error = sd_bus_message_get_error(reply);
+	if (error) {
+		portal_log(portal, "the prompt failed, so it is a deny: %s",
+			error->message ? error->message : error->name);
+	} else if (sd_bus_message_read(reply, "bsb", &allowed, &choice, &remember) < 0) {
+		portal_log(portal, "the prompt's answer is malformed, so it is a deny");
+		allowed = 0;
+		choice = "";
+	}
+	portal_log(portal, "the person %s '%s'%s%s", allowed ? "allowed" : "denied", ask->app,
+		allowed && choice[0] ? " with " : "", allowed ? choice : "");
+	if (remember) {
+		portal_log(portal, "the person asked to remember it%s",
+			ask->persist_allowed ? "" : ", which was not offered: ignored");
+	}
+	/* choice lives in reply, which outlives this call. */
+	struct portal_answer answer = {
+		.allowed = allowed,
+		.choice = allowed ? choice : "",
+		.remember = allowed && remember && ask->persist_allowed,
+		.app = ask->app,
+	};
+	/* Unlinked first: fn may destroy the session, which cancels its asks. */
+	struct portal_session *session = ask->session;
+	if (session) {
+		session->ask = NULL;
+		ask->session = NULL;
+	}
+	ask->fn(portal, ask->call, &answer, session);
+	ask_free(ask);
+	return 0;
+}
+
+int portal_permission_ask(struct portal *portal, const struct portal_question *q,
+		const char *kind, const char *app, bool persist_allowed, unsigned timeout_s,
+		sd_bus_message *call, portal_decided_fn fn) {
+	if (q->session && q->session->ask) {
+		return -EBUSY;
+	}
+	uint32_t timeout_ms = timeout_s * 1000u;
+	sd_bus_message *msg = NULL;
+	int r = sd_bus_message_new_method_call(portal->bus, &msg, ORIEL_BUS_NAME, ORIEL_PATH,
+		ORIEL_IFACE_PERMISSION, "Ask");
+	r = r < 0 ? r : sd_bus_message_append(msg, "ss", app, kind);
+	r = r < 0 ? r : sd_bus_message_open_container(msg, 'a', "(ss)");
+	for (int i = 0; r >= 0 && q->sources && i < q->sources->n; i++) {
+		r = sd_bus_message_append(msg, "(ss)", q->sources->ids[i], q->sources->labels[i]);
+	}
+	r = r < 0 ? r : sd_bus_message_close_container(msg);
+	r = r < 0 ? r : sd_bus_message_append(msg, "bu", persist_allowed, timeout_ms);
+
+	struct portal_ask *ask = calloc(1, sizeof(*ask));
+	if (!ask) {
+		r = -ENOMEM;
+	}
+	if (r >= 0) {
+		ask->portal = portal;
+		ask->next = portal->asks;
+		portal->asks = ask;
+		ask->app = strdup(app);
+		ask->fn = fn;
+		ask->persist_allowed = persist_allowed;
+		ask->call = sd_bus_message_ref(call);
+		ask->request = portal_request_create(portal, q->request_handle);
+		if (ask->request) {
+			ask->request->on_close = handle_request_close;
+			ask->request->close_data = ask;
+		}
+		r = ask->app ? 0 : -ENOMEM;
+	}
+	if (r >= 0) {
+		r = sd_bus_call_async(portal->bus, &ask->slot, msg, handle_reply, ask,
+			timeout_ms * 1000ull + CALL_MARGIN_USEC);
+	}
+	sd_bus_message_unref(msg);
+	if (r < 0) {
+		portal_log(portal, "cannot ask oriel's prompt: %s", strerror(-r));
+		if (ask) {
+			ask_free(ask);
+		}
+		return r;
+	}
+	if (q->session) {
+		ask->session = q->session;
+		q->session->ask = ask;
+	}
+	portal_log(portal, "%s%s: asking the person whether '%s' may %s",
+		q->session ? "session " : "request ", q->session ? q->session->handle :
+		q->request_handle, app, kind);
+	return 0;
+}
+
+void portal_permission_cancel(struct portal *portal, struct portal_session *session) {
+	struct portal_ask **p = &portal->asks;
+	while (*p) {
+		if (session && (*p)->session != session) {
+			p = &(*p)->next;
+			continue;
+		}
+		ask_cancel(*p, session ? "the session went" : "the backend stops");
+	}
+}

@@ -52,7 +52,7 @@ int portal_decide(struct portal *portal, const struct portal_question *q,
 			portal_policy_prompt_timeout(&portal->policy, q->kind), call, fn);
 		if (r >= 0) {
 			free(app);
-			return 0;
+			return 1;
 		}
 		/* Nobody can be asked: no answer is a deny. */
 		decision = PORTAL_DENY;
@@ -70,5 +70,5 @@ int portal_decide(struct portal *portal, const struct portal_question *q,
 		answer.allowed ? "allowed" : "denied", answer.remember ? ", remembered" : "");
 	fn(portal, call, &answer, q->session);
 	free(app);
-	return 0;
+	return 1;
 }

@@ -117,7 +117,8 @@ typedef void (*portal_decided_fn)(struct portal *portal, sd_bus_message *call,
 /*
  * Calls fn, now or later. When the prompt is up and the request is
  * closed, the session goes or the backend stops, call is answered
- * "cancelled" instead and fn is never called. Returns a negative errno
+ * "cancelled" instead and fn is never called. Returns 1, which a method
+ * handler returns to say call is (being) answered, or a negative errno
  * when nothing could be decided (fn not called, call unanswered).
  */
 int portal_decide(struct portal *portal, const struct portal_question *question,

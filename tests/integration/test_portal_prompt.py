@@ -14,6 +14,11 @@ answered by clicks at its pixels, through the real frontend
   goes;
 - clicking Deny answers response 1 (cancelled), and no cast is made;
 - nobody answering within prompt-timeout answers response 1 too;
+- an app asking for persist_mode 2 gets no "remember" checkbox while the
+  policy does not persist; with persist = true it does, and when the
+  person ticks it and allows, Start returns a restore token and oriel's
+  grants file lists the grant; a second session bringing the token back
+  starts the same output without any prompt;
 - the backend exits cleanly on SIGTERM (LSan-clean under the sanitizers).
 
 Frames are not consumed here: the answers and oriel's casts are what the
@@ -29,6 +34,10 @@ import prompt
 from harness import NotYet, Session, expect, expect_eq, T
 
 ASK = "[screencast]\ndefault = ask\n"
+
+
+def grants(s):
+    return json.loads(s.orielctl("grants", "--json", json=False))
 
 
 def casts(s):
@@ -126,6 +135,56 @@ def main():
                   "Start when nobody answers")
         expect_eq(casts(s), [], "casts when nobody answers")
         prompt.wait_gone(s)
+
+        # Remember is offered only when the app and the policy persist.
+        p.set_policy(ASK)
+        c4 = portal.Client(s, "--persist-mode", "2")
+        img = prompt.wait_shown(s, "the prompt for an app that asks to persist")
+        expect(not prompt.bands(img, prompt.CHECKBOX, min_width=2),
+               "a remember checkbox while the policy does not persist")
+        s.key_sym("Escape")
+        st = c4.wait_step("Start")
+        expect_eq((st.get("step"), st.get("response")), ("Start", 1), "Start after Escape")
+        prompt.wait_gone(s)
+
+        # Ticked and allowed: a restore token, and a grant in the file.
+        p.set_policy(ASK + "persist = true\n")
+        c5 = portal.Client(s, "--persist-mode", "2")
+        img = prompt.wait_shown(s, "the prompt offering to remember")
+        s.click(*prompt.centre(prompt.box(img, prompt.CHECKBOX, min_width=2)))
+
+        def ticked():
+            shot = prompt.wait_shown(s)
+            if len(prompt.bands(shot, prompt.SELECTED)) != 2:
+                raise NotYet("chosen areas %r" % prompt.bands(shot, prompt.SELECTED))
+            return shot
+        img = s.wait_for(ticked, T(10), "the remember box ticked")
+        s.click(*prompt.centre(prompt.box(img, prompt.ALLOW)))
+        s.pointer_move(*park)
+        streams = c5.wait_started()
+        expect_eq([x[1].get("id") for x in streams], [first["name"]], "the remembered stream")
+        token = c5.step("Start")["results"].get("restore_token")
+        expect(isinstance(token, str) and token, "no restore_token after remember: %r"
+               % c5.step("Start"))
+        listed = grants(s)
+        expect_eq([(g["app_id"], g["kind"], g["sources"]) for g in listed],
+                  [("", "screencast", ["monitor:%s" % first["name"]])], "the grant")
+        prompt.wait_gone(s)
+        c5.close()
+        wait_casts(s, 0, "the remembered cast to stop with its session")
+
+        # The token brings the grant back: no prompt at all.
+        asked = p.backend.log().count("asking the person")
+        c6 = portal.Client(s, "--persist-mode", "2", "--restore-token", token)
+        streams = c6.wait_started()
+        expect_eq([x[1].get("id") for x in streams], [first["name"]], "the restored stream")
+        expect_eq(p.backend.log().count("asking the person"), asked,
+                  "the restored session asked the person")
+        expect(not prompt.bands(s.screenshot(output=first["name"]), prompt.ALLOW),
+               "a prompt for the restored session")
+        expect_eq(len(wait_casts(s, 1, "the restored cast")), 1, "casts")
+        c6.close()
+        wait_casts(s, 0, "the restored cast to stop with its session")
         p.check_alive()
         expect_eq(p.stop_backend(), 0, "the backend's exit status on SIGTERM (log: %s)"
                   % p.backend.log()[-2000:])

@@ -24,6 +24,10 @@ consumed.
   released (typing "a" afterwards gives "a", not "A").
 - With the [remote-desktop] policy denying, Start answers 1 and no cast is
   made.
+- With "ask", oriel's prompt lists the output; Return allows, and Start
+  answers the devices and the stream. A client that goes while the prompt
+  is up has its Start cancelled; the backend goes on, and the prompt goes
+  when the backend leaves the bus.
 """
 import json
 import re
@@ -32,6 +36,7 @@ import shlex
 import harness
 import pipewire
 import portal
+import prompt
 from harness import NotYet, Session, TestFailure, expect, expect_eq, tool, T
 
 A = (0xd0, 0x20, 0x40)
@@ -39,6 +44,7 @@ B = (0x30, 0x50, 0xe0)
 A_POS, B_POS, SIZE = (20, 20), (180, 120), (300, 200)
 ALLOW = "[remote-desktop]\ndefault = deny\nallow-unidentified = true\n"
 DENY = "[remote-desktop]\ndefault = deny\n[screencast]\nallow = *\n"
+ASK = "[remote-desktop]\ndefault = ask\n"
 BTN_LEFT = 272
 KEY_LEFTSHIFT, KEY_W = 42, 17
 XK_RETURN = 0xff0d
@@ -201,8 +207,35 @@ def main():
         expect_eq((st.get("step"), st.get("response")), ("Start", 1),
                   "Start's response under a deny policy")
         expect(not cast_ids(s), "a denied remote desktop session made a cast")
+
+        # Asked: the prompt lists the output, chosen; Return allows.
+        p.set_policy(ASK)
+        rd3 = portal.RemoteClient(s, "--with-screencast")
+        img = prompt.wait_shown(s, "the prompt for RemoteDesktop Start")
+        expect_eq(len(prompt.bands(img, prompt.SELECTED)), 1, "the output's row, chosen")
+        expect_eq(prompt.bands(img, prompt.ROW), [], "rows not chosen (one output)")
+        s.key_sym("Return")
+        streams = rd3.wait_ready()
+        expect_eq(rd3.step("Start")["results"].get("devices"), 3, "devices after Allow")
+        expect_eq([x[1].get("id") for x in streams], [out["name"]], "streams after Allow")
+        prompt.wait_gone(s)
+        rd3.close()
+        s.wait_for(no_casts, T(10), "the allowed session's cast to stop when it closes")
+
+        # The client goes while the prompt is up: its Start is cancelled.
+        rd4 = portal.RemoteClient(s, "--with-screencast")
+        prompt.wait_shown(s, "the prompt for a client that goes")
+        rd4.client.kill()
+
+        def cancelled():
+            if "was up: cancelled" not in p.backend.log():
+                raise NotYet("not cancelled yet")
+            return True
+        s.wait_for(cancelled, T(10), "the backend to cancel the Start")
+        expect(not cast_ids(s), "a cancelled remote desktop session made a cast")
         p.check_alive()
         expect_eq(p.stop_backend(), 0, "the backend's exit status on SIGTERM")
+        prompt.wait_gone(s, "the prompt to go with the backend")
         s.check_alive()
 
 

@@ -11,8 +11,9 @@ allowlist) and answered with injected input, as a person would:
   source's id and remember; the prompt goes away;
 - while it is up, a click on a window under it does not reach it: the
   window is neither focused nor raised;
-- over a fullscreen window, Escape denies; Down then Return allows the
-  second source; no answer within the timeout denies;
+- over a fullscreen window, Alt+Tab reaches neither the switcher nor the
+  windows (the prompt takes keys first), and Escape denies; Down then
+  Return allows the second source; no answer within the timeout denies;
 - bad arguments are refused, and a caller off the allowlist (gdbus) is
   refused, with oriel going on;
 - in kiosk mode, over the kiosk's fullscreen window, a click on Deny
@@ -27,6 +28,7 @@ from harness import Session, expect, expect_eq, geometry, tool
 
 BLUE = (0x20, 0x40, 0xc0)
 YELLOW = (0xe0, 0xd0, 0x20)
+SWITCHER_SELECTED = (217, 166, 33)  # switcher.c selected_colour
 SOURCES = [("HEADLESS-1", "Screen HEADLESS-1"), ("window:7", "An xterm window")]
 
 
@@ -104,9 +106,17 @@ def main():
         img = prompt.wait_shown(s, "the prompt over a fullscreen window")
         expect(not prompt.bands(img, prompt.CHECKBOX, min_width=2),
                "a checkbox without persistence")
+        s.key_sym("Alt_L", "press")
+        s.key_sym("Tab")
+        shot = prompt.wait_shown(s, "the prompt after Alt+Tab")
+        expect(not prompt.bands(shot, SWITCHER_SELECTED),
+               "the Alt+Tab switcher shows over the prompt")
+        s.key_sym("Alt_L", "release")
+        expect(not ask.answered(), "Alt+Tab answered the prompt")
         s.key_sym("Escape")
         expect_eq(ask.answer(), (False, "", False), "the answer to Escape")
         prompt.wait_gone(s)
+        expect_eq(focused(s), ["org.oriel.test.yellow"], "focus after Alt+Tab under the prompt")
 
         # Down chooses the second source, Return allows.
         ask = prompt.Ask(s, "", "screencast", SOURCES)

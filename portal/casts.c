@@ -1,6 +1,7 @@
 /*
- * A session's oriel casts: one org.oriel.Compositor.Casts output cast per
- * chosen output, and the "streams" result the frontend hands to the app
+ * A session's oriel casts: which outputs to cast (the person's choice, or
+ * the first or every output), one org.oriel.Compositor.Casts output cast
+ * per chosen output, and the "streams" result the frontend hands to the app
  * (and checks NotifyPointerMotionAbsolute against). Each cast is named
  * after the app (Casts.SetClient) for oriel's sharing indicator. The
  * casts belong to this process's bus connection: oriel ends them if the
@@ -83,4 +84,15 @@ int portal_append_streams(sd_bus_message *reply, struct portal_session *session)
 	r = r < 0 ? r : sd_bus_message_close_container(reply);
 	r = r < 0 ? r : sd_bus_message_close_container(reply);
 	return r;
+}
+
+void portal_session_choose_outputs(struct portal_session *session, const char *choice,
+		const struct portal_output *outputs, int n, const struct portal_output **chosen,
+		int *n_chosen) {
+	*chosen = outputs;
+	*n_chosen = session->selection.multiple || n == 0 ? n : 1;
+	if (choice && choice[0]) {
+		*chosen = portal_output_find(outputs, n, choice);
+		*n_chosen = *chosen ? 1 : 0;
+	}
 }

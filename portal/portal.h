@@ -221,6 +221,13 @@ void portal_session_stop_casts(struct portal_session *session);
  */
 int portal_session_cast_outputs(struct portal_session *session,
 	const struct portal_output *outputs, int n, const char *client, sd_bus_error *error);
+/*
+ * What to cast: the output named choice (the person's), else the first or,
+ * when the app asked for multiple, every output. None when choice is gone.
+ */
+void portal_session_choose_outputs(struct portal_session *session, const char *choice,
+	const struct portal_output *outputs, int n, const struct portal_output **chosen,
+	int *n_chosen);
 /* Appends "streams" a(ua{sv}) (in an open a{sv}) for the session's casts. */
 int portal_append_streams(sd_bus_message *reply, struct portal_session *session);
 

@@ -129,13 +129,11 @@ static void handle_decided(struct portal *portal, sd_bus_message *msg,
 	sd_bus_error call_error = SD_BUS_ERROR_NULL;
 	if (session->selected) {
 		r = portal_list_outputs(portal, &outputs, &n, &call_error);
-		chosen = outputs;
-		n_chosen = session->selection.multiple ? n : 1;
-		if (r >= 0 && answer->choice[0]) {
-			chosen = portal_output_find(outputs, n, answer->choice);
-			n_chosen = chosen ? 1 : 0;
+		if (r >= 0) {
+			portal_session_choose_outputs(session, answer->choice, outputs, n, &chosen,
+				&n_chosen);
 		}
-		if (r >= 0 && (n == 0 || n_chosen == 0)) {
+		if (r >= 0 && n_chosen == 0) {
 			r = -ENODEV;
 		}
 		r = r < 0 ? r : portal_session_cast_outputs(session, chosen, n_chosen, answer->app,

@@ -161,18 +161,6 @@ static int handle_select_sources(sd_bus_message *msg, void *data, sd_bus_error *
 	return portal_reply_response(msg, PORTAL_RESPONSE_SUCCESS);
 }
 
-/* The output named choice, else the first or (multiple) every output. */
-static void chosen_outputs(struct portal_session *session, const char *choice,
-		struct portal_output *outputs, int n, struct portal_output **chosen,
-		int *n_chosen) {
-	*chosen = outputs;
-	*n_chosen = session->selection.multiple ? n : 1;
-	if (choice[0]) {
-		*chosen = (struct portal_output *)portal_output_find(outputs, n, choice);
-		*n_chosen = *chosen ? 1 : 0;
-	}
-}
-
 /*
  * Casts chosen for session and answers Start (msg) with their streams and,
  * when the grant is to be remembered, restore_data.
@@ -212,12 +200,13 @@ static void handle_decided(struct portal *portal, sd_bus_message *msg,
 	if (!answer->remember) {
 		session->selection.persist_mode = PORTAL_PERSIST_NONE;
 	}
-	struct portal_output *outputs = NULL, *chosen = NULL;
+	struct portal_output *outputs = NULL;
+	const struct portal_output *chosen = NULL;
 	int n_outputs = 0, n_chosen = 0;
 	sd_bus_error call_error = SD_BUS_ERROR_NULL;
 	int r = portal_list_outputs(portal, &outputs, &n_outputs, &call_error);
 	if (r >= 0) {
-		chosen_outputs(session, answer->choice, outputs, n_outputs, &chosen, &n_chosen);
+		portal_session_choose_outputs(session, answer->choice, outputs, n_outputs, &chosen, &n_chosen);
 	}
 	if (r < 0 || n_chosen == 0) {
 		portal_log(portal, "Start %s: no output '%s' to cast: %s", session->handle,

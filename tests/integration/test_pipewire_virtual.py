@@ -7,14 +7,14 @@ asked size. Its consumer fixates another size out of the range the stream
 offers, and the output takes that size. A window moved onto the virtual
 output shows in the consumer's frames where it is on that output. When
 the consumer goes away (SIGKILL) the cast ends and the output disappears;
-the window lives on and oriel is fine.
+the window comes back onto the real output, and oriel is fine.
 """
 import json
 import signal
 
 import harness
 import pipewire
-from harness import NotYet, Session, expect, expect_eq, T
+from harness import NotYet, Session, expect, expect_eq, geometry, T
 
 RED = (0xd0, 0x20, 0x30)
 REAL = (640, 480)
@@ -75,7 +75,13 @@ def main():
             return names
         names = s.wait_for(gone, T(10), "the virtual output to go with its cast")
         expect_eq(names, [real], "only the real output is left")
-        expect(s.window_by(id=win["id"]) is not None, "the window lives on")
+        # The window it showed is not lost off-screen: it is back on the real one.
+        def visible(w):
+            return (w["x"] >= 0 and w["y"] >= 0 and w["x"] + w["width"] <= REAL[0] and
+                    w["y"] + w["height"] <= REAL[1])
+        win = s.wait_window(id=win["id"], where=visible,
+                            what="the window to come back onto %s" % real)
+        s.wait_colour(geometry(win), RED)
         s.check_alive()
 
 

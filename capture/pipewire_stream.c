@@ -23,9 +23,11 @@
 #include <spa/param/props.h>
 #include <spa/buffer/meta.h>
 #include <spa/utils/result.h>
+#include <wlr/render/pixman.h>
 #include <wlr/types/wlr_buffer.h>
 #include <wlr/types/wlr_output.h>
 #include <wlr/util/log.h>
+#include "capture/data_buffer.h"
 #include "capture/format_negotiation.h"
 #include "capture/output_capture.h"
 #include "capture/pipewire_stream.h"
@@ -86,6 +88,8 @@ struct cast_buffer {
 	int fd;
 	int width, height, stride; /* the format it was allocated for */
 	pixman_region32_t damage; /* missed since it was last filled */
+	/* Scene sources with pixman: the renderer draws right into data. */
+	struct wlr_buffer *target;
 	struct wl_list link; /* pipewire_cast.buffers */
 };
 
@@ -226,6 +230,18 @@ static uint32_t spa_from_cast_format(enum cast_format format) {
 	case CAST_FORMAT_NONE: break;
 	}
 	return SPA_VIDEO_FORMAT_UNKNOWN;
+}
+
+/* The same bytes in DRM's naming (little-endian words). */
+static uint32_t drm_from_cast_format(enum cast_format format) {
+	switch (format) {
+	case CAST_FORMAT_BGRX: return DRM_FORMAT_XRGB8888;
+	case CAST_FORMAT_BGRA: return DRM_FORMAT_ARGB8888;
+	case CAST_FORMAT_RGBX: return DRM_FORMAT_XBGR8888;
+	case CAST_FORMAT_RGBA: return DRM_FORMAT_ABGR8888;
+	case CAST_FORMAT_NONE: break;
+	}
+	return DRM_FORMAT_INVALID;
 }
 
 static enum cast_format cast_format_from_spa(uint32_t format) {
@@ -594,6 +610,41 @@ static bool scene_source_render(struct pipewire_cast *cast) {
 	return true;
 }
 
+/*
+ * Draws the buffer's missed damage straight into it. False when it cannot:
+ * the buffer then loses its target and is filled through pixels instead.
+ */
+static bool scene_source_render_into(struct pipewire_cast *cast,
+		struct cast_buffer *buffer) {
+	struct wlr_box box;
+	struct wlr_scene_node *root;
+	if (!scene_source_box(cast, &box, &root) || box.width != cast->width ||
+			box.height != cast->height) {
+		return false;
+	}
+	struct scene_render_params params = {
+		.root = root,
+		.box = box,
+		.scale = 1.0f,
+		.damage = &buffer->damage,
+	};
+	int r = scene_render_to_buffer(cast->server->renderer, buffer->target, &params, NULL);
+	if (r == -EBUSY) {
+		return false;
+	}
+	if (r < 0) {
+		wlr_log(WLR_ERROR, "pipewire: cast node %u: cannot draw into its buffers: %s",
+			cast->node_id, strerror(-r));
+		wlr_buffer_drop(buffer->target);
+		buffer->target = NULL;
+		return false;
+	}
+	/* The other path's pixels are stale from now on: a fallback starts over. */
+	scene_pixels_finish(&cast->pixels);
+	pixman_region32_clear(&cast->render_damage);
+	return true;
+}
+
 /* Copies region of pixels into dst as BGRx. */
 static void scene_source_copy(struct pipewire_cast *cast, const pixman_region32_t *region,
 		uint8_t *dst) {
@@ -849,7 +900,10 @@ static void cast_produce(struct pipewire_cast *cast) {
 	pixman_region32_intersect_rect(&buffer->damage, &buffer->damage, 0, 0,
 		cast->width, cast->height);
 	bool ok;
-	if (scene) {
+	bool direct = scene && buffer->target && scene_source_render_into(cast, buffer);
+	if (direct) {
+		ok = true;
+	} else if (scene) {
 		ok = scene_source_render(cast);
 		if (ok) {
 			scene_source_copy(cast, &buffer->damage, buffer->data);
@@ -871,7 +925,9 @@ static void cast_produce(struct pipewire_cast *cast) {
 			cast->cursor_box.x, cast->cursor_box.y);
 	}
 	if (ok) {
-		fix_format(cast, buffer->data, &buffer->damage);
+		if (!direct) {
+			fix_format(cast, buffer->data, &buffer->damage);
+		}
 		pixman_region32_clear(&buffer->damage);
 	}
 	d->chunk->offset = 0;
@@ -1289,6 +1345,7 @@ static void handle_param_changed(void *data, uint32_t id, const struct spa_pod *
 }
 
 static void free_buffer(struct cast_buffer *buffer) {
+	wlr_buffer_drop(buffer->target); /* before the memory it draws into */
 	if (buffer->data && buffer->data != MAP_FAILED) {
 		munmap(buffer->data, buffer->size);
 	}
@@ -1335,6 +1392,10 @@ static void handle_add_buffer(void *data, struct pw_buffer *pwb) {
 	d->maxsize = (uint32_t)buffer->size;
 	d->data = buffer->data;
 	pwb->user_data = buffer;
+	if (cast->kind != CAST_SOURCE_OUTPUT && wlr_renderer_is_pixman(cast->server->renderer)) {
+		buffer->target = data_buffer_create(buffer->data, cast->width, cast->height,
+			(size_t)cast->stride, drm_from_cast_format(cast->format));
+	}
 	/*
 	 * A frame queued right away can reach a consumer whose port does not
 	 * use the new buffers yet, and be lost: the next one comes a frame

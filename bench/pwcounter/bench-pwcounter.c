@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 #include <pipewire/pipewire.h>
@@ -44,6 +45,8 @@ struct counter {
 	int org_x, org_y; /* where the counter was last found */
 	long last_frame;
 	uint64_t frames, buffers, decode_failures, relocations;
+	uint64_t empty; /* delivered without pixels (chunk size 0 or no memory) */
+	char empty_why[160]; /* what the first of those looked like */
 
 	uint8_t *scratch;
 	size_t scratch_size;
@@ -208,13 +211,57 @@ static void copy_damage(struct counter *c, struct spa_buffer *sb, const uint8_t 
 	c->copy_ns += now_ns() - t0;
 }
 
+/*
+ * PipeWire 0.3.65 may leave memfd buffers unmapped despite MAP_BUFFERS:
+ * those are mapped here once (as OBS and gstreamer do), kept until the
+ * buffer is removed, so that no page faults land in the timed copy.
+ */
+struct mapping {
+	void *data;
+	size_t size;
+};
+
+static const uint8_t *own_mapping(struct pw_buffer *b) {
+	struct spa_data *d = &b->buffer->datas[0];
+	struct mapping *m = b->user_data;
+	if (!m && d->type == SPA_DATA_MemFd && d->fd >= 0 && d->maxsize > 0) {
+		size_t size = (size_t)d->mapoffset + d->maxsize;
+		void *p = mmap(NULL, size, PROT_READ, MAP_SHARED, (int)d->fd, 0);
+		if (p != MAP_FAILED && (m = calloc(1, sizeof(*m)))) {
+			m->data = p;
+			m->size = size;
+			b->user_data = m;
+		} else if (p != MAP_FAILED) {
+			munmap(p, size);
+		}
+	}
+	return m ? (const uint8_t *)m->data + d->mapoffset : NULL;
+}
+
+static void on_remove_buffer(void *data, struct pw_buffer *b) {
+	struct mapping *m = b->user_data;
+	if (m) {
+		munmap(m->data, m->size);
+		free(m);
+		b->user_data = NULL;
+	}
+}
+
 static void on_process(void *data) {
 	struct counter *c = data;
 	struct pw_buffer *b;
 	while ((b = pw_stream_dequeue_buffer(c->stream))) {
 		struct spa_data *d = &b->buffer->datas[0];
-		if (c->phase == 1 && d->data && d->chunk->size > 0) {
-			const uint8_t *px = (const uint8_t *)d->data + d->chunk->offset;
+		const uint8_t *data = d->data ? d->data : own_mapping(b);
+		if (c->phase == 1 && (!data || d->chunk->size == 0)) {
+			if (!c->empty++) {
+				snprintf(c->empty_why, sizeof(c->empty_why),
+					"type %u fd %lld maxsize %u chunk size %u flags %d %s",
+					d->type, (long long)d->fd, d->maxsize, d->chunk->size,
+					d->chunk->flags, data ? "mapped" : "unmapped");
+			}
+		} else if (c->phase == 1) {
+			const uint8_t *px = data + d->chunk->offset;
 			int stride = d->chunk->stride ? d->chunk->stride : (int)c->info.size.width * 4;
 			c->buffers++;
 			copy_damage(c, b->buffer, px, stride);
@@ -264,6 +311,7 @@ static const struct pw_stream_events stream_events = {
 	PW_VERSION_STREAM_EVENTS,
 	.state_changed = on_state_changed,
 	.param_changed = on_param_changed,
+	.remove_buffer = on_remove_buffer,
 	.process = on_process,
 };
 
@@ -299,16 +347,17 @@ static void report(const struct counter *c) {
 	double secs = (double)(c->t_end - c->t_start) / 1e9;
 	double frames = (double)c->frames;
 	printf("{\"width\": %u, \"height\": %u, \"seconds\": %.3f, \"frames\": %llu, "
-		"\"fps\": %.2f, \"buffers\": %llu, \"decode_failures\": %llu, "
+		"\"fps\": %.2f, \"buffers\": %llu, \"empty_buffers\": %llu, \"decode_failures\": %llu, "
 		"\"counter_x\": %d, \"counter_y\": %d, \"cpu_ms_by_pid\": {",
 		c->info.size.width, c->info.size.height, secs, (unsigned long long)c->frames,
 		secs > 0 ? frames / secs : 0.0, (unsigned long long)c->buffers,
+		(unsigned long long)c->empty,
 		(unsigned long long)c->decode_failures, c->org_x, c->org_y);
 	for (int i = 0; i < c->npids; i++) {
 		printf("%s\"%d\": %.0f", i ? ", " : "", c->pids[i], c->cpu1[i] - c->cpu0[i]);
 	}
-	printf("}, \"floor_ms_per_buffer\": %.4f, \"damaged_kib_per_buffer\": %.0f, "
-		"\"machine_busy_pct\": %.1f}\n",
+	printf("}, \"empty_why\": \"%s\", \"floor_ms_per_buffer\": %.4f, \"damaged_kib_per_buffer\": %.0f, "
+		"\"machine_busy_pct\": %.1f}\n", c->empty_why,
 		c->buffers ? (double)c->copy_ns / 1e6 / (double)c->buffers : -1.0,
 		c->buffers ? (double)c->copied_bytes / 1024.0 / (double)c->buffers : 0.0,
 		c->total1 > c->total0 ?

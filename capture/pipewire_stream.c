@@ -232,18 +232,6 @@ static uint32_t spa_from_cast_format(enum cast_format format) {
 	return SPA_VIDEO_FORMAT_UNKNOWN;
 }
 
-/* The same bytes in DRM's naming (little-endian words). */
-static uint32_t drm_from_cast_format(enum cast_format format) {
-	switch (format) {
-	case CAST_FORMAT_BGRX: return DRM_FORMAT_XRGB8888;
-	case CAST_FORMAT_BGRA: return DRM_FORMAT_ARGB8888;
-	case CAST_FORMAT_RGBX: return DRM_FORMAT_XBGR8888;
-	case CAST_FORMAT_RGBA: return DRM_FORMAT_ABGR8888;
-	case CAST_FORMAT_NONE: break;
-	}
-	return DRM_FORMAT_INVALID;
-}
-
 static enum cast_format cast_format_from_spa(uint32_t format) {
 	switch (format) {
 	case SPA_VIDEO_FORMAT_BGRx: return CAST_FORMAT_BGRX;
@@ -900,8 +888,7 @@ static void cast_produce(struct pipewire_cast *cast) {
 	pixman_region32_intersect_rect(&buffer->damage, &buffer->damage, 0, 0,
 		cast->width, cast->height);
 	bool ok;
-	bool direct = scene && buffer->target && scene_source_render_into(cast, buffer);
-	if (direct) {
+	if (scene && buffer->target && scene_source_render_into(cast, buffer)) {
 		ok = true;
 	} else if (scene) {
 		ok = scene_source_render(cast);
@@ -925,9 +912,7 @@ static void cast_produce(struct pipewire_cast *cast) {
 			cast->cursor_box.x, cast->cursor_box.y);
 	}
 	if (ok) {
-		if (!direct) {
-			fix_format(cast, buffer->data, &buffer->damage);
-		}
+		fix_format(cast, buffer->data, &buffer->damage);
 		pixman_region32_clear(&buffer->damage);
 	}
 	d->chunk->offset = 0;
@@ -1392,9 +1377,14 @@ static void handle_add_buffer(void *data, struct pw_buffer *pwb) {
 	d->maxsize = (uint32_t)buffer->size;
 	d->data = buffer->data;
 	pwb->user_data = buffer;
-	if (cast->kind != CAST_SOURCE_OUTPUT && wlr_renderer_is_pixman(cast->server->renderer)) {
+	/*
+	 * Drawn as BGRx like every other source: the cursor is blended and
+	 * fix_format runs after, as for copied pixels.
+	 */
+	if (cast->kind != CAST_SOURCE_OUTPUT && !cast_format_swaps_rb(cast->format) &&
+			wlr_renderer_is_pixman(cast->server->renderer)) {
 		buffer->target = data_buffer_create(buffer->data, cast->width, cast->height,
-			(size_t)cast->stride, drm_from_cast_format(cast->format));
+			(size_t)cast->stride, DRM_FORMAT_XRGB8888);
 	}
 	/*
 	 * A frame queued right away can reach a consumer whose port does not

@@ -23,9 +23,11 @@
 #include <spa/param/props.h>
 #include <spa/buffer/meta.h>
 #include <spa/utils/result.h>
+#include <wlr/render/pixman.h>
 #include <wlr/types/wlr_buffer.h>
 #include <wlr/types/wlr_output.h>
 #include <wlr/util/log.h>
+#include "capture/data_buffer.h"
 #include "capture/format_negotiation.h"
 #include "capture/output_capture.h"
 #include "capture/pipewire_stream.h"
@@ -86,6 +88,8 @@ struct cast_buffer {
 	int fd;
 	int width, height, stride; /* the format it was allocated for */
 	pixman_region32_t damage; /* missed since it was last filled */
+	/* Scene sources with pixman: the renderer draws right into data. */
+	struct wlr_buffer *target;
 	struct wl_list link; /* pipewire_cast.buffers */
 };
 
@@ -190,6 +194,12 @@ struct pipewire_cast {
 	struct wl_event_source *refresh_timer;
 	int refreshes;
 	bool renegotiated; /* the size changed since the first format */
+	/*
+	 * A virtual output's cast: the stream offers a range of sizes, and the
+	 * size the consumer fixates becomes the output's (output_set_size).
+	 */
+	bool resizable;
+	bool offer_range; /* what we offer now is that range */
 	/*
 	 * Whether a link from our node was ever seen. The consumer is gone
 	 * when the last link goes away, not when the stream pauses: PipeWire
@@ -588,6 +598,41 @@ static bool scene_source_render(struct pipewire_cast *cast) {
 	return true;
 }
 
+/*
+ * Draws the buffer's missed damage straight into it. False when it cannot:
+ * the buffer then loses its target and is filled through pixels instead.
+ */
+static bool scene_source_render_into(struct pipewire_cast *cast,
+		struct cast_buffer *buffer) {
+	struct wlr_box box;
+	struct wlr_scene_node *root;
+	if (!scene_source_box(cast, &box, &root) || box.width != cast->width ||
+			box.height != cast->height) {
+		return false;
+	}
+	struct scene_render_params params = {
+		.root = root,
+		.box = box,
+		.scale = 1.0f,
+		.damage = &buffer->damage,
+	};
+	int r = scene_render_to_buffer(cast->server->renderer, buffer->target, &params, NULL);
+	if (r == -EBUSY) {
+		return false;
+	}
+	if (r < 0) {
+		wlr_log(WLR_ERROR, "pipewire: cast node %u: cannot draw into its buffers: %s",
+			cast->node_id, strerror(-r));
+		wlr_buffer_drop(buffer->target);
+		buffer->target = NULL;
+		return false;
+	}
+	/* The other path's pixels are stale from now on: a fallback starts over. */
+	scene_pixels_finish(&cast->pixels);
+	pixman_region32_clear(&cast->render_damage);
+	return true;
+}
+
 /* Copies region of pixels into dst as BGRx. */
 static void scene_source_copy(struct pipewire_cast *cast, const pixman_region32_t *region,
 		uint8_t *dst) {
@@ -843,7 +888,9 @@ static void cast_produce(struct pipewire_cast *cast) {
 	pixman_region32_intersect_rect(&buffer->damage, &buffer->damage, 0, 0,
 		cast->width, cast->height);
 	bool ok;
-	if (scene) {
+	if (scene && buffer->target && scene_source_render_into(cast, buffer)) {
+		ok = true;
+	} else if (scene) {
 		ok = scene_source_render(cast);
 		if (ok) {
 			scene_source_copy(cast, &buffer->damage, buffer->data);
@@ -1179,6 +1226,28 @@ static void scene_source_watch_outputs(struct pipewire_cast *cast) {
 	}
 }
 
+/*
+ * The consumer fixated another size in the range a virtual output's cast
+ * offers: the output takes it. Its next frames have that size.
+ */
+static bool cast_take_size(struct pipewire_cast *cast, int width, int height) {
+	if (!cast->resizable || !cast->output || width < 1 || height < 1 ||
+			width > PIPEWIRE_CAST_VIRTUAL_MAX_SIDE ||
+			height > PIPEWIRE_CAST_VIRTUAL_MAX_SIDE) {
+		return false;
+	}
+	wlr_log(WLR_INFO, "pipewire: cast node %u: the consumer wants %dx%d, resizing %s",
+		cast->node_id, width, height, cast->output->wlr_output->name);
+	if (!output_set_size(cast->output, width, height)) {
+		return false;
+	}
+	cast->width = width;
+	cast->height = height;
+	cast_release_latest(cast);
+	pixman_region32_clear(&cast->pending);
+	return true;
+}
+
 static void handle_param_changed(void *data, uint32_t id, const struct spa_pod *param) {
 	struct pipewire_cast *cast = data;
 	if (id != SPA_PARAM_Format || !param) {
@@ -1191,7 +1260,16 @@ static void handle_param_changed(void *data, uint32_t id, const struct spa_pod *
 	}
 	enum cast_format wanted = cast_format_from_spa(info.format);
 	enum cast_format chosen = cast_format_choose(&wanted, 1);
-	if ((int)info.size.width != cast->width || (int)info.size.height != cast->height) {
+	bool other_size = (int)info.size.width != cast->width ||
+		(int)info.size.height != cast->height;
+	if (other_size && cast->offer_range && chosen != CAST_FORMAT_NONE) {
+		if (!cast_take_size(cast, (int)info.size.width, (int)info.size.height)) {
+			pw_stream_set_error(cast->stream, -EINVAL, "cannot take that size");
+			return;
+		}
+		other_size = false;
+	}
+	if (other_size) {
 		if (cast->neg_width) {
 			/* The old size, while a new one is being offered: wait for it. */
 			wlr_log(WLR_DEBUG, "pipewire: cast node %u: format %ux%u is stale",
@@ -1252,6 +1330,7 @@ static void handle_param_changed(void *data, uint32_t id, const struct spa_pod *
 }
 
 static void free_buffer(struct cast_buffer *buffer) {
+	wlr_buffer_drop(buffer->target); /* before the memory it draws into */
 	if (buffer->data && buffer->data != MAP_FAILED) {
 		munmap(buffer->data, buffer->size);
 	}
@@ -1299,6 +1378,15 @@ static void handle_add_buffer(void *data, struct pw_buffer *pwb) {
 	d->data = buffer->data;
 	pwb->user_data = buffer;
 	/*
+	 * Drawn as BGRx like every other source: the cursor is blended and
+	 * fix_format runs after, as for copied pixels.
+	 */
+	if (cast->kind != CAST_SOURCE_OUTPUT && !cast_format_swaps_rb(cast->format) &&
+			wlr_renderer_is_pixman(cast->server->renderer)) {
+		buffer->target = data_buffer_create(buffer->data, cast->width, cast->height,
+			(size_t)cast->stride, DRM_FORMAT_XRGB8888);
+	}
+	/*
 	 * A frame queued right away can reach a consumer whose port does not
 	 * use the new buffers yet, and be lost: the next one comes a frame
 	 * later (output sources: at the next output commit).
@@ -1341,9 +1429,13 @@ static const struct pw_stream_events stream_events = {
 	.remove_buffer = handle_remove_buffer,
 };
 
+/* One size, or (range) any size up to the largest, width x height by default. */
 static const struct spa_pod *build_enum_format(struct spa_pod_builder *b,
-		int width, int height) {
+		int width, int height, bool range) {
 	struct spa_rectangle size = SPA_RECTANGLE((uint32_t)width, (uint32_t)height);
+	struct spa_rectangle min_size = SPA_RECTANGLE(1, 1);
+	struct spa_rectangle max_size = SPA_RECTANGLE(PIPEWIRE_CAST_VIRTUAL_MAX_SIDE,
+		PIPEWIRE_CAST_VIRTUAL_MAX_SIDE);
 	struct spa_fraction zero = SPA_FRACTION(0, 1);
 	struct spa_fraction max = SPA_FRACTION(CAST_MAX_FPS, 1);
 	struct spa_fraction min = SPA_FRACTION(1, 1);
@@ -1359,8 +1451,13 @@ static const struct spa_pod *build_enum_format(struct spa_pod_builder *b,
 		spa_pod_builder_id(b, spa_from_cast_format(cast_formats_offered[i]));
 	}
 	spa_pod_builder_pop(b, &f[1]);
+	if (range) {
+		spa_pod_builder_add(b, SPA_FORMAT_VIDEO_size,
+			SPA_POD_CHOICE_RANGE_Rectangle(&size, &min_size, &max_size), 0);
+	} else {
+		spa_pod_builder_add(b, SPA_FORMAT_VIDEO_size, SPA_POD_Rectangle(&size), 0);
+	}
 	spa_pod_builder_add(b,
-		SPA_FORMAT_VIDEO_size, SPA_POD_Rectangle(&size),
 		SPA_FORMAT_VIDEO_framerate, SPA_POD_Fraction(&zero),
 		SPA_FORMAT_VIDEO_maxFramerate, SPA_POD_CHOICE_RANGE_Fraction(&max, &min, &max),
 		0);
@@ -1380,18 +1477,20 @@ static void cast_renegotiate(struct pipewire_cast *cast, int width, int height) 
 	cast->width = width;
 	cast->height = height;
 	cast->renegotiated = true;
+	cast->offer_range = false;
 	cast_release_latest(cast);
 	pixman_region32_clear(&cast->pending);
 	uint8_t buf[1024];
 	struct spa_pod_builder b = SPA_POD_BUILDER_INIT(buf, sizeof(buf));
-	const struct spa_pod *params[1] = { build_enum_format(&b, width, height) };
+	const struct spa_pod *params[1] = { build_enum_format(&b, width, height, false) };
 	pw_stream_update_params(cast->stream, params, 1);
 }
 
 /* The common part: the stream, offering width x height, not yet watching. */
 static struct pipewire_cast *cast_new(struct pipewire_core *core, struct server *server,
-		enum cast_source_kind kind, int width, int height, const char *description,
-		const struct pipewire_cast_callbacks *callbacks, void *data) {
+		enum cast_source_kind kind, int width, int height, bool range,
+		const char *description, const struct pipewire_cast_callbacks *callbacks,
+		void *data) {
 	if (!pipewire_core_connected(core)) {
 		return NULL;
 	}
@@ -1400,6 +1499,8 @@ static struct pipewire_cast *cast_new(struct pipewire_core *core, struct server 
 	cast->core = core;
 	cast->server = server;
 	cast->kind = kind;
+	cast->resizable = range;
+	cast->offer_range = range;
 	cast->callbacks = callbacks;
 	cast->data = data;
 	cast->node_id = SPA_ID_INVALID;
@@ -1441,7 +1542,9 @@ static struct pipewire_cast *cast_new(struct pipewire_core *core, struct server 
 
 	uint8_t buf[1024];
 	struct spa_pod_builder b = SPA_POD_BUILDER_INIT(buf, sizeof(buf));
-	const struct spa_pod *params[1] = { build_enum_format(&b, cast->width, cast->height) };
+	const struct spa_pod *params[1] = {
+		build_enum_format(&b, cast->width, cast->height, range),
+	};
 	/*
 	 * We allocate the buffers (memfds) so that consumers get real MemFd
 	 * data: PipeWire's own allocation shows them MemPtr, which current
@@ -1464,15 +1567,15 @@ error:
 	return NULL;
 }
 
-struct pipewire_cast *pipewire_cast_create_output(struct pipewire_core *core,
-		struct output *output, const struct pipewire_cast_callbacks *callbacks,
-		void *data) {
+static struct pipewire_cast *cast_new_output(struct pipewire_core *core,
+		struct output *output, bool resizable,
+		const struct pipewire_cast_callbacks *callbacks, void *data) {
 	char description[128];
 	snprintf(description, sizeof(description), "oriel output %s",
 		output->wlr_output->name);
 	struct pipewire_cast *cast = cast_new(core, output->server, CAST_SOURCE_OUTPUT,
-		output->wlr_output->width, output->wlr_output->height, description,
-		callbacks, data);
+		output->wlr_output->width, output->wlr_output->height, resizable,
+		description, callbacks, data);
 	if (!cast) {
 		return NULL;
 	}
@@ -1485,6 +1588,18 @@ struct pipewire_cast *pipewire_cast_create_output(struct pipewire_core *core,
 	return cast;
 }
 
+struct pipewire_cast *pipewire_cast_create_output(struct pipewire_core *core,
+		struct output *output, const struct pipewire_cast_callbacks *callbacks,
+		void *data) {
+	return cast_new_output(core, output, false, callbacks, data);
+}
+
+struct pipewire_cast *pipewire_cast_create_virtual(struct pipewire_core *core,
+		struct output *output, const struct pipewire_cast_callbacks *callbacks,
+		void *data) {
+	return cast_new_output(core, output, true, callbacks, data);
+}
+
 struct pipewire_cast *pipewire_cast_create_view(struct pipewire_core *core,
 		struct view *view, const struct pipewire_cast_callbacks *callbacks,
 		void *data) {
@@ -1495,7 +1610,8 @@ struct pipewire_cast *pipewire_cast_create_view(struct pipewire_core *core,
 	char description[128];
 	snprintf(description, sizeof(description), "oriel window %" PRIu64, view->id);
 	struct pipewire_cast *cast = cast_new(core, view->server, CAST_SOURCE_VIEW,
-		view->geometry.width, view->geometry.height, description, callbacks, data);
+		view->geometry.width, view->geometry.height, false, description, callbacks,
+		data);
 	if (!cast) {
 		return NULL;
 	}
@@ -1522,7 +1638,7 @@ struct pipewire_cast *pipewire_cast_create_region(struct pipewire_core *core,
 	snprintf(description, sizeof(description), "oriel region %dx%d+%d+%d",
 		region->width, region->height, region->x, region->y);
 	struct pipewire_cast *cast = cast_new(core, server, CAST_SOURCE_REGION,
-		region->width, region->height, description, callbacks, data);
+		region->width, region->height, false, description, callbacks, data);
 	if (!cast) {
 		return NULL;
 	}

@@ -49,6 +49,15 @@ struct pipewire_cast *pipewire_cast_create_output(struct pipewire_core *core,
 	struct output *output, const struct pipewire_cast_callbacks *callbacks,
 	void *data);
 /*
+ * A virtual output's cast: the stream offers any size up to
+ * PIPEWIRE_CAST_VIRTUAL_MAX_SIDE (the output's by default), and the size
+ * the consumer fixates is given to the output (output_set_size).
+ */
+#define PIPEWIRE_CAST_VIRTUAL_MAX_SIDE 8192
+struct pipewire_cast *pipewire_cast_create_virtual(struct pipewire_core *core,
+	struct output *output, const struct pipewire_cast_callbacks *callbacks,
+	void *data);
+/*
  * A window: its own surface tree only (never what covers it), at its
  * geometry's size, renegotiated when it resizes. When the window closes
  * the stream goes to an error state and the cast ends. NULL when the view

@@ -6,6 +6,8 @@
  * caller that created it closes (sd_bus_track), so a dead orielctl or
  * portal leaves no cast behind. Closed(cast_id) is emitted when a cast ends.
  * Every change shows on the sharing indicator (control_share.c).
+ * RecordVirtual casts an output made for the cast (compositor/virtual_output.h)
+ * that goes away with it.
  */
 
 #include <errno.h>
@@ -22,6 +24,7 @@
 #include "compositor/server.h"
 #include "compositor/util.h"
 #include "compositor/view.h"
+#include "compositor/virtual_output.h"
 #if HAVE_PIPEWIRE
 #include <stdarg.h>
 #include <stdio.h>
@@ -46,6 +49,7 @@ struct control_cast {
 	char *client; /* who gets it, for the sharing indicator */
 	uint32_t cursor_mode;
 	struct pipewire_cast *cast;
+	struct virtual_output *virtual; /* RecordVirtual's output, or NULL */
 	sd_bus_track *track;
 	sd_bus_message *pending_reply; /* CreateOutputCast until ready */
 	struct wl_list link; /* control_casts.casts */
@@ -100,6 +104,8 @@ static void cast_free(struct control_cast *cc, const char *why) {
 	}
 	flush_soon(control);
 	pipewire_cast_destroy(cc->cast);
+	/* After the cast: its end is ours, not the output's going away. */
+	virtual_output_destroy(cc->virtual);
 	cc->track = sd_bus_track_unref(cc->track);
 	wl_list_remove(&cc->link);
 	free(cc->output_name);
@@ -150,13 +156,13 @@ static struct control_cast *cast_by_id(struct control *control, uint64_t id) {
 	return NULL;
 }
 
-enum cast_kind { CAST_KIND_OUTPUT, CAST_KIND_WINDOW, CAST_KIND_REGION };
+enum cast_kind { CAST_KIND_OUTPUT, CAST_KIND_WINDOW, CAST_KIND_REGION, CAST_KIND_VIRTUAL };
 
 struct cast_request {
 	enum cast_kind kind;
 	struct output *output;
 	struct view *view;
-	struct wlr_box region;
+	struct wlr_box region; /* CAST_KIND_VIRTUAL: its size */
 	uint32_t cursor_mode;
 };
 
@@ -203,6 +209,16 @@ static int create_cast(struct control *control, sd_bus_message *msg,
 		cc->output_name = ctl_strdup_printf("region:%dx%d+%d+%d", req->region.width,
 			req->region.height, req->region.x, req->region.y);
 		break;
+	case CAST_KIND_VIRTUAL:
+		cc->virtual = virtual_output_create(control->server, req->region.width,
+			req->region.height);
+		if (!cc->virtual) {
+			free(cc);
+			return sd_bus_error_setf(error, SD_BUS_ERROR_FAILED,
+				"cannot create a virtual output (oriel's log says why)");
+		}
+		cc->output_name = strdup(virtual_output_get(cc->virtual)->wlr_output->name);
+		break;
 	}
 	cc->cursor_mode = req->cursor_mode ? req->cursor_mode : CAST_CURSOR_EMBEDDED;
 	cc->client = control_caller_name(msg);
@@ -226,6 +242,10 @@ static int create_cast(struct control *control, sd_bus_message *msg,
 	case CAST_KIND_REGION:
 		cc->cast = pipewire_cast_create_region(casts->core, control->server,
 			&req->region, &cast_callbacks, cc);
+		break;
+	case CAST_KIND_VIRTUAL:
+		cc->cast = pipewire_cast_create_virtual(casts->core,
+			virtual_output_get(cc->virtual), &cast_callbacks, cc);
 		break;
 	}
 	if (!cc->cast) {
@@ -299,6 +319,24 @@ static int method_create_region_cast(sd_bus_message *msg, void *data,
 			SCENE_RENDER_MAX_PIXELS);
 	}
 	req.region = (struct wlr_box){ .x = x, .y = y, .width = (int)w, .height = (int)h };
+	return create_cast(control, msg, &req, error);
+}
+
+static int method_record_virtual(sd_bus_message *msg, void *data, sd_bus_error *error) {
+	struct control *control = data;
+	uint32_t w, h;
+	struct cast_request req = { .kind = CAST_KIND_VIRTUAL };
+	int r = control_read_checked(control, msg, error, "uuu", &w, &h, &req.cursor_mode);
+	if (r < 0) {
+		return r;
+	}
+	if (w < 1 || h < 1 || w > PIPEWIRE_CAST_VIRTUAL_MAX_SIDE ||
+			h > PIPEWIRE_CAST_VIRTUAL_MAX_SIDE) {
+		return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS,
+			"bad virtual output size %" PRIu32 "x%" PRIu32 " (sides 1..%d)", w, h,
+			PIPEWIRE_CAST_VIRTUAL_MAX_SIDE);
+	}
+	req.region = (struct wlr_box){ .width = (int)w, .height = (int)h };
 	return create_cast(control, msg, &req, error);
 }
 
@@ -413,6 +451,7 @@ static int not_built(sd_bus_message *msg, void *data, sd_bus_error *error) {
 #define method_create_output_cast not_built
 #define method_create_window_cast not_built
 #define method_create_region_cast not_built
+#define method_record_virtual not_built
 #define method_stop not_built
 #define method_set_client not_built
 
@@ -446,6 +485,10 @@ const sd_bus_vtable control_casts_vtable[] = {
 		SD_BUS_ARGS("i", x, "i", y, "u", width, "u", height, "u", cursor_mode),
 		SD_BUS_RESULT("t", cast_id, "u", node_id),
 		method_create_region_cast, SD_BUS_VTABLE_UNPRIVILEGED),
+	SD_BUS_METHOD_WITH_ARGS("RecordVirtual",
+		SD_BUS_ARGS("u", width, "u", height, "u", cursor_mode),
+		SD_BUS_RESULT("t", cast_id, "u", node_id),
+		method_record_virtual, SD_BUS_VTABLE_UNPRIVILEGED),
 	SD_BUS_METHOD_WITH_ARGS("Stop",
 		SD_BUS_ARGS("t", cast_id),
 		SD_BUS_NO_RESULT,

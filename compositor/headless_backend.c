@@ -237,6 +237,12 @@ static int handle_frame_timer(void *data) {
 
 struct wlr_output *headless_backend_add_output(struct wlr_backend *wlr_backend,
 		int width, int height, int refresh_mhz) {
+	return headless_backend_add_named_output(wlr_backend, "HEADLESS", width, height,
+		refresh_mhz);
+}
+
+struct wlr_output *headless_backend_add_named_output(struct wlr_backend *wlr_backend,
+		const char *prefix, int width, int height, int refresh_mhz) {
 	struct headless_backend *backend = backend_from_wlr(wlr_backend);
 	struct headless_output *output = zalloc(sizeof(*output));
 	output->backend = backend;
@@ -248,8 +254,8 @@ struct wlr_output *headless_backend_add_output(struct wlr_backend *wlr_backend,
 	struct wlr_output *wlr_output = &output->base;
 	snprintf(wlr_output->make, sizeof(wlr_output->make), "oriel");
 	snprintf(wlr_output->model, sizeof(wlr_output->model), "headless");
-	char name[32];
-	snprintf(name, sizeof(name), "HEADLESS-%d", ++backend->last_output_num);
+	char name[40];
+	snprintf(name, sizeof(name), "%.20s-%d", prefix, ++backend->last_output_num);
 	wlr_output_set_name(wlr_output, name);
 	char description[64];
 	snprintf(description, sizeof(description), "oriel headless output %d",

@@ -20,6 +20,9 @@ bool headless_backend_is(struct wlr_backend *backend);
 /* refresh_mhz 0 means 60 Hz. Returns NULL on failure. */
 struct wlr_output *headless_backend_add_output(struct wlr_backend *backend,
 	int width, int height, int refresh_mhz);
+/* The same, named PREFIX-N instead of HEADLESS-N. */
+struct wlr_output *headless_backend_add_named_output(struct wlr_backend *backend,
+	const char *prefix, int width, int height, int refresh_mhz);
 bool headless_output_is(struct wlr_output *output);
 
 /*

@@ -50,6 +50,8 @@ static void handle_destroy(struct wl_listener *listener, void *data) {
 	wlr_output_layout_remove(server->output_layout, output->wlr_output);
 	free(output);
 	output_geometry_changed(server);
+	/* Windows that were on it only are not lost off-screen. */
+	view_gather_offscreen(server);
 }
 
 static void handle_new_output(struct wl_listener *listener, void *data) {

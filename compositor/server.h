@@ -38,6 +38,8 @@ struct server {
 	struct wlr_backend *backend;
 	/* Present when oriel runs headless: our outputs, idle without wakeups. */
 	struct wlr_backend *headless;
+	/* Not headless: the backend added for virtual outputs, once one is made. */
+	struct wlr_backend *virtual_backend;
 	/* wlroots' headless backend: source of the virtual input devices. */
 	struct wlr_backend *input_backend;
 	struct wlr_renderer *renderer;

@@ -661,6 +661,41 @@ void view_arrange_all(struct server *server) {
 	wl_signal_emit(&server->events_outputs_changed, NULL);
 }
 
+/* Whether any output shows part of box. */
+static bool box_on_some_output(struct server *server, const struct wlr_box *box) {
+	struct output *output;
+	wl_list_for_each(output, &server->outputs, link) {
+		struct wlr_box output_box, both;
+		output_layout_box(output, &output_box);
+		if (wlr_box_intersection(&both, &output_box, box)) {
+			return true;
+		}
+	}
+	return false;
+}
+
+void view_gather_offscreen(struct server *server) {
+	struct output *target = output_focused(server);
+	if (!target) {
+		return;
+	}
+	struct view *view;
+	wl_list_for_each(view, &server->views, link) {
+		if (!view->mapped || box_on_some_output(server, &view->geometry)) {
+			continue;
+		}
+		if (view->fullscreen || view->maximized) {
+			fit_to_output(view);
+			continue;
+		}
+		/* Centred in what the output leaves usable, its top-left corner visible. */
+		const struct wlr_box *area = &target->usable_area;
+		int x = area->x + (area->width - view->geometry.width) / 2;
+		int y = area->y + (area->height - view->geometry.height) / 2;
+		view_move(view, x > area->x ? x : area->x, y > area->y ? y : area->y);
+	}
+}
+
 struct view *view_from_id(struct server *server, uint64_t id) {
 	struct view *view;
 	wl_list_for_each(view, &server->views, link) {

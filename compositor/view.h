@@ -148,6 +148,11 @@ void view_apply_struts(struct server *server, const struct wlr_box *output_box,
 	struct placement_box *usable);
 /* Outputs changed: keep maximized, fullscreen and kiosk views fitted. */
 void view_arrange_all(struct server *server);
+/*
+ * Brings back windows that no output shows any more (their output went
+ * away) onto the focused output.
+ */
+void view_gather_offscreen(struct server *server);
 
 struct view *view_from_id(struct server *server, uint64_t id);
 struct view *view_focused(struct server *server);

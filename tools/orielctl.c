@@ -49,11 +49,12 @@ static const char usage_text[] =
 	"  key type TEXT                    type UTF-8 text ('\\n' is Return)\n"
 	"\n"
 	"VNC (ADDR:PORT, PORT for 127.0.0.1:PORT, or a Unix socket /PATH):\n"
-	"  cast start --output NAME | --window ID | --region X,Y,W,H\n"
+	"  cast start --output NAME | --window ID | --region X,Y,W,H | --virtual WxH\n"
 	"             [--cursor hidden|embedded|metadata]\n"
-	"                                   cast an output, a window or a region to\n"
-	"                                   PipeWire; prints the node id and runs\n"
-	"                                   until interrupted\n"
+	"                                   cast an output, a window, a region or a\n"
+	"                                   new output that lives as long as the\n"
+	"                                   cast to PipeWire; prints the node id and\n"
+	"                                   runs until interrupted\n"
 	"  cast stop ID                     end a cast\n"
 	"  cast list                        list casts\n"
 	"  vnc start ADDR:PORT              listen for viewers (non-loopback\n"
@@ -259,7 +260,7 @@ static const struct command commands[] = {
 		"pointer move X Y | pointer button BUTTON [press|release|click] | "
 		"pointer scroll DY [DX]" },
 	{ "cast", 1, 2, ctl_cmd_cast,
-		"cast start --output NAME | --window ID | --region X,Y,W,H "
+		"cast start --output NAME | --window ID | --region X,Y,W,H | --virtual WxH "
 		"[--cursor hidden|embedded|metadata] | cast stop ID | cast list" },
 	{ "vnc", 1, 2, ctl_cmd_vnc,
 		"vnc start ADDR:PORT | vnc stop ADDR:PORT | vnc clients | vnc disconnect ID" },
@@ -334,6 +335,12 @@ int main(int argc, char *argv[]) {
 				goto out;
 			}
 			ctl.cast_cursor = value;
+		} else if (take_value(argc, argv, &i, "--virtual", &value)) {
+			if (!value) {
+				status = ctl_usage_error("--virtual needs a value");
+				goto out;
+			}
+			ctl.cast_virtual = value;
 		} else if (take_value(argc, argv, &i, "--output", &value) ||
 				take_value(argc, argv, &i, "--window", &value) ||
 				take_value(argc, argv, &i, "--region", &value)) {
@@ -391,6 +398,10 @@ int main(int argc, char *argv[]) {
 	}
 	if (ctl.cast_cursor && command->run != ctl_cmd_cast) {
 		status = ctl_usage_error("--cursor is an option of cast start");
+		goto out;
+	}
+	if (ctl.cast_virtual && command->run != ctl_cmd_cast) {
+		status = ctl_usage_error("--virtual is an option of cast start");
 		goto out;
 	}
 	status = command->run(&ctl);

@@ -32,6 +32,8 @@ struct ctl {
 	const char *shot_output, *shot_window, *shot_region;
 	/* cast start --cursor hidden|embedded|metadata */
 	const char *cast_cursor;
+	/* cast start --virtual WIDTHxHEIGHT: instead of a source option */
+	const char *cast_virtual;
 	/* the positional arguments after the command name */
 	char **args;
 	int n_args;

@@ -1,8 +1,8 @@
 /*
  * orielctl cast: the org.oriel.Compositor.Casts interface.
  *
- * `cast start --output NAME | --window ID | --region X,Y,W,H [--cursor MODE]`
- * prints the PipeWire node id and keeps running:
+ * `cast start --output NAME | --window ID | --region X,Y,W,H | --virtual WxH
+ * [--cursor MODE]` prints the PipeWire node id and keeps running:
  * oriel ends a cast when the bus connection that created it closes, so the
  * cast lives exactly as long as this process. SIGINT or SIGTERM stops it
  * (exit 0); the cast ending on oriel's side (its consumer or PipeWire went
@@ -37,7 +37,20 @@ static int handle_closed(sd_bus_message *msg, void *data, sd_bus_error *error) {
 }
 
 #define START_USAGE "usage: cast start --output NAME | --window ID | " \
-	"--region X,Y,W,H [--cursor hidden|embedded|metadata]"
+	"--region X,Y,W,H | --virtual WxH [--cursor hidden|embedded|metadata]"
+
+/* "WIDTHxHEIGHT", both > 0. */
+static bool parse_size(const char *s, uint32_t *w, uint32_t *h) {
+	const char *x = strchr(s, 'x');
+	if (!x || x == s || strchr(x + 1, 'x')) {
+		return false;
+	}
+	char *width = ctl_strdup(s);
+	width[x - s] = '\0';
+	bool ok = ctl_parse_u32(width, w) && ctl_parse_u32(x + 1, h) && *w > 0 && *h > 0;
+	free(width);
+	return ok;
+}
 
 /* "X,Y,WIDTH,HEIGHT" with WIDTH and HEIGHT > 0. */
 static bool parse_region(const char *s, int32_t *x, int32_t *y, uint32_t *w,
@@ -97,7 +110,16 @@ static int cmd_start(struct ctl *ctl) {
 	if (ctl->shot_region && !parse_region(ctl->shot_region, &rx, &ry, &rw, &rh)) {
 		return ctl_usage_error("'%s' is not a region X,Y,WIDTH,HEIGHT", ctl->shot_region);
 	}
-	if (!ctl->shot_output && !ctl->shot_window && !ctl->shot_region) {
+	uint32_t vw = 0, vh = 0;
+	if (ctl->cast_virtual && (ctl->shot_output || ctl->shot_window || ctl->shot_region)) {
+		return ctl_usage_error("use only one of --output, --window, --region and "
+			"--virtual");
+	}
+	if (ctl->cast_virtual && !parse_size(ctl->cast_virtual, &vw, &vh)) {
+		return ctl_usage_error("'%s' is not a size WIDTHxHEIGHT", ctl->cast_virtual);
+	}
+	if (!ctl->shot_output && !ctl->shot_window && !ctl->shot_region &&
+			!ctl->cast_virtual) {
 		return ctl_usage_error(START_USAGE);
 	}
 	/* Signals are read from a signalfd, never delivered asynchronously. */
@@ -115,7 +137,10 @@ static int cmd_start(struct ctl *ctl) {
 	sd_bus_message *reply = NULL;
 	bool called;
 	const char *method;
-	if (ctl->shot_window) {
+	if (ctl->cast_virtual) {
+		method = "RecordVirtual";
+		called = ctl_call(ctl, CTL_IFACE_CASTS, method, &reply, "uuu", vw, vh, cursor);
+	} else if (ctl->shot_window) {
 		method = "CreateWindowCast";
 		called = ctl_call(ctl, CTL_IFACE_CASTS, method, &reply, "tu", window_id, cursor);
 	} else if (ctl->shot_region) {
@@ -237,9 +262,10 @@ int ctl_cmd_cast(struct ctl *ctl) {
 		}
 		return cmd_start(ctl);
 	}
-	if (ctl->shot_output || ctl->shot_window || ctl->shot_region || ctl->cast_cursor) {
-		return ctl_usage_error("--output, --window, --region and --cursor are options "
-			"of cast start");
+	if (ctl->shot_output || ctl->shot_window || ctl->shot_region || ctl->cast_cursor ||
+			ctl->cast_virtual) {
+		return ctl_usage_error("--output, --window, --region, --virtual and --cursor "
+			"are options of cast start");
 	}
 	if (strcmp(sub, "list") == 0) {
 		if (ctl->n_args != 1) {

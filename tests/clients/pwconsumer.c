@@ -10,7 +10,8 @@
  *   node-error MESSAGE        (the node we consume went to its error state:
  *                              oriel's way of saying why a cast ended)
  * With --dump-dir DIR every frame is also written as DIR/frame-SEQ.ppm.
- * Usage: oriel-test-pwconsumer --node ID [--dump-dir DIR]
+ * With --size WxH it accepts only that size (any size otherwise).
+ * Usage: oriel-test-pwconsumer --node ID [--dump-dir DIR] [--size WxH]
  */
 
 #include <errno.h>
@@ -239,13 +240,19 @@ static const struct pw_stream_events events = {
 int main(int argc, char *argv[]) {
 	struct consumer c = {0};
 	uint32_t node = PW_ID_ANY;
+	struct spa_rectangle want = SPA_RECTANGLE(0, 0);
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--node") == 0 && i + 1 < argc) {
 			node = (uint32_t)strtoul(argv[++i], NULL, 10);
 		} else if (strcmp(argv[i], "--dump-dir") == 0 && i + 1 < argc) {
 			c.dump_dir = argv[++i];
+		} else if (strcmp(argv[i], "--size") == 0 && i + 1 < argc &&
+				sscanf(argv[i + 1], "%ux%u", &want.width, &want.height) == 2 &&
+				want.width > 0 && want.height > 0) {
+			i++;
 		} else {
-			fprintf(stderr, "usage: %s --node ID [--dump-dir DIR]\n", argv[0]);
+			fprintf(stderr, "usage: %s --node ID [--dump-dir DIR] [--size WxH]\n",
+				argv[0]);
 			return 2;
 		}
 	}
@@ -259,6 +266,9 @@ int main(int argc, char *argv[]) {
 	struct spa_pod_builder b = SPA_POD_BUILDER_INIT(buf, sizeof(buf));
 	struct spa_rectangle def = SPA_RECTANGLE(320, 240), min = SPA_RECTANGLE(1, 1),
 		max = SPA_RECTANGLE(16384, 16384);
+	if (want.width) {
+		def = min = max = want;
+	}
 	struct spa_fraction fr = SPA_FRACTION(0, 1);
 	struct spa_fraction mdef = SPA_FRACTION(60, 1), mmin = SPA_FRACTION(0, 1),
 		mmax = SPA_FRACTION(1000, 1);

@@ -66,9 +66,11 @@ def start(session):
 
 class Cast:
     """`orielctl cast start --output NAME` (or window=ID, region=(x, y, w, h),
-    cursor="hidden"|"embedded"|"metadata"), running; .node is the node id."""
+    virtual=(w, h), cursor="hidden"|"embedded"|"metadata"), running; .node
+    is the node id."""
 
-    def __init__(self, session, output=None, window=None, region=None, cursor=None):
+    def __init__(self, session, output=None, window=None, region=None, cursor=None,
+                 virtual=None):
         self.s = session
         argv = [session.orielctl_exe, "--json", "cast", "start"]
         if output is not None:
@@ -77,6 +79,8 @@ class Cast:
             argv += ["--window", str(window)]
         if region is not None:
             argv += ["--region", ",".join(str(v) for v in region)]
+        if virtual is not None:
+            argv += ["--virtual", "%dx%d" % tuple(virtual)]
         if cursor is not None:
             argv += ["--cursor", cursor]
         self.client = session.spawn(argv, name="cast")
@@ -96,15 +100,18 @@ class Cast:
 
 
 class Consumer:
-    """oriel-test-pwconsumer on a node; parses its lines."""
+    """oriel-test-pwconsumer on a node; parses its lines. size=(w, h): it
+    accepts only that size."""
 
-    def __init__(self, session, node, dump=True):
+    def __init__(self, session, node, dump=True, size=None):
         self.s = session
         self.dir = session.tmp / ("pwframes-%d-%d" % (node, time.monotonic_ns()))
         self.dir.mkdir()
         argv = [exe("ORIEL_TEST_PWCONSUMER"), "--node", str(node)]
         if dump:
             argv += ["--dump-dir", str(self.dir)]
+        if size is not None:
+            argv += ["--size", "%dx%d" % tuple(size)]
         self.client = session.spawn(argv, name="pwconsumer")
 
     def lines(self):

@@ -9,7 +9,8 @@ change), and the bitmap comes with the first frame that shows the shape.
 A region cast reports the position relative to the region.
 hidden (1): accepted; the frames carry no cursor and no cursor meta.
 embedded (2): the cursor is drawn into the frames where the pointer is,
-and where it was the frames show the screen again; no cursor meta.
+and where it was the frames show the screen again; no cursor meta. Also
+for a region cast, whose pixels are drawn straight into its buffers.
 """
 import harness
 import pipewire
@@ -102,6 +103,17 @@ def main():
         wait_embedded(s, ec, shot, drawn=(400, 300, 8, 8), clean=(100, 100, 16, 16))
         s.orielctl("pointer", "move", 100, 100)
         wait_embedded(s, ec, shot, drawn=(100, 100, 8, 8), clean=(400, 300, 16, 16))
+
+        # embedded in a region cast, whose pixels are drawn into its buffers.
+        region = (250, 150, 200, 100)
+        ercast = pipewire.Cast(s, region=region, cursor="embedded")
+        erc = pipewire.Consumer(s, ercast.node)
+        erc.wait_format()
+        rshot = s.screenshot(region=region)
+        s.orielctl("pointer", "move", 300, 200)
+        wait_embedded(s, erc, rshot, drawn=(50, 50, 8, 8), clean=(0, 0, 16, 16))
+        s.orielctl("pointer", "move", 400, 220)
+        wait_embedded(s, erc, rshot, drawn=(150, 70, 8, 8), clean=(50, 50, 16, 16))
 
         res = s.orielctl_raw("cast", "start", "--output", out, "--cursor", "sideways")
         expect(res.returncode != 0, "a bad cursor mode is refused")

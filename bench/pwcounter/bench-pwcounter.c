@@ -1,0 +1,433 @@
+/*
+ * bench-pwcounter — a PipeWire consumer that measures what a cast delivers
+ * of bench/apps/animate:
+ *   - distinct app frames seen per second (the frame counter decoded from
+ *     the pixels of every delivered buffer) and buffers delivered;
+ *   - CPU (utime+stime from /proc/PID/stat) of the processes given with
+ *     --pids, over the measurement window, each on its own;
+ *   - the floor: for every delivered buffer, one memcpy of its damaged
+ *     area (SPA_META_VideoDamage; the whole frame without it) into a
+ *     private buffer, timed. That is the least any producer must do per
+ *     frame on this machine, under the same load, in the same run.
+ * Output: one JSON object on stdout.
+ *
+ * Build: cc -O2 -o bench-pwcounter bench-pwcounter.c \
+ *            $(pkg-config --cflags --libs libpipewire-0.3)
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+#include <pipewire/pipewire.h>
+#include <spa/buffer/meta.h>
+#include <spa/param/video/format-utils.h>
+
+#define BLOCK 32
+#define BITS 20
+#define MAX_PIDS 16
+
+struct counter {
+	struct pw_main_loop *loop;
+	struct pw_stream *stream;
+	struct spa_video_info_raw info;
+	struct spa_source *timer;
+	int phase; /* 0 warmup, 1 measuring, 2 done */
+	double warmup, duration;
+	uint64_t t_start, t_end;
+
+	int org_x, org_y; /* where the counter was last found */
+	long last_frame;
+	uint64_t frames, buffers, decode_failures, relocations;
+	uint64_t empty; /* delivered without pixels (chunk size 0 or no memory) */
+	char empty_why[160]; /* what the first of those looked like */
+
+	uint8_t *scratch;
+	size_t scratch_size;
+	uint64_t copy_ns, copied_bytes;
+
+	int pids[MAX_PIDS], npids;
+	double cpu0[MAX_PIDS], cpu1[MAX_PIDS];
+	unsigned long long busy0, total0, busy1, total1;
+};
+
+static uint64_t now_ns(void) {
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static double cpu_ms_of(int pid) {
+	char path[64], buf[2048];
+	snprintf(path, sizeof path, "/proc/%d/stat", pid);
+	int fd = open(path, O_RDONLY);
+	if (fd < 0) {
+		return 0;
+	}
+	ssize_t len = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (len <= 0) {
+		return 0;
+	}
+	buf[len] = 0;
+	char *p = strrchr(buf, ')');
+	unsigned long long utime = 0, stime = 0;
+	if (!p || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu",
+			&utime, &stime) != 2) {
+		return 0;
+	}
+	return (double)(utime + stime) * 1000.0 / (double)sysconf(_SC_CLK_TCK);
+}
+
+static void machine_jiffies(unsigned long long *busy, unsigned long long *total) {
+	unsigned long long v[8] = {0};
+	*busy = *total = 0;
+	FILE *f = fopen("/proc/stat", "r");
+	if (!f) {
+		return;
+	}
+	if (fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2],
+			&v[3], &v[4], &v[5], &v[6], &v[7]) == 8) {
+		for (int i = 0; i < 8; i++) {
+			*total += v[i];
+		}
+		*busy = *total - v[3] - v[4];
+	}
+	fclose(f);
+}
+
+/* Luma of an 8x8 patch centred at (cx, cy); BGRx or RGBx, both work. */
+static int luma_at(const struct counter *c, const uint8_t *px, int stride, int cx, int cy) {
+	int w = (int)c->info.size.width, h = (int)c->info.size.height;
+	long sum = 0;
+	int n = 0;
+	for (int y = cy - 4; y < cy + 4; y++) {
+		for (int x = cx - 4; x < cx + 4; x++) {
+			if (x < 0 || y < 0 || x >= w || y >= h) {
+				continue;
+			}
+			const uint8_t *p = px + (size_t)y * stride + (size_t)x * 4;
+			sum += (p[0] + 2 * p[1] + p[2]) / 4;
+			n++;
+		}
+	}
+	return n ? (int)(sum / n) : 0;
+}
+
+static long decode_at(const struct counter *c, const uint8_t *px, int stride, int ox, int oy) {
+	if (ox + BITS * BLOCK > (int)c->info.size.width ||
+			oy + 2 * BLOCK > (int)c->info.size.height) {
+		return -1;
+	}
+	uint32_t v = 0;
+	for (int i = 0; i < BITS; i++) {
+		int cx = ox + i * BLOCK + BLOCK / 2;
+		int a = luma_at(c, px, stride, cx, oy + BLOCK / 2);
+		int b = luma_at(c, px, stride, cx, oy + BLOCK + BLOCK / 2);
+		int bit = a >= 128, inv = b >= 128;
+		if (bit == inv || abs(a - 128) < 48 || abs(b - 128) < 48) {
+			return -1;
+		}
+		v = (v << 1) | (uint32_t)bit;
+	}
+	return v;
+}
+
+/* The counter, where it was, else searched for near the top-left corner. */
+static long decode_counter(struct counter *c, const uint8_t *px, int stride) {
+	long n = decode_at(c, px, stride, c->org_x, c->org_y);
+	if (n >= 0) {
+		return n;
+	}
+	for (int oy = 0; oy <= 160; oy++) {
+		for (int ox = 0; ox <= 48; ox++) {
+			n = decode_at(c, px, stride, ox, oy);
+			if (n >= 0 && decode_at(c, px, stride, ox, oy + 1) == n &&
+					decode_at(c, px, stride, ox + 1, oy) == n) {
+				/* The middle of the range of offsets that decode. */
+				int x1 = ox, y1 = oy;
+				while (y1 < oy + BLOCK && decode_at(c, px, stride, ox, y1 + 1) == n) {
+					y1++;
+				}
+				while (x1 < ox + BLOCK && decode_at(c, px, stride, x1 + 1, oy) == n) {
+					x1++;
+				}
+				c->org_x = (ox + x1) / 2;
+				c->org_y = (oy + y1) / 2;
+				c->relocations++;
+				return n;
+			}
+		}
+	}
+	return -1;
+}
+
+/* One memcpy of the damaged area into scratch, timed. */
+static void copy_damage(struct counter *c, struct spa_buffer *sb, const uint8_t *px,
+		int stride) {
+	int w = (int)c->info.size.width, h = (int)c->info.size.height;
+	size_t need = (size_t)stride * h;
+	if (c->scratch_size < need) {
+		free(c->scratch);
+		c->scratch = malloc(need);
+		c->scratch_size = c->scratch ? need : 0;
+		if (c->scratch) {
+			memset(c->scratch, 0, need); /* fault the pages in outside the timing */
+		}
+	}
+	if (!c->scratch) {
+		return;
+	}
+	struct spa_meta_region whole = { .region = SPA_REGION(0, 0, (uint32_t)w, (uint32_t)h) };
+	struct spa_meta_region *regions = &whole;
+	size_t n = 1;
+	struct spa_meta *m = spa_buffer_find_meta(sb, SPA_META_VideoDamage);
+	if (m) {
+		regions = m->data;
+		n = 0;
+		while (n < m->size / sizeof(*regions) && spa_meta_region_is_valid(&regions[n])) {
+			n++;
+		}
+	}
+	uint64_t t0 = now_ns();
+	for (size_t i = 0; i < n; i++) {
+		int x = regions[i].region.position.x, y = regions[i].region.position.y;
+		int rw = (int)regions[i].region.size.width, rh = (int)regions[i].region.size.height;
+		if (x < 0 || y < 0 || x + rw > w || y + rh > h) {
+			continue;
+		}
+		for (int row = y; row < y + rh; row++) {
+			size_t off = (size_t)row * stride + (size_t)x * 4;
+			memcpy(c->scratch + off, px + off, (size_t)rw * 4);
+		}
+		c->copied_bytes += (uint64_t)rw * rh * 4;
+	}
+	c->copy_ns += now_ns() - t0;
+}
+
+/*
+ * PipeWire 0.3.65 may leave memfd buffers unmapped despite MAP_BUFFERS:
+ * those are mapped here once (as OBS and gstreamer do), kept until the
+ * buffer is removed, so that no page faults land in the timed copy.
+ */
+struct mapping {
+	void *data;
+	size_t size;
+};
+
+static const uint8_t *own_mapping(struct pw_buffer *b) {
+	struct spa_data *d = &b->buffer->datas[0];
+	struct mapping *m = b->user_data;
+	if (!m && d->type == SPA_DATA_MemFd && d->fd >= 0 && d->maxsize > 0) {
+		size_t size = (size_t)d->mapoffset + d->maxsize;
+		void *p = mmap(NULL, size, PROT_READ, MAP_SHARED, (int)d->fd, 0);
+		if (p != MAP_FAILED && (m = calloc(1, sizeof(*m)))) {
+			m->data = p;
+			m->size = size;
+			b->user_data = m;
+		} else if (p != MAP_FAILED) {
+			munmap(p, size);
+		}
+	}
+	return m ? (const uint8_t *)m->data + d->mapoffset : NULL;
+}
+
+static void on_remove_buffer(void *data, struct pw_buffer *b) {
+	struct mapping *m = b->user_data;
+	if (m) {
+		munmap(m->data, m->size);
+		free(m);
+		b->user_data = NULL;
+	}
+}
+
+static void on_process(void *data) {
+	struct counter *c = data;
+	struct pw_buffer *b;
+	while ((b = pw_stream_dequeue_buffer(c->stream))) {
+		struct spa_data *d = &b->buffer->datas[0];
+		const uint8_t *data = d->data ? d->data : own_mapping(b);
+		if (c->phase == 1 && (!data || d->chunk->size == 0)) {
+			if (!c->empty++) {
+				snprintf(c->empty_why, sizeof(c->empty_why),
+					"type %u fd %lld maxsize %u chunk size %u flags %d %s",
+					d->type, (long long)d->fd, d->maxsize, d->chunk->size,
+					d->chunk->flags, data ? "mapped" : "unmapped");
+			}
+		} else if (c->phase == 1) {
+			const uint8_t *px = data + d->chunk->offset;
+			int stride = d->chunk->stride ? d->chunk->stride : (int)c->info.size.width * 4;
+			c->buffers++;
+			copy_damage(c, b->buffer, px, stride);
+			long n = decode_counter(c, px, stride);
+			if (n < 0) {
+				c->decode_failures++;
+			} else if (n != c->last_frame) {
+				c->last_frame = n;
+				c->frames++;
+			}
+		}
+		pw_stream_queue_buffer(c->stream, b);
+	}
+}
+
+static void on_param_changed(void *data, uint32_t id, const struct spa_pod *param) {
+	struct counter *c = data;
+	if (id != SPA_PARAM_Format || !param || spa_format_video_raw_parse(param, &c->info) < 0) {
+		return;
+	}
+	uint8_t buf[256];
+	struct spa_pod_builder b = SPA_POD_BUILDER_INIT(buf, sizeof(buf));
+	const struct spa_pod *params[2];
+	params[0] = spa_pod_builder_add_object(&b,
+		SPA_TYPE_OBJECT_ParamMeta, SPA_PARAM_Meta,
+		SPA_PARAM_META_type, SPA_POD_Id(SPA_META_Header),
+		SPA_PARAM_META_size, SPA_POD_Int(sizeof(struct spa_meta_header)));
+	params[1] = spa_pod_builder_add_object(&b,
+		SPA_TYPE_OBJECT_ParamMeta, SPA_PARAM_Meta,
+		SPA_PARAM_META_type, SPA_POD_Id(SPA_META_VideoDamage),
+		SPA_PARAM_META_size, SPA_POD_CHOICE_RANGE_Int(sizeof(struct spa_meta_region) * 16,
+			sizeof(struct spa_meta_region), sizeof(struct spa_meta_region) * 16));
+	pw_stream_update_params(c->stream, params, 2);
+}
+
+static void on_state_changed(void *data, enum pw_stream_state old,
+		enum pw_stream_state state, const char *error) {
+	struct counter *c = data;
+	if (state == PW_STREAM_STATE_ERROR || state == PW_STREAM_STATE_UNCONNECTED) {
+		fprintf(stderr, "bench-pwcounter: stream %s%s%s\n", pw_stream_state_as_string(state),
+			error ? ": " : "", error ? error : "");
+		pw_main_loop_quit(c->loop);
+	}
+}
+
+static const struct pw_stream_events stream_events = {
+	PW_VERSION_STREAM_EVENTS,
+	.state_changed = on_state_changed,
+	.param_changed = on_param_changed,
+	.remove_buffer = on_remove_buffer,
+	.process = on_process,
+};
+
+static void arm(struct counter *c, double seconds) {
+	struct timespec value = { (time_t)seconds,
+		(long)((seconds - (double)(time_t)seconds) * 1e9) };
+	struct timespec interval = { 0, 0 };
+	pw_loop_update_timer(pw_main_loop_get_loop(c->loop), c->timer, &value, &interval, false);
+}
+
+static void on_timer(void *data, uint64_t expirations) {
+	struct counter *c = data;
+	if (c->phase == 0) {
+		for (int i = 0; i < c->npids; i++) {
+			c->cpu0[i] = cpu_ms_of(c->pids[i]);
+		}
+		machine_jiffies(&c->busy0, &c->total0);
+		c->t_start = now_ns();
+		c->phase = 1;
+		arm(c, c->duration);
+		return;
+	}
+	c->t_end = now_ns();
+	for (int i = 0; i < c->npids; i++) {
+		c->cpu1[i] = cpu_ms_of(c->pids[i]);
+	}
+	machine_jiffies(&c->busy1, &c->total1);
+	c->phase = 2;
+	pw_main_loop_quit(c->loop);
+}
+
+static void report(const struct counter *c) {
+	double secs = (double)(c->t_end - c->t_start) / 1e9;
+	double frames = (double)c->frames;
+	printf("{\"width\": %u, \"height\": %u, \"seconds\": %.3f, \"frames\": %llu, "
+		"\"fps\": %.2f, \"buffers\": %llu, \"empty_buffers\": %llu, \"decode_failures\": %llu, "
+		"\"counter_x\": %d, \"counter_y\": %d, \"cpu_ms_by_pid\": {",
+		c->info.size.width, c->info.size.height, secs, (unsigned long long)c->frames,
+		secs > 0 ? frames / secs : 0.0, (unsigned long long)c->buffers,
+		(unsigned long long)c->empty,
+		(unsigned long long)c->decode_failures, c->org_x, c->org_y);
+	for (int i = 0; i < c->npids; i++) {
+		printf("%s\"%d\": %.0f", i ? ", " : "", c->pids[i], c->cpu1[i] - c->cpu0[i]);
+	}
+	printf("}, \"empty_why\": \"%s\", \"floor_ms_per_buffer\": %.4f, \"damaged_kib_per_buffer\": %.0f, "
+		"\"machine_busy_pct\": %.1f}\n", c->empty_why,
+		c->buffers ? (double)c->copy_ns / 1e6 / (double)c->buffers : -1.0,
+		c->buffers ? (double)c->copied_bytes / 1024.0 / (double)c->buffers : 0.0,
+		c->total1 > c->total0 ?
+			100.0 * (double)(c->busy1 - c->busy0) / (double)(c->total1 - c->total0) : -1.0);
+}
+
+int main(int argc, char *argv[]) {
+	struct counter c = { .warmup = 2, .duration = 10, .last_frame = -1 };
+	uint32_t node = PW_ID_ANY;
+	static const struct option opts[] = {
+		{"node", required_argument, 0, 'n'}, {"warmup", required_argument, 0, 'w'},
+		{"duration", required_argument, 0, 'd'}, {"pids", required_argument, 0, 'p'},
+		{0, 0, 0, 0},
+	};
+	int o;
+	while ((o = getopt_long(argc, argv, "n:w:d:p:", opts, NULL)) != -1) {
+		switch (o) {
+		case 'n': node = (uint32_t)strtoul(optarg, NULL, 10); break;
+		case 'w': c.warmup = atof(optarg); break;
+		case 'd': c.duration = atof(optarg); break;
+		case 'p':
+			for (char *t = strtok(optarg, ","); t && c.npids < MAX_PIDS; t = strtok(NULL, ",")) {
+				c.pids[c.npids++] = atoi(t);
+			}
+			break;
+		default:
+			fprintf(stderr, "usage: bench-pwcounter --node ID [--warmup S] [--duration S] "
+				"[--pids PID,...]\n");
+			return 2;
+		}
+	}
+	pw_init(&argc, &argv);
+	c.loop = pw_main_loop_new(NULL);
+	c.stream = pw_stream_new_simple(pw_main_loop_get_loop(c.loop), "bench-pwcounter",
+		pw_properties_new(PW_KEY_MEDIA_TYPE, "Video", PW_KEY_MEDIA_CATEGORY, "Capture",
+			PW_KEY_MEDIA_ROLE, "Screen", NULL), &stream_events, &c);
+	uint8_t buf[1024];
+	struct spa_pod_builder b = SPA_POD_BUILDER_INIT(buf, sizeof(buf));
+	struct spa_rectangle def = SPA_RECTANGLE(1920, 1080), min = SPA_RECTANGLE(1, 1),
+		max = SPA_RECTANGLE(16384, 16384);
+	struct spa_fraction zero = SPA_FRACTION(0, 1), mdef = SPA_FRACTION(60, 1),
+		mmin = SPA_FRACTION(0, 1), mmax = SPA_FRACTION(1000, 1);
+	const struct spa_pod *params[1] = {
+		spa_pod_builder_add_object(&b, SPA_TYPE_OBJECT_Format, SPA_PARAM_EnumFormat,
+			SPA_FORMAT_mediaType, SPA_POD_Id(SPA_MEDIA_TYPE_video),
+			SPA_FORMAT_mediaSubtype, SPA_POD_Id(SPA_MEDIA_SUBTYPE_raw),
+			SPA_FORMAT_VIDEO_format, SPA_POD_CHOICE_ENUM_Id(3, SPA_VIDEO_FORMAT_BGRx,
+				SPA_VIDEO_FORMAT_BGRx, SPA_VIDEO_FORMAT_BGRA),
+			SPA_FORMAT_VIDEO_size, SPA_POD_CHOICE_RANGE_Rectangle(&def, &min, &max),
+			SPA_FORMAT_VIDEO_framerate, SPA_POD_Fraction(&zero),
+			SPA_FORMAT_VIDEO_maxFramerate,
+				SPA_POD_CHOICE_RANGE_Fraction(&mdef, &mmin, &mmax)),
+	};
+	if (pw_stream_connect(c.stream, PW_DIRECTION_INPUT, node,
+			PW_STREAM_FLAG_AUTOCONNECT | PW_STREAM_FLAG_MAP_BUFFERS |
+			PW_STREAM_FLAG_DONT_RECONNECT, params, 1) < 0) {
+		fprintf(stderr, "bench-pwcounter: cannot connect\n");
+		return 1;
+	}
+	c.timer = pw_loop_add_timer(pw_main_loop_get_loop(c.loop), on_timer, &c);
+	arm(&c, c.warmup);
+	pw_main_loop_run(c.loop);
+	int status = 1;
+	if (c.phase == 2) {
+		report(&c);
+		status = 0;
+	}
+	pw_stream_destroy(c.stream);
+	pw_main_loop_destroy(c.loop);
+	free(c.scratch);
+	pw_deinit();
+	return status;
+}

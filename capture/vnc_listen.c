@@ -110,6 +110,7 @@ static void handle_client_gone(rfbClientPtr cl) {
 	}
 	wlr_log(WLR_INFO, "VNC: viewer %s disconnected", cl->host ? cl->host : "?");
 	vnc_input_client_gone(client);
+	vnc_backlog_client_gone(client);
 	if (cl->sslctx && strcmp(LIBVNCSERVER_VERSION, "0.9.14") == 0) {
 		/* rfbCloseClient ran rfbssl_destroy, which ends the TLS session but
 		 * (in 0.9.14) never frees its context: a leak per wss viewer. */
@@ -168,7 +169,7 @@ enum rfbNewClientAction vnc_listen_new_client_hook(rfbClientPtr cl) {
 	client->source = wl_event_loop_add_fd(loop_of(vnc), cl->sock, WL_EVENT_READABLE,
 		handle_client_fd, client);
 	client->timer = wl_event_loop_add_timer(loop_of(vnc), handle_client_timer, client);
-	if (!client->source || !client->timer) {
+	if (!client->source || !client->timer || !vnc_backlog_adopt(client)) {
 		if (client->source) {
 			wl_event_source_remove(client->source);
 		}
@@ -189,8 +190,20 @@ enum rfbNewClientAction vnc_listen_new_client_hook(rfbClientPtr cl) {
 	return RFB_CLIENT_ACCEPT;
 }
 
-bool vnc_listen_new_rfb_client(struct vnc_server *vnc, int fd) {
-	rfbClientPtr cl = rfbNewClient(vnc->screen, fd);
+bool vnc_listen_new_rfb_client(struct vnc_server *vnc, int fd, bool tls) {
+	int local_fd = vnc_backlog_open(vnc, fd);
+	if (local_fd < 0) {
+		return false;
+	}
+	if (tls) {
+		/* The handshake, the WebSocket upgrade and the RFB greeting. */
+		vnc_tls_guard_begin(local_fd, rfbMaxClientWait);
+	}
+	rfbClientPtr cl = rfbNewClient(vnc->screen, local_fd);
+	if (tls) {
+		vnc_tls_guard_end();
+	}
+	vnc_backlog_abandon(vnc);
 	return vnc_listen_check_new_client(cl);
 }
 
@@ -250,17 +263,13 @@ static void pending_decide(struct vnc_pending *pending, bool timed_out) {
 			return;
 		}
 		pending_destroy(pending, false);
-		/* The handshake, the WebSocket upgrade and the RFB greeting. */
-		vnc_tls_guard_begin(fd, rfbMaxClientWait);
-		rfbClientPtr cl = rfbNewClient(vnc->screen, fd);
-		vnc_tls_guard_end();
-		vnc_listen_check_new_client(cl);
+		vnc_listen_new_rfb_client(vnc, fd, true);
 		return;
 	} else if (n == 0 && !timed_out) {
 		return;
 	}
 	pending_destroy(pending, false);
-	vnc_listen_new_rfb_client(vnc, fd);
+	vnc_listen_new_rfb_client(vnc, fd, false);
 }
 
 static int handle_pending_fd(int fd, uint32_t mask, void *data) {

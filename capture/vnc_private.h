@@ -14,6 +14,8 @@
 
 struct output;
 struct output_capture;
+struct vnc_relay;
+struct vnc_relays;
 struct server;
 struct options_vnc;
 
@@ -58,6 +60,12 @@ struct vnc_server {
 	struct vnc_source *cursor_source;
 	/* The viewer whose pointer event is being handled, if any. */
 	struct vnc_client *pointer_client;
+
+	/* Viewers' sockets go through relays (vnc_backlog.c). */
+	struct vnc_relays *relays;
+	/* The relay of the connection in rfbNewClient, for our new-client hook. */
+	struct vnc_relay *handoff;
+	char handoff_host[1025]; /* NI_MAXHOST */
 };
 
 /* One served output: its capture, and where it sits in the framebuffer. */
@@ -86,6 +94,8 @@ struct vnc_client {
 	uint64_t id; /* for the control API; never reused */
 	int buttons; /* last RFB button mask */
 	bool keys_pressed; /* sent a key: release all when it goes */
+	struct vnc_relay *relay; /* between the viewer's socket and libvncserver */
+	struct wl_event_source *drained; /* the relay's queue became empty */
 };
 
 /* vnc_server.c */
@@ -103,8 +113,8 @@ bool vnc_listen_init(struct vnc_server *vnc);
 /* Decides vnc->http_dir from the options (done by vnc_listen_init). */
 void vnc_listen_init_http(struct vnc_server *vnc);
 void vnc_listen_finish(struct vnc_server *vnc);
-/* Hands an accepted socket to libvncserver; false if it refused it. */
-bool vnc_listen_new_rfb_client(struct vnc_server *vnc, int fd);
+/* Hands an accepted socket (tls: starting a TLS handshake) to libvncserver; false if it refused it. */
+bool vnc_listen_new_rfb_client(struct vnc_server *vnc, int fd, bool tls);
 enum rfbNewClientAction vnc_listen_new_client_hook(rfbClientPtr cl);
 /* After rfbNewClient: false if it failed or the viewer is gone already. */
 bool vnc_listen_check_new_client(rfbClientPtr cl);
@@ -120,6 +130,21 @@ void vnc_http_start(struct vnc_server *vnc, int fd);
 void vnc_http_finish(struct vnc_server *vnc);
 /* "GET " request headers that are not a WebSocket upgrade. */
 bool vnc_http_is_plain_get(const char *data, size_t len);
+
+/* vnc_backlog.c: per-viewer send queues, so no viewer holds the event loop. */
+bool vnc_backlog_init(struct vnc_server *vnc);
+void vnc_backlog_finish(struct vnc_server *vnc);
+/* Relays an accepted socket; returns the fd for rfbNewClient, or -1. */
+int vnc_backlog_open(struct vnc_server *vnc, int fd);
+/* In the new-client hook: takes the relay vnc_backlog_open made. */
+bool vnc_backlog_adopt(struct vnc_client *client);
+/* After rfbNewClient: drops the relay if no client took it. */
+void vnc_backlog_abandon(struct vnc_server *vnc);
+void vnc_backlog_client_gone(struct vnc_client *client);
+/* True when the viewer took everything sent so far. */
+bool vnc_backlog_idle(struct vnc_client *client);
+/* The framebuffer size changed: so does the queues' limit. */
+void vnc_backlog_resized(struct vnc_server *vnc);
 
 /* vnc_auth.c */
 bool vnc_auth_init(struct vnc_server *vnc);

@@ -30,8 +30,13 @@ static bool update_pending(rfbClientPtr cl) {
 		FB_UPDATE_PENDING(cl) && !sraRgnEmpty(cl->requestedRegion);
 }
 
+/* Asked for and wanted, and the viewer took the last one (else its relay wakes us). */
+static bool update_due(struct vnc_client *client) {
+	return update_pending(client->cl) && vnc_backlog_idle(client);
+}
+
 static void send_update(struct vnc_client *client) {
-	if (!update_pending(client->cl)) {
+	if (!update_due(client)) {
 		return;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &client->last_update);
@@ -47,7 +52,7 @@ static void send_update(struct vnc_client *client) {
 }
 
 void vnc_client_schedule_update(struct vnc_client *client) {
-	if (client->timer_armed || !update_pending(client->cl)) {
+	if (client->timer_armed || !update_due(client)) {
 		return;
 	}
 	int64_t interval = 1000 / client->vnc->options->max_fps;
@@ -307,36 +312,43 @@ void vnc_framebuffer_resize(struct vnc_server *vnc, int width, int height) {
 		vnc->screen->serverFormat.greenShift = 8;
 		vnc->screen->serverFormat.blueShift = 0;
 		wlr_log(WLR_INFO, "VNC: framebuffer is now %dx%d", width, height);
+		vnc_backlog_resized(vnc);
 	}
 	free(old);
 	request_full_frames(vnc);
 }
 
 /* libvncserver logs whole lines ending in '\n'; wlr_log adds its own. */
-static void log_rfb_line(enum wlr_log_importance level, const char *format,
-		va_list args) {
-	char line[512];
-	vsnprintf(line, sizeof(line), format, args);
+static void format_rfb_line(char *line, size_t size, const char *format, va_list args) {
+	vsnprintf(line, size, format, args);
 	size_t len = strlen(line);
 	if (len > 0 && line[len - 1] == '\n') {
 		line[len - 1] = '\0';
 	}
-	wlr_log(level, "libvncserver: %s", line);
 }
 
 /* libvncserver's chatter is debug material; errors go through rfbErr. */
 static void log_rfb(const char *format, ...) {
+	char line[512];
 	va_list args;
 	va_start(args, format);
-	log_rfb_line(WLR_DEBUG, format, args);
+	format_rfb_line(line, sizeof(line), format, args);
 	va_end(args);
+	wlr_log(WLR_DEBUG, "libvncserver: %s", line);
 }
 
 static void log_rfb_error(const char *format, ...) {
+	char line[512];
 	va_list args;
 	va_start(args, format);
-	log_rfb_line(WLR_INFO, format, args);
+	format_rfb_line(line, sizeof(line), format, args);
 	va_end(args);
+	/*
+	 * libvncserver sets TCP_NODELAY on the socket it is given, which is
+	 * always a socketpair (vnc_backlog.c sets it on the viewer's socket).
+	 */
+	bool expected = strstr(line, "TCP_NODELAY") != NULL;
+	wlr_log(expected ? WLR_DEBUG : WLR_INFO, "libvncserver: %s", line);
 }
 
 /* One compositor, one VNC server: the control API finds it here. */
@@ -435,6 +447,9 @@ static struct vnc_server *server_create(struct server *server, bool listen) {
 	if (!vnc_auth_init(vnc)) {
 		goto fail;
 	}
+	if (!vnc_backlog_init(vnc)) {
+		goto fail;
+	}
 	vnc_input_init(vnc);
 	rfbInitServer(screen);
 	vnc_resize_init(vnc);
@@ -522,6 +537,7 @@ void vnc_server_destroy(struct vnc_server *vnc) {
 	vnc_clipboard_finish(vnc);
 	vnc_resize_finish(vnc);
 	rfbScreenCleanup(vnc->screen);
+	vnc_backlog_finish(vnc);
 	vnc_auth_finish(vnc);
 	free(vnc->fb);
 	free(vnc);

@@ -1,0 +1,470 @@
+#include <errno.h>
+#include <linux/sockios.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+#include "capture/vnc_relay.h"
+
+/* Bytes from the viewer are passed on in pieces of this size. */
+#define INBOUND_CHUNK 16384
+/* Room made in the queue before each read from libvncserver's socket. */
+#define READ_CHUNK (256 * 1024)
+/* An empty queue bigger than this gives its memory back. */
+#define KEEP_CAPACITY (1024 * 1024)
+/* How long the last bytes may take once libvncserver closed its socket. */
+#define LINGER_MS 3000
+#define MAX_EVENTS 32
+
+/* One of a relay's two sockets, as epoll reports it. */
+struct relay_end {
+	struct vnc_relay *relay;
+	int fd;
+	uint32_t events; /* what epoll watches now */
+};
+
+struct vnc_relay {
+	struct vnc_relays *relays;
+	struct relay_end peer;  /* the viewer's socket */
+	struct relay_end local; /* our end of the socketpair */
+	int local_fd;           /* libvncserver's end, for its queue length */
+	int drained_fd;         /* eventfd */
+	atomic_int refs;        /* the relay thread and the caller */
+
+	/* Owned by the relay thread. */
+	uint8_t *queue; /* libvncserver → viewer, from queue_start to queue_end */
+	size_t queue_start, queue_end, queue_capacity;
+	uint8_t inbound[INBOUND_CHUNK]; /* viewer → libvncserver */
+	size_t inbound_start, inbound_end;
+	bool local_closed;  /* libvncserver closed its end */
+	bool finished;      /* both sockets closed */
+	int64_t linger_until_ms;
+	struct vnc_relay *next; /* relays->list */
+
+	/* Shared with the caller. */
+	atomic_size_t queued;
+	atomic_size_t max_queued;
+	atomic_bool reading;   /* between a read from libvncserver and queueing it */
+	atomic_bool want_drained;
+};
+
+struct vnc_relays {
+	pthread_t thread;
+	int epoll_fd;
+	int stop_fd; /* eventfd */
+	pthread_mutex_t lock; /* list */
+	struct vnc_relay *list;
+};
+
+static int64_t now_ms(void) {
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static void relay_unref(struct vnc_relay *relay) {
+	if (atomic_fetch_sub(&relay->refs, 1) != 1) {
+		return;
+	}
+	close(relay->drained_fd);
+	free(relay->queue);
+	free(relay);
+}
+
+static void watch(struct vnc_relays *relays, struct relay_end *end, uint32_t events) {
+	if (end->fd < 0 || end->events == events) {
+		return;
+	}
+	struct epoll_event event = { .events = events, .data.ptr = end };
+	epoll_ctl(relays->epoll_fd, EPOLL_CTL_MOD, end->fd, &event);
+	end->events = events;
+}
+
+static void close_end(struct vnc_relays *relays, struct relay_end *end) {
+	if (end->fd >= 0) {
+		epoll_ctl(relays->epoll_fd, EPOLL_CTL_DEL, end->fd, NULL);
+		close(end->fd);
+		end->fd = -1;
+	}
+}
+
+/* Both sockets go; libvncserver reads EOF or gets EPIPE on its end. */
+static void finish(struct vnc_relay *relay) {
+	close_end(relay->relays, &relay->peer);
+	close_end(relay->relays, &relay->local);
+	relay->finished = true;
+	atomic_store(&relay->queued, 0);
+	relay->queue_start = relay->queue_end = 0;
+}
+
+static size_t queued(const struct vnc_relay *relay) {
+	return relay->queue_end - relay->queue_start;
+}
+
+static bool make_room(struct vnc_relay *relay) {
+	if (relay->queue_start > 0) {
+		memmove(relay->queue, relay->queue + relay->queue_start, queued(relay));
+		relay->queue_end -= relay->queue_start;
+		relay->queue_start = 0;
+	}
+	if (relay->queue_capacity - relay->queue_end >= READ_CHUNK) {
+		return true;
+	}
+	size_t capacity = relay->queue_capacity ? relay->queue_capacity * 2 : READ_CHUNK;
+	while (capacity - relay->queue_end < READ_CHUNK) {
+		capacity *= 2;
+	}
+	uint8_t *queue = realloc(relay->queue, capacity);
+	if (!queue) {
+		return false;
+	}
+	relay->queue = queue;
+	relay->queue_capacity = capacity;
+	return true;
+}
+
+/* libvncserver's socket → the queue. False when it has nothing more now. */
+static bool read_local(struct vnc_relay *relay) {
+	if (relay->local_closed || relay->local.fd < 0 ||
+			queued(relay) >= atomic_load(&relay->max_queued)) {
+		return false;
+	}
+	if (!make_room(relay)) {
+		finish(relay); /* out of memory: this viewer goes */
+		return false;
+	}
+	atomic_store(&relay->reading, true);
+	ssize_t n = read(relay->local.fd, relay->queue + relay->queue_end,
+		relay->queue_capacity - relay->queue_end);
+	if (n > 0) {
+		relay->queue_end += (size_t)n;
+		atomic_store(&relay->queued, queued(relay));
+	}
+	atomic_store(&relay->reading, false);
+	if (n > 0) {
+		return true;
+	}
+	if (n < 0 && (errno == EAGAIN || errno == EINTR)) {
+		return false;
+	}
+	/* Closed: send what is left, then go. */
+	relay->local_closed = true;
+	relay->linger_until_ms = now_ms() + LINGER_MS;
+	return false;
+}
+
+/* The queue → the viewer. False when it takes nothing more now. */
+static bool write_peer(struct vnc_relay *relay) {
+	if (queued(relay) == 0 || relay->peer.fd < 0) {
+		return false;
+	}
+	ssize_t n = send(relay->peer.fd, relay->queue + relay->queue_start, queued(relay),
+		MSG_NOSIGNAL | MSG_DONTWAIT);
+	if (n < 0) {
+		if (errno != EAGAIN && errno != EINTR) {
+			finish(relay); /* the viewer is gone */
+		}
+		return false;
+	}
+	relay->queue_start += (size_t)n;
+	if (queued(relay) == 0) {
+		relay->queue_start = relay->queue_end = 0;
+		if (relay->queue_capacity > KEEP_CAPACITY) {
+			free(relay->queue);
+			relay->queue = NULL;
+			relay->queue_capacity = 0;
+		}
+	}
+	atomic_store(&relay->queued, queued(relay));
+	return n > 0;
+}
+
+/* The viewer's socket → libvncserver's. False when nothing moved. */
+static bool pass_inbound(struct vnc_relay *relay) {
+	if (relay->local_closed || relay->peer.fd < 0 || relay->local.fd < 0) {
+		return false;
+	}
+	if (relay->inbound_start == relay->inbound_end) {
+		ssize_t n = recv(relay->peer.fd, relay->inbound, sizeof(relay->inbound),
+			MSG_DONTWAIT);
+		if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR)) {
+			finish(relay); /* the viewer hung up */
+			return false;
+		}
+		if (n < 0) {
+			return false;
+		}
+		relay->inbound_start = 0;
+		relay->inbound_end = (size_t)n;
+	}
+	ssize_t n = send(relay->local.fd, relay->inbound + relay->inbound_start,
+		relay->inbound_end - relay->inbound_start, MSG_NOSIGNAL | MSG_DONTWAIT);
+	if (n < 0) {
+		if (errno != EAGAIN && errno != EINTR) {
+			relay->local_closed = true;
+			relay->linger_until_ms = now_ms() + LINGER_MS;
+		}
+		return false;
+	}
+	relay->inbound_start += (size_t)n;
+	return true;
+}
+
+static void pump(struct vnc_relay *relay, uint32_t peer_events) {
+	bool moved;
+	do {
+		moved = false;
+		while (!relay->finished && read_local(relay)) {
+			moved = true;
+		}
+		if (!relay->finished && write_peer(relay)) {
+			moved = true;
+		}
+		if (!relay->finished && pass_inbound(relay)) {
+			moved = true;
+		}
+	} while (moved && !relay->finished);
+	if (relay->finished) {
+		return;
+	}
+	if (queued(relay) >= atomic_load(&relay->max_queued)) {
+		/* The viewer takes far less than it is sent: it goes. */
+		finish(relay);
+		return;
+	}
+	if ((peer_events & (EPOLLHUP | EPOLLERR)) &&
+			relay->inbound_start != relay->inbound_end) {
+		/* Hung up while its last bytes wait: epoll would repeat the hangup. */
+		finish(relay);
+		return;
+	}
+	if (relay->local_closed && (queued(relay) == 0 || now_ms() >= relay->linger_until_ms)) {
+		finish(relay);
+		return;
+	}
+	if (queued(relay) == 0 && !relay->local_closed &&
+			atomic_exchange(&relay->want_drained, false)) {
+		uint64_t one = 1;
+		if (write(relay->drained_fd, &one, sizeof(one)) < 0) {
+			/* The counter is saturated: the caller is awake anyway. */
+		}
+	}
+	bool inbound_waiting = relay->inbound_start != relay->inbound_end;
+	watch(relay->relays, &relay->peer,
+		(!relay->local_closed && !inbound_waiting ? EPOLLIN : 0) |
+		(queued(relay) > 0 ? EPOLLOUT : 0));
+	watch(relay->relays, &relay->local,
+		(!relay->local_closed ? EPOLLIN : 0) |
+		(!relay->local_closed && inbound_waiting ? EPOLLOUT : 0));
+}
+
+/* Drops finished relays from the list; returns the epoll timeout for lingering ones. */
+static int sweep(struct vnc_relays *relays) {
+	int timeout = -1;
+	int64_t now = now_ms();
+	pthread_mutex_lock(&relays->lock);
+	struct vnc_relay **link = &relays->list;
+	while (*link) {
+		struct vnc_relay *relay = *link;
+		if (!relay->finished && relay->local_closed) {
+			if (now >= relay->linger_until_ms) {
+				finish(relay);
+			} else {
+				int left = (int)(relay->linger_until_ms - now);
+				timeout = timeout < 0 || left < timeout ? left : timeout;
+			}
+		}
+		if (relay->finished) {
+			*link = relay->next;
+			relay_unref(relay);
+			continue;
+		}
+		link = &relay->next;
+	}
+	pthread_mutex_unlock(&relays->lock);
+	return timeout;
+}
+
+static void *relay_thread(void *data) {
+	struct vnc_relays *relays = data;
+	struct epoll_event events[MAX_EVENTS];
+	int timeout = -1;
+	for (;;) {
+		int n = epoll_wait(relays->epoll_fd, events, MAX_EVENTS, timeout);
+		if (n < 0 && errno != EINTR) {
+			break;
+		}
+		for (int i = 0; i < n; i++) {
+			if (events[i].data.ptr == NULL) {
+				return NULL; /* stop_fd */
+			}
+		}
+		for (int i = 0; i < n; i++) {
+			struct relay_end *end = events[i].data.ptr;
+			struct vnc_relay *relay = end->relay;
+			if (!relay->finished) {
+				pump(relay, end == &relay->peer ? events[i].events : 0);
+			}
+		}
+		timeout = sweep(relays);
+	}
+	return NULL;
+}
+
+struct vnc_relays *vnc_relays_create(void) {
+	struct vnc_relays *relays = calloc(1, sizeof(*relays));
+	if (!relays) {
+		return NULL;
+	}
+	relays->epoll_fd = epoll_create1(EPOLL_CLOEXEC);
+	relays->stop_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	pthread_mutex_init(&relays->lock, NULL);
+	struct epoll_event stop = { .events = EPOLLIN, .data.ptr = NULL };
+	if (relays->epoll_fd < 0 || relays->stop_fd < 0 ||
+			epoll_ctl(relays->epoll_fd, EPOLL_CTL_ADD, relays->stop_fd, &stop) < 0) {
+		goto fail;
+	}
+	/* Signals stay with the event loop's thread (the TLS watchdog's SIGALRM too). */
+	sigset_t all, old;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	int err = pthread_create(&relays->thread, NULL, relay_thread, relays);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (err != 0) {
+		errno = err;
+		goto fail;
+	}
+	return relays;
+
+fail:
+	if (relays->epoll_fd >= 0) {
+		close(relays->epoll_fd);
+	}
+	if (relays->stop_fd >= 0) {
+		close(relays->stop_fd);
+	}
+	pthread_mutex_destroy(&relays->lock);
+	free(relays);
+	return NULL;
+}
+
+void vnc_relays_destroy(struct vnc_relays *relays) {
+	if (!relays) {
+		return;
+	}
+	uint64_t one = 1;
+	if (write(relays->stop_fd, &one, sizeof(one)) < 0) {
+		/* An eventfd write of 1 fails only when it is saturated: set anyway. */
+	}
+	pthread_join(relays->thread, NULL);
+	while (relays->list) {
+		struct vnc_relay *relay = relays->list;
+		relays->list = relay->next;
+		finish(relay);
+		relay_unref(relay);
+	}
+	close(relays->epoll_fd);
+	close(relays->stop_fd);
+	pthread_mutex_destroy(&relays->lock);
+	free(relays);
+}
+
+static bool add_end(struct vnc_relays *relays, struct relay_end *end) {
+	struct epoll_event event = { .events = end->events, .data.ptr = end };
+	return epoll_ctl(relays->epoll_fd, EPOLL_CTL_ADD, end->fd, &event) == 0;
+}
+
+struct vnc_relay *vnc_relay_open(struct vnc_relays *relays, int peer_fd,
+		size_t max_queued, int *local_fd) {
+	int pair[2];
+	struct vnc_relay *relay = calloc(1, sizeof(*relay));
+	if (!relay) {
+		close(peer_fd);
+		return NULL;
+	}
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0, pair) < 0) {
+		close(peer_fd);
+		free(relay);
+		return NULL;
+	}
+	relay->relays = relays;
+	relay->peer = (struct relay_end){ relay, peer_fd, EPOLLIN };
+	relay->local = (struct relay_end){ relay, pair[1], EPOLLIN };
+	relay->local_fd = pair[0];
+	relay->drained_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	atomic_init(&relay->refs, 2);
+	atomic_init(&relay->queued, 0);
+	atomic_init(&relay->max_queued, max_queued);
+	atomic_init(&relay->reading, false);
+	atomic_init(&relay->want_drained, false);
+
+	/* In the list before epoll can report it, so the thread may drop it. */
+	pthread_mutex_lock(&relays->lock);
+	relay->next = relays->list;
+	relays->list = relay;
+	bool ok = relay->drained_fd >= 0 && add_end(relays, &relay->peer) &&
+		add_end(relays, &relay->local);
+	if (!ok) {
+		relays->list = relay->next;
+	}
+	pthread_mutex_unlock(&relays->lock);
+	if (!ok) {
+		epoll_ctl(relays->epoll_fd, EPOLL_CTL_DEL, peer_fd, NULL);
+		close(peer_fd);
+		close(pair[0]);
+		close(pair[1]);
+		if (relay->drained_fd >= 0) {
+			close(relay->drained_fd);
+		}
+		free(relay);
+		return NULL;
+	}
+	*local_fd = pair[0];
+	return relay;
+}
+
+void vnc_relay_set_max_queued(struct vnc_relay *relay, size_t max_queued) {
+	atomic_store(&relay->max_queued, max_queued);
+}
+
+bool vnc_relay_idle(struct vnc_relay *relay) {
+	/*
+	 * Ask for a wake-up first, then look: either this sees the relay's
+	 * last byte go, or the relay sees the request (both are seq_cst).
+	 */
+	atomic_store(&relay->want_drained, true);
+	int in_socket = 0;
+	if (ioctl(relay->local_fd, SIOCOUTQ, &in_socket) < 0) {
+		in_socket = 0;
+	}
+	if (in_socket > 0 || atomic_load(&relay->reading) || atomic_load(&relay->queued) > 0) {
+		return false;
+	}
+	atomic_store(&relay->want_drained, false);
+	return true;
+}
+
+int vnc_relay_drained_fd(struct vnc_relay *relay) {
+	return relay->drained_fd;
+}
+
+void vnc_relay_ack_drained(struct vnc_relay *relay) {
+	uint64_t count;
+	if (read(relay->drained_fd, &count, sizeof(count)) < 0) {
+		/* EAGAIN: nothing to take. */
+	}
+}
+
+void vnc_relay_release(struct vnc_relay *relay) {
+	if (relay) {
+		relay_unref(relay);
+	}
+}

@@ -1,0 +1,55 @@
+#ifndef ORIEL_CAPTURE_VNC_RELAY_H
+#define ORIEL_CAPTURE_VNC_RELAY_H
+
+/*
+ * Keeps slow or stalled viewers from holding oriel's event loop.
+ *
+ * libvncserver writes each message whole: on a full socket its
+ * rfbWriteExact waits, for seconds, or for as long as a slowly reading
+ * viewer keeps taking a few bytes. So libvncserver gets one end of a local
+ * socketpair instead of the viewer's socket, and one thread moves the
+ * bytes between the other end and the viewer's socket, keeping in memory
+ * what the viewer has not taken yet. The event loop then only asks whether
+ * a viewer took everything (vnc_relay_idle) before sending it the next
+ * framebuffer update, so a viewer's queue holds about one update; the
+ * relay wakes the loop when it is empty again. A viewer whose queue grows
+ * past its limit is disconnected.
+ *
+ * Pure: no wlroots, so unit tests link it directly.
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct vnc_relays;
+struct vnc_relay;
+
+/* Starts the thread. NULL on failure (errno set). */
+struct vnc_relays *vnc_relays_create(void);
+/* Stops the thread and closes every viewer socket left. NULL is a no-op. */
+void vnc_relays_destroy(struct vnc_relays *relays);
+
+/*
+ * Relays peer_fd, the viewer's socket, which it takes over (closing it on
+ * failure). *local_fd is the socket to hand to libvncserver, which closes
+ * it when done; what it wrote is still sent then, for a short while.
+ * max_queued bounds the bytes kept for the viewer. NULL on failure.
+ */
+struct vnc_relay *vnc_relay_open(struct vnc_relays *relays, int peer_fd,
+	size_t max_queued, int *local_fd);
+/* Changes the limit, e.g. when the framebuffer grows. */
+void vnc_relay_set_max_queued(struct vnc_relay *relay, size_t max_queued);
+
+/*
+ * True when every byte written to the local socket went to the viewer's
+ * socket. When false, drained_fd becomes readable once that is true.
+ */
+bool vnc_relay_idle(struct vnc_relay *relay);
+/* An eventfd; vnc_relay_ack_drained reads it. */
+int vnc_relay_drained_fd(struct vnc_relay *relay);
+void vnc_relay_ack_drained(struct vnc_relay *relay);
+
+/* The caller is done with the relay (libvncserver closed the local socket). */
+void vnc_relay_release(struct vnc_relay *relay);
+
+#endif

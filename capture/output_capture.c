@@ -52,10 +52,15 @@ static void handle_commit(struct wl_listener *listener, void *data) {
 	};
 	pixman_region32_intersect_rect(&capture->damage, &capture->damage, 0, 0,
 		frame.width, frame.height);
+	struct output_capture_move move;
+	if (output_moves_get(&capture->moves, &move)) {
+		frame.move = &move;
+	}
 	if (pixman_region32_not_empty(&capture->damage)) {
 		wl_signal_emit(&capture->events.frame, &frame);
 	}
 	pixman_region32_clear(&capture->damage);
+	output_moves_reset(&capture->moves);
 }
 
 static void capture_free(struct output_capture *capture) {
@@ -63,6 +68,7 @@ static void capture_free(struct output_capture *capture) {
 	wl_list_remove(&capture->precommit.link);
 	wl_list_remove(&capture->commit.link);
 	wl_list_remove(&capture->output_destroy.link);
+	output_moves_finish(&capture->moves);
 	wl_list_remove(&capture->link);
 	pixman_region32_fini(&capture->damage);
 	free(capture);
@@ -86,6 +92,7 @@ struct output_capture *output_capture_get(struct output *output) {
 	capture->output = output;
 	capture->refs = 1;
 	pixman_region32_init(&capture->damage);
+	output_moves_init(&capture->moves, output);
 	wl_signal_init(&capture->events.frame);
 	wl_signal_init(&capture->events.destroy);
 	capture->precommit.notify = handle_precommit;

@@ -18,6 +18,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <wayland-server-core.h>
+#include "capture/output_moves.h"
 
 struct output;
 struct wlr_buffer;
@@ -26,6 +27,8 @@ struct output_capture_frame {
 	struct wlr_buffer *buffer;  /* valid during the signal only */
 	pixman_region32_t *damage; /* buffer coordinates */
 	int width, height;
+	/* The one window move this frame shows, or NULL (output_moves.h). */
+	const struct output_capture_move *move;
 };
 
 struct output_capture {
@@ -38,6 +41,7 @@ struct output_capture {
 	/* private */
 	int refs;
 	pixman_region32_t damage;
+	struct output_moves moves;
 	struct wl_list link; /* captures */
 	struct wl_listener precommit;
 	struct wl_listener commit;

@@ -7,6 +7,7 @@
 /* rfb.h uses sraRgnEmpty (FB_UPDATE_PENDING) without declaring it: an
  * implicit int return would misread its rfbBool (int8_t). */
 #include <rfb/rfbregion.h>
+#include <pixman.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <time.h>
@@ -107,6 +108,16 @@ bool vnc_client_check_gone(struct vnc_client *client);
 void vnc_framebuffer_resize(struct vnc_server *vnc, int width, int height);
 /* Framebuffer coordinates to layout coordinates; false outside. */
 bool vnc_framebuffer_to_layout(struct vnc_server *vnc, int x, int y, double *lx, double *ly);
+
+/* vnc_copyrect.c */
+struct output_capture_frame;
+/*
+ * Before a frame is copied into the framebuffer: sends the part of its
+ * window move that viewers can copy as CopyRect, and adds it to copied
+ * (framebuffer coordinates), which is then not to be marked modified.
+ */
+void vnc_copyrect_frame(struct vnc_source *source, const struct output_capture_frame *frame,
+	pixman_region32_t *copied);
 
 /* vnc_listen.c */
 bool vnc_listen_init(struct vnc_server *vnc);

@@ -78,22 +78,38 @@ static void handle_capture_frame(struct wl_listener *listener, void *data) {
 	struct vnc_source *source = wl_container_of(listener, source, capture_frame);
 	struct vnc_server *vnc = source->vnc;
 	struct output_capture_frame *frame = data;
+	bool resized = false;
 	if (!vnc->layout && (frame->width != vnc->width || frame->height != vnc->height)) {
 		vnc_framebuffer_resize(vnc, frame->width, frame->height);
 		pixman_region32_union_rect(frame->damage, frame->damage, 0, 0,
 			frame->width, frame->height);
+		resized = true;
+	}
+	/* Framebuffer coordinates; looks at the framebuffer before the copy below. */
+	pixman_region32_t copied;
+	pixman_region32_init(&copied);
+	if (!resized) {
+		vnc_copyrect_frame(source, frame, &copied);
 	}
 	if (!output_capture_frame_copy(source->capture, frame, frame->damage, vnc->fb,
 			vnc->width * 4, vnc->width, vnc->height, source->x, source->y)) {
+		pixman_region32_fini(&copied);
 		return;
 	}
+	pixman_region32_t modified;
+	pixman_region32_init(&modified);
+	pixman_region32_copy(&modified, frame->damage);
+	pixman_region32_translate(&modified, source->x, source->y);
+	pixman_region32_subtract(&modified, &modified, &copied);
 	int n_rects;
-	const pixman_box32_t *rects = pixman_region32_rectangles(frame->damage, &n_rects);
+	const pixman_box32_t *rects = pixman_region32_rectangles(&modified, &n_rects);
 	for (int i = 0; i < n_rects; i++) {
 		/* rfbMarkRectAsModified clips to the framebuffer. */
-		rfbMarkRectAsModified(vnc->screen, rects[i].x1 + source->x,
-			rects[i].y1 + source->y, rects[i].x2 + source->x, rects[i].y2 + source->y);
+		rfbMarkRectAsModified(vnc->screen, rects[i].x1, rects[i].y1,
+			rects[i].x2, rects[i].y2);
 	}
+	pixman_region32_fini(&modified);
+	pixman_region32_fini(&copied);
 	vnc_schedule_updates(vnc);
 }
 

@@ -40,6 +40,7 @@ bool server_init(struct server *server, const struct oriel_options *options) {
 	server->options = options;
 	wl_list_init(&server->views);
 	wl_signal_init(&server->events_stacking_changed);
+	wl_signal_init(&server->events_view_moved);
 	server->display = wl_display_create();
 	server->loop = wl_display_get_event_loop(server->display);
 	if (!backend_init(server)) {

@@ -81,6 +81,8 @@ struct server {
 	struct wl_listener layout_change;
 	struct wl_signal events_outputs_changed; /* output geometry changed */
 	struct wl_signal events_stacking_changed; /* server.views was reordered */
+	/* A view moved without changing size: struct view_moved_event * */
+	struct wl_signal events_view_moved;
 };
 
 bool server_init(struct server *server, const struct oriel_options *options);

@@ -448,9 +448,18 @@ static void constrain_box(struct view *view, struct wlr_box *box) {
 void view_move_resize(struct view *view, const struct wlr_box *geometry) {
 	struct wlr_box box = *geometry;
 	constrain_box(view, &box);
+	struct view_moved_event moved = { .view = view };
+	view_frame_box(view, &moved.from);
+	bool only_moved = view->mapped && box.width == view->geometry.width &&
+		box.height == view->geometry.height &&
+		(box.x != view->geometry.x || box.y != view->geometry.y);
 	view->geometry.x = box.x;
 	view->geometry.y = box.y;
 	wlr_scene_node_set_position(&view->scene_tree->node, box.x, box.y);
+	if (only_moved) {
+		view_frame_box(view, &moved.to);
+		wl_signal_emit(&view->server->events_view_moved, &moved);
+	}
 	view->impl->configure(view, &box);
 }
 

@@ -106,6 +106,16 @@ struct view {
 	struct wl_listener toplevel_request_minimize;
 };
 
+/*
+ * server->events_view_moved: the view's frame (view_frame_box) went from
+ * one place to another with its size and content unchanged, so sinks may
+ * send the move as a copy. Layout coordinates.
+ */
+struct view_moved_event {
+	struct view *view;
+	struct wlr_box from, to;
+};
+
 void view_init(struct view *view, struct server *server, const struct view_impl *impl,
 	struct wlr_surface *surface);
 /* Removes the view from the scene and lists and frees it through impl->destroy. */

@@ -33,6 +33,7 @@
  * Every line on stdout is machine-readable:
  *   connected W H
  *   update X Y W H        one rectangle of a FramebufferUpdate
+ *   copyrect SX SY W H DX DY  a CopyRect rectangle, before its `update` line
  *   frame RECTS           end of a FramebufferUpdate (count of its rects)
  *   cursor W H HOTX HOTY OPAQUE HASH  rich cursor shape: OPAQUE mask
  *                         pixels, HASH of their colours
@@ -175,6 +176,30 @@ static void got_update(rfbClient *client, int x, int y, int w, int h)
 				viewer.uncovered--;
 			}
 		}
+	}
+}
+
+/* Logs a CopyRect and does it, rows in the order that keeps overlaps right. */
+static void got_copy_rect(rfbClient *client, int src_x, int src_y, int w, int h,
+			  int dest_x, int dest_y)
+{
+	int bpp = client->format.bitsPerPixel / 8;
+	size_t stride = (size_t)client->width * bpp;
+
+	out("copyrect %d %d %d %d %d %d", src_x, src_y, w, h, dest_x, dest_y);
+	if (src_x < 0 || src_y < 0 || dest_x < 0 || dest_y < 0 || w <= 0 || h <= 0 ||
+	    src_x + w > client->width || dest_x + w > client->width ||
+	    src_y + h > client->height || dest_y + h > client->height) {
+		out("error copyrect outside the framebuffer");
+		return;
+	}
+	for (int i = 0; i < h; i++) {
+		int row = dest_y > src_y ? h - 1 - i : i;
+		uint8_t *fb = client->frameBuffer;
+
+		memmove(fb + (size_t)(dest_y + row) * stride + (size_t)dest_x * bpp,
+			fb + (size_t)(src_y + row) * stride + (size_t)src_x * bpp,
+			(size_t)w * bpp);
 	}
 }
 
@@ -579,6 +604,7 @@ int main(int argc, char **argv)
 	client->GetPassword = password;
 	client->MallocFrameBuffer = alloc_framebuffer;
 	client->GotFrameBufferUpdate = got_update;
+	client->GotCopyRect = got_copy_rect;
 	client->FinishedFrameBufferUpdate = finished_update;
 	client->GotCursorShape = got_cursor;
 	client->GotXCutText = got_cut_text;

@@ -1,0 +1,193 @@
+/*
+ * Unit tests for the viewers' relay (capture/vnc_relay.c): a socketpair
+ * plays the viewer, and the test writes to the relay's local socket as
+ * libvncserver would.
+ */
+
+#include <errno.h>
+#include <poll.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+#include "capture/vnc_relay.h"
+
+static int failures;
+
+#define EXPECT(cond, ...) do { \
+	if (!(cond)) { \
+		fprintf(stderr, "%s:%d: FAILED %s: ", __FILE__, __LINE__, #cond); \
+		fprintf(stderr, __VA_ARGS__); \
+		fputc('\n', stderr); \
+		failures++; \
+	} \
+} while (0)
+
+/* Generous: each wait ends as soon as its condition holds. */
+#define DEADLINE_MS 10000
+
+static int64_t now_ms(void) {
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static bool wait_fd(int fd, short events, int64_t deadline) {
+	struct pollfd p = { .fd = fd, .events = events };
+	int left = (int)(deadline - now_ms());
+	return left > 0 && poll(&p, 1, left) == 1;
+}
+
+static uint8_t pattern(size_t i) {
+	return (uint8_t)(i * 131 + (i >> 12));
+}
+
+/* Writes n pattern bytes to fd as a non-blocking writer would; how many went. */
+static size_t write_all(int fd, size_t n) {
+	int64_t deadline = now_ms() + DEADLINE_MS;
+	uint8_t chunk[65536];
+	size_t done = 0;
+	while (done < n) {
+		size_t len = n - done < sizeof(chunk) ? n - done : sizeof(chunk);
+		for (size_t i = 0; i < len; i++) {
+			chunk[i] = pattern(done + i);
+		}
+		ssize_t w = send(fd, chunk, len, MSG_NOSIGNAL | MSG_DONTWAIT);
+		if (w > 0) {
+			done += (size_t)w;
+		} else if (w < 0 && errno == EAGAIN) {
+			if (!wait_fd(fd, POLLOUT, deadline)) {
+				break;
+			}
+		} else {
+			break;
+		}
+	}
+	return done;
+}
+
+/* Reads until EOF or n bytes; checks the pattern; returns the count. */
+static size_t read_all(int fd, size_t n, bool *eof) {
+	int64_t deadline = now_ms() + DEADLINE_MS;
+	uint8_t chunk[65536];
+	size_t done = 0;
+	*eof = false;
+	while (done < n || n == SIZE_MAX) {
+		if (!wait_fd(fd, POLLIN, deadline)) {
+			break;
+		}
+		ssize_t r = recv(fd, chunk, sizeof(chunk), MSG_DONTWAIT);
+		if (r == 0 || (r < 0 && errno != EAGAIN)) {
+			*eof = true;
+			break;
+		}
+		for (ssize_t i = 0; i < r; i++) {
+			if (chunk[i] != pattern(done + (size_t)i)) {
+				EXPECT(false, "byte %zu differs", done + (size_t)i);
+				return done;
+			}
+		}
+		done += r > 0 ? (size_t)r : 0;
+	}
+	return done;
+}
+
+static struct vnc_relay *open_relay(struct vnc_relays *relays, size_t max_queued,
+		int *viewer, int *local) {
+	int pair[2];
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) < 0) {
+		perror("socketpair");
+		exit(1);
+	}
+	*viewer = pair[0];
+	struct vnc_relay *relay = vnc_relay_open(relays, pair[1], max_queued, local);
+	if (!relay) {
+		perror("vnc_relay_open");
+		exit(1);
+	}
+	return relay;
+}
+
+/* The writer never waits on a viewer that reads nothing; the queue drains later. */
+static void test_stalled_viewer(struct vnc_relays *relays) {
+	int viewer, local;
+	struct vnc_relay *relay = open_relay(relays, 64u << 20, &viewer, &local);
+	const size_t n = 16u << 20; /* far more than the sockets hold */
+
+	EXPECT(send(viewer, "RFB", 3, 0) == 3, "viewer send");
+	char in[3];
+	bool got = wait_fd(local, POLLIN, now_ms() + DEADLINE_MS) &&
+		recv(local, in, sizeof(in), MSG_WAITALL) == 3 && memcmp(in, "RFB", 3) == 0;
+	EXPECT(got, "the viewer's bytes reach the local socket");
+
+	EXPECT(write_all(local, n) == n, "all %zu bytes taken while the viewer reads nothing", n);
+	EXPECT(!vnc_relay_idle(relay), "idle with 16 MiB queued");
+	bool eof;
+	EXPECT(read_all(viewer, n, &eof) == n && !eof, "the viewer gets every byte in order");
+	EXPECT(wait_fd(vnc_relay_drained_fd(relay), POLLIN, now_ms() + DEADLINE_MS),
+		"the drained fd wakes the caller");
+	vnc_relay_ack_drained(relay);
+	EXPECT(vnc_relay_idle(relay), "idle once the viewer took everything");
+
+	/* The viewer hangs up: the local socket reads EOF. */
+	close(viewer);
+	char byte;
+	EXPECT(wait_fd(local, POLLIN, now_ms() + DEADLINE_MS) &&
+		recv(local, &byte, 1, 0) == 0, "EOF on the local socket after a hangup");
+	close(local);
+	vnc_relay_release(relay);
+}
+
+/* A viewer that takes far less than it is sent is cut off. */
+static void test_over_limit(struct vnc_relays *relays) {
+	int viewer, local;
+	struct vnc_relay *relay = open_relay(relays, 1u << 20, &viewer, &local);
+	size_t sent = write_all(local, 8u << 20);
+	EXPECT(sent < (8u << 20), "writes fail once the limit is passed (%zu went)", sent);
+	bool eof;
+	size_t got = read_all(viewer, SIZE_MAX, &eof);
+	EXPECT(eof && got <= sent, "the viewer is disconnected (%zu bytes, eof %d)", got, eof);
+	close(viewer);
+	close(local);
+	vnc_relay_release(relay);
+}
+
+/* What was written before the local socket closed still reaches the viewer. */
+static void test_close_flushes(struct vnc_relays *relays) {
+	int viewer, local;
+	struct vnc_relay *relay = open_relay(relays, 64u << 20, &viewer, &local);
+	const size_t n = 4u << 20;
+	EXPECT(write_all(local, n) == n, "written");
+	close(local);
+	vnc_relay_release(relay);
+	bool eof;
+	EXPECT(read_all(viewer, SIZE_MAX, &eof) == n && eof, "all bytes, then EOF");
+	close(viewer);
+}
+
+int main(void) {
+	struct vnc_relays *relays = vnc_relays_create();
+	if (!relays) {
+		perror("vnc_relays_create");
+		return 1;
+	}
+	test_stalled_viewer(relays);
+	test_over_limit(relays);
+	test_close_flushes(relays);
+
+	/* One still open at the end: destroy closes it. */
+	int viewer, local;
+	struct vnc_relay *relay = open_relay(relays, 1u << 20, &viewer, &local);
+	vnc_relays_destroy(relays);
+	vnc_relay_release(relay);
+	bool eof;
+	read_all(viewer, SIZE_MAX, &eof);
+	EXPECT(eof, "the viewer's socket is closed when the relays go");
+	close(viewer);
+	close(local);
+	return failures ? 1 : 0;
+}

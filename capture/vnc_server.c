@@ -335,36 +335,37 @@ void vnc_framebuffer_resize(struct vnc_server *vnc, int width, int height) {
 }
 
 /* libvncserver logs whole lines ending in '\n'; wlr_log adds its own. */
-static void format_rfb_line(char *line, size_t size, const char *format, va_list args) {
-	vsnprintf(line, size, format, args);
+static void log_rfb_line(enum wlr_log_importance level, const char *format,
+		va_list args) {
+	char line[512];
+	vsnprintf(line, sizeof(line), format, args);
 	size_t len = strlen(line);
 	if (len > 0 && line[len - 1] == '\n') {
 		line[len - 1] = '\0';
 	}
-}
-
-/* libvncserver's chatter is debug material; errors go through rfbErr. */
-static void log_rfb(const char *format, ...) {
-	char line[512];
-	va_list args;
-	va_start(args, format);
-	format_rfb_line(line, sizeof(line), format, args);
-	va_end(args);
-	wlr_log(WLR_DEBUG, "libvncserver: %s", line);
-}
-
-static void log_rfb_error(const char *format, ...) {
-	char line[512];
-	va_list args;
-	va_start(args, format);
-	format_rfb_line(line, sizeof(line), format, args);
-	va_end(args);
 	/*
 	 * libvncserver sets TCP_NODELAY on the socket it is given, which is
 	 * always a socketpair (vnc_backlog.c sets it on the viewer's socket).
 	 */
-	bool expected = strstr(line, "TCP_NODELAY") != NULL;
-	wlr_log(expected ? WLR_DEBUG : WLR_INFO, "libvncserver: %s", line);
+	if (strstr(line, "TCP_NODELAY")) {
+		level = WLR_DEBUG;
+	}
+	wlr_log(level, "libvncserver: %s", line);
+}
+
+/* libvncserver's chatter is debug material; errors go through rfbErr. */
+static void log_rfb(const char *format, ...) {
+	va_list args;
+	va_start(args, format);
+	log_rfb_line(WLR_DEBUG, format, args);
+	va_end(args);
+}
+
+static void log_rfb_error(const char *format, ...) {
+	va_list args;
+	va_start(args, format);
+	log_rfb_line(WLR_INFO, format, args);
+	va_end(args);
 }
 
 /* One compositor, one VNC server: the control API finds it here. */

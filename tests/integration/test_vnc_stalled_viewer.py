@@ -29,7 +29,7 @@ RED = (0xd0, 0x20, 0x20)
 MOVES = 10
 # Far above what a move and one orielctl round trip take, far below the
 # seconds libvncserver waits for a peer that does not read.
-PROMPT = 2.0
+PROMPT = 3.0
 
 
 class RawViewer:

@@ -395,6 +395,23 @@ static const struct pw_core_events core_events = {
 	.error = handle_core_error,
 };
 
+/*
+ * PipeWire 0.3.65 waits for a producer's buffers (a ping on our
+ * connection, numbered by the daemon's count of messages to us) and ends
+ * that wait early when any result with the same number comes from our
+ * node. WirePlumber reads a new link's node formats at that very moment,
+ * with request numbers that in a young session run in step with ours;
+ * on a match the consumer gets our buffers before their memfds (see
+ * pw_stream_connect). Answered syncs move our count well ahead of theirs.
+ */
+#define CORE_SEQUENCE_SKIP 4096
+
+static void core_skip_sequence_numbers(struct pipewire_core *core) {
+	for (int i = 0; i < CORE_SEQUENCE_SKIP; i++) {
+		pw_core_sync(core->core, PW_ID_CORE, 0);
+	}
+}
+
 struct pipewire_core *pipewire_core_create(struct wl_event_loop *wl_loop) {
 	pw_init(NULL, NULL);
 	struct pipewire_core *core = zalloc(sizeof(*core));
@@ -428,6 +445,7 @@ struct pipewire_core *pipewire_core_create(struct wl_event_loop *wl_loop) {
 	}
 	pw_registry_add_listener(core->registry, &core->registry_listener,
 		&registry_events, core);
+	core_skip_sequence_numbers(core);
 	core->connected = true;
 	wlr_log(WLR_INFO, "pipewire: connected (library %s)", pw_get_library_version());
 	return core;

@@ -26,8 +26,11 @@ class Daemons:
 
     def start(self):
         s = self.s
-        self.pipewire = s.spawn([tool("pipewire")], name="pipewire")
         sock = s.runtime_dir / "pipewire-0"
+        # A killed daemon leaves its socket behind: waiting for the file
+        # must see the new daemon's.
+        sock.unlink(missing_ok=True)
+        self.pipewire = s.spawn([tool("pipewire")], name="pipewire")
 
         def up():
             if not self.pipewire.alive():

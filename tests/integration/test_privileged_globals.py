@@ -5,7 +5,8 @@ wayland-info lists the globals its registry announces.  Five copies of it,
 each named in the policy for one capability, must each see exactly that
 capability's globals on top of the ordinary ones; /usr/bin/wayland-info,
 named for nothing, sees none of them.  (export-dmabuf goes with
-screencopy: the same pixels.)
+screencopy: the same pixels.)  A client that binds a hidden global by
+guessing its name gets a protocol error instead of the global.
 """
 import re
 import shutil
@@ -13,7 +14,7 @@ import tempfile
 from pathlib import Path
 
 import harness
-from harness import Session, expect, expect_eq, tool
+from harness import Session, exe, expect, expect_eq, tool
 
 CAPABILITIES = {
     "screencopy": {"zwlr_screencopy_manager_v1", "zwlr_export_dmabuf_manager_v1"},
@@ -55,6 +56,16 @@ def main():
                 seen = interfaces(s, copy)
                 expect_eq(sorted(seen & PRIVILEGED), sorted(CAPABILITIES[capability]),
                           "privileged globals listed to the %s copy" % capability)
+
+            guesser = s.spawn_wayland([exe("ORIEL_TEST_MALFORMED"), "--kind",
+                                       "bind-hidden"], name="bind-hidden")
+            status = guesser.wait(timeout=15)
+            output = guesser.log()
+            expect_eq(status, 0, "binding a hidden global (output: %r)" % output)
+            expect("protocol-error wl_registry 0" in output.splitlines(),
+                   "binding a hidden global: %r" % output)
+            expect("invalid global" in output, "libwayland's reason: %r" % output)
+            s.check_alive()
 
 
 if __name__ == "__main__":

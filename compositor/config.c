@@ -439,17 +439,16 @@ static bool add_privileged(struct parser *p, const struct config_key *key,
 	return true;
 }
 
+/* The key's min carries its capability, for add_privileged. */
+#define PRIVILEGED_KEY(key, privilege) { .name = key, .set = add_privileged, \
+	.flags = KEY_REPEATABLE, .min = privilege }
+
 static const struct config_key privileged_keys[] = {
-	{ .name = "screencopy", .set = add_privileged, .flags = KEY_REPEATABLE,
-		.min = CONFIG_PRIVILEGE_SCREENCOPY },
-	{ .name = "virtual-input", .set = add_privileged, .flags = KEY_REPEATABLE,
-		.min = CONFIG_PRIVILEGE_VIRTUAL_INPUT },
-	{ .name = "data-control", .set = add_privileged, .flags = KEY_REPEATABLE,
-		.min = CONFIG_PRIVILEGE_DATA_CONTROL },
-	{ .name = "output-management", .set = add_privileged, .flags = KEY_REPEATABLE,
-		.min = CONFIG_PRIVILEGE_OUTPUT_MANAGEMENT },
-	{ .name = "gamma", .set = add_privileged, .flags = KEY_REPEATABLE,
-		.min = CONFIG_PRIVILEGE_GAMMA },
+	PRIVILEGED_KEY("screencopy", CONFIG_PRIVILEGE_SCREENCOPY),
+	PRIVILEGED_KEY("virtual-input", CONFIG_PRIVILEGE_VIRTUAL_INPUT),
+	PRIVILEGED_KEY("data-control", CONFIG_PRIVILEGE_DATA_CONTROL),
+	PRIVILEGED_KEY("output-management", CONFIG_PRIVILEGE_OUTPUT_MANAGEMENT),
+	PRIVILEGED_KEY("gamma", CONFIG_PRIVILEGE_GAMMA),
 };
 
 /* [vnc] */

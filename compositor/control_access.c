@@ -6,8 +6,8 @@
  * backend), installed or in the build tree, or listed in the config's
  * [control] allow. The caller must also run as oriel's user.
  *
- * /proc/PID/exe is read here rather than through SD_BUS_CREDS_EXE, because
- * sd-bus strips the " (deleted)" suffix of a binary that was removed or
+ * /proc/PID/exe is read (exe_path.h) rather than through SD_BUS_CREDS_EXE,
+ * because sd-bus strips the " (deleted)" suffix of a binary that was removed or
  * rebuilt since it started; such a binary is no longer the allowed file.
  */
 

@@ -1,5 +1,6 @@
 #include <stdlib.h>
 #include <sys/types.h>
+#include <unistd.h>
 #include <wayland-server-core.h>
 #include <wlr/types/wlr_data_control_v1.h>
 #include <wlr/types/wlr_export_dmabuf_v1.h>
@@ -46,10 +47,12 @@ static void handle_client_created(struct wl_listener *listener, void *data) {
 	wl_client_add_destroy_listener(client, &privileged->destroy);
 
 	pid_t pid = 0;
-	wl_client_get_credentials(client, &pid, NULL, NULL);
+	uid_t uid = (uid_t)-1;
+	wl_client_get_credentials(client, &pid, &uid, NULL);
 	char exe[EXE_PATH_MAX];
-	const char *why;
-	if (!exe_path_of_pid(pid, exe, &why)) {
+	const char *why = "it runs as another user";
+	/* As for the control API: the allowed program, run by oriel's user. */
+	if (uid != geteuid() || !exe_path_of_pid(pid, exe, &why)) {
 		wlr_log(WLR_DEBUG, "client pid %d gets no privileged protocol: %s",
 			(int)pid, why);
 		return;

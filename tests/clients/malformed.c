@@ -96,8 +96,10 @@ static bool send_bind_hidden(struct client_globals *g)
 		"zwlr_screencopy_manager_v1", 1, 0, NULL, 0, NULL,
 	};
 	fprintf(stderr, "%s: binding unlisted global %u\n", g->prog, hidden);
-	wl_registry_bind(registry, hidden, &guess, 1);
+	struct wl_proxy *bound = wl_registry_bind(registry, hidden, &guess, 1);
 	wl_display_roundtrip(g->display);
+	wl_proxy_destroy(bound);
+	wl_registry_destroy(registry);
 	return true;
 }
 

@@ -366,6 +366,91 @@ static const struct config_key control_keys[] = {
 	{ .name = "allow", .set = add_allowed_exe, .flags = KEY_REPEATABLE },
 };
 
+/* [privileged] */
+
+static const char *const privilege_names[CONFIG_PRIVILEGE_COUNT] = {
+	[CONFIG_PRIVILEGE_SCREENCOPY] = "screencopy",
+	[CONFIG_PRIVILEGE_VIRTUAL_INPUT] = "virtual-input",
+	[CONFIG_PRIVILEGE_DATA_CONTROL] = "data-control",
+	[CONFIG_PRIVILEGE_OUTPUT_MANAGEMENT] = "output-management",
+	[CONFIG_PRIVILEGE_GAMMA] = "gamma",
+};
+
+const char *config_privilege_name(enum config_privilege privilege) {
+	return privilege < CONFIG_PRIVILEGE_COUNT ? privilege_names[privilege] : NULL;
+}
+
+bool config_privilege_from_name(const char *name, enum config_privilege *out) {
+	for (int i = 0; i < CONFIG_PRIVILEGE_COUNT; i++) {
+		if (strcmp(name, privilege_names[i]) == 0) {
+			*out = (enum config_privilege)i;
+			return true;
+		}
+	}
+	return false;
+}
+
+bool config_add_privileged_exes(struct oriel_config *config,
+		enum config_privilege privilege, const char *list, char *err, size_t err_size) {
+	char q[QUOTE_MAX + 4];
+	int *n = &config->n_privileged_exes[privilege];
+	const char *s = list;
+	bool any = false;
+	while (*s) {
+		if (is_space(*s)) {
+			s++;
+			continue;
+		}
+		size_t len = 0;
+		while (s[len] && !is_space(s[len])) {
+			len++;
+		}
+		char *path = zalloc(len + 1);
+		memcpy(path, s, len);
+		s += len;
+		if (path[0] != '/') {
+			/* Clients are matched by /proc/PID/exe, always absolute. */
+			snprintf(err, err_size, "'%s' is not an absolute path", quote(path, q));
+			free(path);
+			return false;
+		}
+		if (*n >= CONFIG_MAX_PRIVILEGED_EXES) {
+			snprintf(err, err_size, "too many entries (at most %d)",
+				CONFIG_MAX_PRIVILEGED_EXES);
+			free(path);
+			return false;
+		}
+		config->privileged_exes[privilege][(*n)++] = path;
+		any = true;
+	}
+	if (!any) {
+		snprintf(err, err_size, "missing value");
+	}
+	return any;
+}
+
+static bool add_privileged(struct parser *p, const struct config_key *key,
+		const char *value) {
+	enum config_privilege privilege = (enum config_privilege)key->min;
+	char why[QUOTE_MAX + 64];
+	if (!config_add_privileged_exes(p->config, privilege, value, why, sizeof(why))) {
+		return fail(p, "[privileged] %s: %s", key->name, why);
+	}
+	return true;
+}
+
+/* The key's min carries its capability, for add_privileged. */
+#define PRIVILEGED_KEY(key, privilege) { .name = key, .set = add_privileged, \
+	.flags = KEY_REPEATABLE, .min = privilege }
+
+static const struct config_key privileged_keys[] = {
+	PRIVILEGED_KEY("screencopy", CONFIG_PRIVILEGE_SCREENCOPY),
+	PRIVILEGED_KEY("virtual-input", CONFIG_PRIVILEGE_VIRTUAL_INPUT),
+	PRIVILEGED_KEY("data-control", CONFIG_PRIVILEGE_DATA_CONTROL),
+	PRIVILEGED_KEY("output-management", CONFIG_PRIVILEGE_OUTPUT_MANAGEMENT),
+	PRIVILEGED_KEY("gamma", CONFIG_PRIVILEGE_GAMMA),
+};
+
 /* [vnc] */
 
 bool config_parse_vnc_address(const char *s, struct config_vnc_address *address) {
@@ -525,6 +610,7 @@ static const struct config_section sections[] = {
 	{ .name = "cursor", SECTION_KEYS(cursor_keys) },
 	{ .name = "control", SECTION_KEYS(control_keys) },
 	{ .name = "vnc", SECTION_KEYS(vnc_keys) },
+	{ .name = "privileged", SECTION_KEYS(privileged_keys) },
 };
 
 _Static_assert(ARRAY_LEN(sections) <= MAX_SECTIONS, "raise MAX_SECTIONS");
@@ -534,6 +620,7 @@ _Static_assert(ARRAY_LEN(keyboard_keys) <= MAX_SECTION_KEYS, "raise MAX_SECTION_
 _Static_assert(ARRAY_LEN(cursor_keys) <= MAX_SECTION_KEYS, "raise MAX_SECTION_KEYS");
 _Static_assert(ARRAY_LEN(control_keys) <= MAX_SECTION_KEYS, "raise MAX_SECTION_KEYS");
 _Static_assert(ARRAY_LEN(vnc_keys) <= MAX_SECTION_KEYS, "raise MAX_SECTION_KEYS");
+_Static_assert(ARRAY_LEN(privileged_keys) <= MAX_SECTION_KEYS, "raise MAX_SECTION_KEYS");
 
 static int *seen_line(struct parser *p, const struct config_key *key) {
 	return &p->seen[p->section - sections][key - p->section->keys];
@@ -673,6 +760,11 @@ void config_finish(struct oriel_config *config) {
 	}
 	for (int i = 0; i < config->n_vnc_unix; i++) {
 		free(config->vnc_unix[i]);
+	}
+	for (int i = 0; i < CONFIG_PRIVILEGE_COUNT; i++) {
+		for (int j = 0; j < config->n_privileged_exes[i]; j++) {
+			free(config->privileged_exes[i][j]);
+		}
 	}
 	free(config->vnc_output);
 	free(config->vnc_password_file);

@@ -12,6 +12,21 @@
 #define CONFIG_MAX_OUTPUTS 16
 #define CONFIG_MAX_ALLOWED_EXES 16
 #define CONFIG_MAX_VNC_LISTEN 8
+#define CONFIG_MAX_PRIVILEGED_EXES 16
+
+/*
+ * [privileged]: the Wayland protocols that read the screen, inject input
+ * or change outputs, hidden from every client whose executable is not
+ * listed for them. Screencopy covers export-dmabuf too.
+ */
+enum config_privilege {
+	CONFIG_PRIVILEGE_SCREENCOPY,
+	CONFIG_PRIVILEGE_VIRTUAL_INPUT,
+	CONFIG_PRIVILEGE_DATA_CONTROL,
+	CONFIG_PRIVILEGE_OUTPUT_MANAGEMENT,
+	CONFIG_PRIVILEGE_GAMMA,
+	CONFIG_PRIVILEGE_COUNT,
+};
 
 enum config_mode { CONFIG_MODE_UNSET = 0, CONFIG_MODE_DESKTOP, CONFIG_MODE_KIOSK };
 enum config_xwayland {
@@ -46,6 +61,10 @@ struct oriel_config {
 	char *allowed_exes[CONFIG_MAX_ALLOWED_EXES];
 	int n_allowed_exes;
 
+	/* [privileged] CAPABILITY = /abs/exe [/abs/exe...], repeatable */
+	char *privileged_exes[CONFIG_PRIVILEGE_COUNT][CONFIG_MAX_PRIVILEGED_EXES];
+	int n_privileged_exes[CONFIG_PRIVILEGE_COUNT];
+
 	/* [vnc]: mirrors the --vnc* options; unset values are NULL, 0 or -1. */
 	char *vnc_listen[CONFIG_MAX_VNC_LISTEN]; /* "[ADDR:]PORT", validated */
 	int n_vnc_listen;
@@ -75,6 +94,16 @@ bool config_parse_string(struct oriel_config *config, const char *text,
 /* Reads and parses path; a missing file is an error too. */
 bool config_parse_file(struct oriel_config *config, const char *path,
 	char *err, size_t err_size);
+
+/* The [privileged] key of a capability ("screencopy"), and back. */
+const char *config_privilege_name(enum config_privilege privilege);
+bool config_privilege_from_name(const char *name, enum config_privilege *out);
+/*
+ * Adds a whitespace-separated list of absolute paths to a capability.
+ * Shared with --privileged. On error returns false with a reason in err.
+ */
+bool config_add_privileged_exes(struct oriel_config *config,
+	enum config_privilege privilege, const char *list, char *err, size_t err_size);
 
 /* "WIDTHxHEIGHT[@HZ]", HZ may be fractional ("59.94"). Shared with --output. */
 bool config_parse_output_mode(const char *s, struct config_output_mode *mode);

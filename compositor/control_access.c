@@ -6,13 +6,11 @@
  * backend), installed or in the build tree, or listed in the config's
  * [control] allow. The caller must also run as oriel's user.
  *
- * /proc/PID/exe is read here rather than through SD_BUS_CREDS_EXE, because
- * sd-bus strips the " (deleted)" suffix of a binary that was removed or
+ * /proc/PID/exe is read (exe_path.h) rather than through SD_BUS_CREDS_EXE,
+ * because sd-bus strips the " (deleted)" suffix of a binary that was removed or
  * rebuilt since it started; such a binary is no longer the allowed file.
  */
 
-#include <errno.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +18,7 @@
 #include <wlr/util/log.h>
 #include "compositor/control_private.h"
 #include "compositor/control_utf8.h"
+#include "compositor/exe_path.h"
 #include "compositor/server.h"
 #include "compositor/util.h"
 
@@ -35,35 +34,15 @@ static const char *const builtin_allowed[] = {
 	ORIEL_PORTAL_BUILD_PATH,
 };
 
-#define DELETED_SUFFIX " (deleted)"
-
-/* Whether exe (as /proc/PID/exe shows it) is the file at path. */
-static bool exe_is(const char *exe, const char *path) {
-	if (!path || path[0] != '/') {
-		return false;
-	}
-	if (strcmp(exe, path) == 0) {
-		return true;
-	}
-	/* The kernel shows the canonical path; the allowlist may hold symlinks. */
-	char resolved[PATH_MAX];
-	return realpath(path, resolved) && strcmp(exe, resolved) == 0;
-}
-
 static bool exe_allowed(struct control *control, const char *exe) {
-	size_t len = strlen(exe);
-	size_t suffix_len = strlen(DELETED_SUFFIX);
-	if (len >= suffix_len && strcmp(exe + len - suffix_len, DELETED_SUFFIX) == 0) {
-		return false;
-	}
 	for (size_t i = 0; i < ARRAY_LEN(builtin_allowed); i++) {
-		if (exe_is(exe, builtin_allowed[i])) {
+		if (exe_path_is(exe, builtin_allowed[i])) {
 			return true;
 		}
 	}
 	const struct oriel_config *config = &control->server->options->config;
 	for (int i = 0; i < config->n_allowed_exes; i++) {
-		if (exe_is(exe, config->allowed_exes[i])) {
+		if (exe_path_is(exe, config->allowed_exes[i])) {
 			return true;
 		}
 	}
@@ -101,17 +80,13 @@ int control_check_caller(struct control *control, sd_bus_message *msg,
 		return deny(msg, error, "the caller", "its pid is unknown");
 	}
 
-	char proc_path[64];
-	snprintf(proc_path, sizeof(proc_path), "/proc/%d/exe", (int)pid);
-	char exe[PATH_MAX + sizeof(DELETED_SUFFIX)];
-	ssize_t len = readlink(proc_path, exe, sizeof(exe) - 1);
-	if (len < 0 || (size_t)len >= sizeof(exe) - 1) {
+	char exe[EXE_PATH_MAX];
+	const char *why;
+	if (!exe_path_of_pid(pid, exe, &why)) {
 		char who[64];
 		snprintf(who, sizeof(who), "process %d", (int)pid);
-		return deny(msg, error, who,
-			len < 0 ? strerror(errno) : "its executable path is too long");
+		return deny(msg, error, who, why);
 	}
-	exe[len] = '\0';
 
 	if (r_uid < 0 || euid != geteuid()) {
 		return deny(msg, error, exe, "it runs as another user");

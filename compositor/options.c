@@ -32,6 +32,11 @@ static const char usage[] =
 	"  --vnc-http DIR|none                       noVNC files served on the VNC\n"
 	"                                            port (/usr/share/novnc)\n"
 	"  --vnc-tls-cert FILE --vnc-tls-key FILE    TLS for WebSocket viewers (wss)\n"
+	"  --privileged CAPABILITY=PATH              let the program at PATH use a\n"
+	"                                            privileged protocol (repeatable;\n"
+	"                                            screencopy, virtual-input,\n"
+	"                                            data-control, output-management,\n"
+	"                                            gamma)\n"
 	"  -d, --debug                               debug logging\n"
 	"  -h, --help                                show this help\n"
 	"  -v, --version                             show the version\n";
@@ -48,7 +53,8 @@ static int parse_choice(const char *value, const char *const choices[], int n) {
 enum { OPT_BACKEND = 256, OPT_RENDERER, OPT_OUTPUT, OPT_XWAYLAND, OPT_KIOSK,
 	OPT_CONFIG, OPT_DBUS, OPT_VNC, OPT_VNC_UNIX, OPT_VNC_OUTPUT,
 	OPT_VNC_PASSWORD_FILE, OPT_VNC_VIEW_ONLY, OPT_VNC_MAX_FPS, OPT_VNC_MAX_CLIENTS,
-	OPT_VNC_MAX_CUT_TEXT, OPT_VNC_HTTP, OPT_VNC_TLS_CERT, OPT_VNC_TLS_KEY };
+	OPT_VNC_MAX_CUT_TEXT, OPT_VNC_HTTP, OPT_VNC_TLS_CERT, OPT_VNC_TLS_KEY,
+	OPT_PRIVILEGED };
 
 static bool parse_count(const char *value, int min, int max, int *out) {
 	char *end;
@@ -57,6 +63,31 @@ static bool parse_count(const char *value, int min, int max, int *out) {
 		return false;
 	}
 	*out = (int)v;
+	return true;
+}
+
+/* "CAPABILITY=PATH[ PATH...]", as a [privileged] line; adds to the config's. */
+static bool parse_privileged(struct oriel_config *config, const char *value) {
+	const char *eq = strchr(value, '=');
+	char name[32];
+	enum config_privilege privilege;
+	size_t len = eq ? (size_t)(eq - value) : 0;
+	if (!eq || len >= sizeof(name)) {
+		fprintf(stderr, "oriel: --privileged takes CAPABILITY=PATH, not \"%s\"\n", value);
+		return false;
+	}
+	memcpy(name, value, len);
+	name[len] = '\0';
+	if (!config_privilege_from_name(name, &privilege)) {
+		fprintf(stderr, "oriel: --privileged: unknown capability \"%s\" (screencopy, "
+			"virtual-input, data-control, output-management or gamma)\n", name);
+		return false;
+	}
+	char err[128];
+	if (!config_add_privileged_exes(config, privilege, eq + 1, err, sizeof(err))) {
+		fprintf(stderr, "oriel: --privileged %s: %s\n", name, err);
+		return false;
+	}
 	return true;
 }
 
@@ -80,6 +111,7 @@ enum options_result options_parse(struct oriel_options *options, int argc, char 
 		{"vnc-http", required_argument, NULL, OPT_VNC_HTTP},
 		{"vnc-tls-cert", required_argument, NULL, OPT_VNC_TLS_CERT},
 		{"vnc-tls-key", required_argument, NULL, OPT_VNC_TLS_KEY},
+		{"privileged", required_argument, NULL, OPT_PRIVILEGED},
 		{"debug", no_argument, NULL, 'd'},
 		{"help", no_argument, NULL, 'h'},
 		{"version", no_argument, NULL, 'v'},
@@ -192,6 +224,11 @@ enum options_result options_parse(struct oriel_options *options, int argc, char 
 			break;
 		case OPT_VNC_TLS_KEY:
 			vnc->tls_key = optarg;
+			break;
+		case OPT_PRIVILEGED:
+			if (!parse_privileged(&options->config, optarg)) {
+				return OPTIONS_EXIT_FAILURE;
+			}
 			break;
 		case 'd':
 			options->debug = true;

@@ -17,6 +17,7 @@
 #include "compositor/decoration_protocols.h"
 #include "compositor/layer_shell.h"
 #include "compositor/output.h"
+#include "compositor/privileged_globals.h"
 #include "compositor/protocols.h"
 #include "compositor/seat.h"
 #include "compositor/server.h"
@@ -67,6 +68,7 @@ bool server_init(struct server *server, const struct oriel_options *options) {
 	decoration_protocols_init(server);
 	layer_shell_init(server);
 	protocols_init(server);
+	privileged_globals_init(server);
 	return true;
 }
 
@@ -91,6 +93,7 @@ void server_finish(struct server *server) {
 		return;
 	}
 	wl_display_destroy_clients(server->display);
+	privileged_globals_finish(server);
 	protocols_finish(server);
 	layer_shell_finish(server);
 	decoration_protocols_finish(server);

@@ -65,6 +65,7 @@ struct server {
 	struct layer_shell *layer_shell;
 	struct decoration_protocols *decoration_protocols;
 	struct protocols *protocols;
+	struct privileged_globals *privileged_globals;
 	struct xwm *xwm;
 	struct control *control;
 	struct virtual_input *virtual_input;

@@ -48,22 +48,80 @@ static bool send_bad_positioner(struct client_globals *g)
 	return true;
 }
 
+#define MAX_GLOBAL_NAME 512
+
+static void registry_global(void *data, struct wl_registry *registry,
+		uint32_t name, const char *interface, uint32_t version)
+{
+	bool *listed = data;
+	if (name < MAX_GLOBAL_NAME)
+		listed[name] = true;
+}
+
+static void registry_global_remove(void *data, struct wl_registry *registry,
+		uint32_t name)
+{
+}
+
+static const struct wl_registry_listener listing = {
+	.global = registry_global,
+	.global_remove = registry_global_remove,
+};
+
+/*
+ * Binds a global the registry did not list, by guessing its name from a
+ * gap in the listed ones: a global hidden from this client must stay out
+ * of reach (libwayland answers wl_display.invalid_object on wl_registry).
+ */
+static bool send_bind_hidden(struct client_globals *g)
+{
+	static bool listed[MAX_GLOBAL_NAME];
+	struct wl_registry *registry = wl_display_get_registry(g->display);
+	wl_registry_add_listener(registry, &listing, listed);
+	wl_display_roundtrip(g->display);
+	uint32_t last = 0;
+	for (uint32_t name = 1; name < MAX_GLOBAL_NAME; name++)
+		if (listed[name])
+			last = name;
+	uint32_t hidden = 1;
+	while (hidden < last && listed[hidden])
+		hidden++;
+	if (hidden >= last) {
+		fprintf(stderr, "%s: the registry hides no global\n", g->prog);
+		wl_registry_destroy(registry);
+		return false;
+	}
+	/* Only the name travels; the interface need not be known here. */
+	static const struct wl_interface guess = {
+		"zwlr_screencopy_manager_v1", 1, 0, NULL, 0, NULL,
+	};
+	fprintf(stderr, "%s: binding unlisted global %u\n", g->prog, hidden);
+	struct wl_proxy *bound = wl_registry_bind(registry, hidden, &guess, 1);
+	wl_display_roundtrip(g->display);
+	wl_proxy_destroy(bound);
+	wl_registry_destroy(registry);
+	return true;
+}
+
 static const struct {
 	const char *name;
 	bool (*send)(struct client_globals *g);
 } kinds[] = {
 	{ "shm-pool", send_bad_shm_pool },
 	{ "positioner", send_bad_positioner },
+	{ "bind-hidden", send_bind_hidden },
 };
 
 static void usage(FILE *out, const char *prog)
 {
 	fprintf(out,
-		"usage: %s [--kind shm-pool|positioner]\n"
+		"usage: %s [--kind shm-pool|positioner|bind-hidden]\n"
 		"  shm-pool    wl_shm.create_pool of size 0"
 		" (wl_shm error 1, invalid_stride)\n"
 		"  positioner  xdg_positioner.set_size(0, 0)"
 		" (xdg_positioner error 0, invalid_input)\n"
+		"  bind-hidden a global the registry did not list"
+		" (wl_registry error 0, invalid_object)\n"
 		"Prints \"protocol-error <interface> <code>\" and exits 0 once"
 		" disconnected\nwith a protocol error; exits 1 otherwise.\n",
 		prog);

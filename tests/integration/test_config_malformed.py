@@ -24,6 +24,9 @@ CONFIGS = [
      "[keyboard]\n"
      "layout = us\n"
      "this line is not a setting\n", 6),
+    ("[privileged]\n"
+     "screencopy = /usr/bin/grim\n"
+     "virtual-input = wayvnc\n", 3),
 ]
 
 

@@ -580,6 +580,71 @@ static void test_vnc(void) {
 	EXPECT(!config_parse_vnc_address("5900x", &address), "junk after port");
 }
 
+static void test_privileged(void) {
+	struct oriel_config config;
+	char err[512];
+	EXPECT(parse(&config,
+		"[privileged]\n"
+		"screencopy = /usr/bin/grim /usr/bin/wayvnc\n"
+		"screencopy =\t/opt/tool\n"
+		"virtual-input = /usr/bin/wayvnc\n"
+		"data-control = /usr/bin/wl-paste  ; comment\n"
+		"output-management = /usr/bin/wlr-randr\n"
+		"gamma = /usr/bin/gammastep\n", err, sizeof(err)), "%s", err);
+	EXPECT(config.n_privileged_exes[CONFIG_PRIVILEGE_SCREENCOPY] == 3, "screencopy %d",
+		config.n_privileged_exes[CONFIG_PRIVILEGE_SCREENCOPY]);
+	EXPECT_STR(config.privileged_exes[CONFIG_PRIVILEGE_SCREENCOPY][0], "/usr/bin/grim");
+	EXPECT_STR(config.privileged_exes[CONFIG_PRIVILEGE_SCREENCOPY][1], "/usr/bin/wayvnc");
+	EXPECT_STR(config.privileged_exes[CONFIG_PRIVILEGE_SCREENCOPY][2], "/opt/tool");
+	EXPECT_STR(config.privileged_exes[CONFIG_PRIVILEGE_VIRTUAL_INPUT][0], "/usr/bin/wayvnc");
+	EXPECT(config.n_privileged_exes[CONFIG_PRIVILEGE_DATA_CONTROL] == 1, "data-control %d",
+		config.n_privileged_exes[CONFIG_PRIVILEGE_DATA_CONTROL]);
+	EXPECT_STR(config.privileged_exes[CONFIG_PRIVILEGE_DATA_CONTROL][0], "/usr/bin/wl-paste");
+	EXPECT_STR(config.privileged_exes[CONFIG_PRIVILEGE_OUTPUT_MANAGEMENT][0],
+		"/usr/bin/wlr-randr");
+	EXPECT_STR(config.privileged_exes[CONFIG_PRIVILEGE_GAMMA][0], "/usr/bin/gammastep");
+	config_finish(&config);
+	for (int i = 0; i < CONFIG_PRIVILEGE_COUNT; i++) {
+		EXPECT(config.n_privileged_exes[i] == 0, "finish clears capability %d", i);
+	}
+
+	/* Nobody by default. */
+	EXPECT(parse(&config, "[privileged]\n", err, sizeof(err)), "%s", err);
+	for (int i = 0; i < CONFIG_PRIVILEGE_COUNT; i++) {
+		EXPECT(config.n_privileged_exes[i] == 0, "capability %d unset", i);
+	}
+	config_finish(&config);
+
+	EXPECT_ERROR("[privileged]\nscreencopy =\n", 2, "[privileged] screencopy",
+		"missing value");
+	EXPECT_ERROR("[privileged]\nscreencopy = /usr/bin/grim grim\n", 2,
+		"[privileged] screencopy", "'grim'", "absolute path");
+	EXPECT_ERROR("[privileged]\n\ngamma = ~/bin/g\n", 3, "gamma", "absolute path");
+	EXPECT_ERROR("[privileged]\nscreen-copy = /usr/bin/grim\n", 2,
+		"unknown key 'screen-copy' in [privileged]");
+	EXPECT_ERROR("[privileged]\nvirtual-input = /a /b /c /d /e /f /g /h\n"
+		"virtual-input = /i /j /k /l /m /n /o /p\nvirtual-input = /q\n", 4,
+		"virtual-input", "too many entries");
+
+	/* The names, as --privileged takes them. */
+	for (int i = 0; i < CONFIG_PRIVILEGE_COUNT; i++) {
+		enum config_privilege privilege;
+		const char *name = config_privilege_name((enum config_privilege)i);
+		EXPECT(name && config_privilege_from_name(name, &privilege) &&
+			privilege == (enum config_privilege)i, "name of capability %d", i);
+	}
+	enum config_privilege privilege;
+	EXPECT(!config_privilege_from_name("Screencopy", &privilege), "names are exact");
+	EXPECT(config_privilege_name(CONFIG_PRIVILEGE_COUNT) == NULL, "no such name");
+	config_init(&config);
+	EXPECT(!config_add_privileged_exes(&config, CONFIG_PRIVILEGE_GAMMA, " \t ",
+		err, sizeof(err)) && strstr(err, "missing value"), "blank list: %s", err);
+	EXPECT(config_add_privileged_exes(&config, CONFIG_PRIVILEGE_GAMMA, "/a /b",
+		err, sizeof(err)) && config.n_privileged_exes[CONFIG_PRIVILEGE_GAMMA] == 2,
+		"list: %s", err);
+	config_finish(&config);
+}
+
 int main(void) {
 	test_init_finish();
 	test_full_file();
@@ -589,6 +654,7 @@ int main(void) {
 	test_parse_file();
 	test_output_mode();
 	test_vnc();
+	test_privileged();
 	if (failures) {
 		fprintf(stderr, "test-config: %d check(s) failed\n", failures);
 		return 1;

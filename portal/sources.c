@@ -58,13 +58,22 @@ void portal_targets_free(struct portal_target *targets, int n) {
 	free(targets);
 }
 
+/* 0, or -ENOMEM with t emptied. */
+static int target_made(struct portal_target *t) {
+	if (t->source && t->name) {
+		return 0;
+	}
+	portal_target_finish(t);
+	return -ENOMEM;
+}
+
 static int output_target(const struct portal_output *o, struct portal_target *t) {
 	*t = (struct portal_target){ PORTAL_SOURCE_MONITOR, NULL, strdup(o->name), 0,
 		o->x, o->y, o->width, o->height };
 	if (asprintf(&t->source, MONITOR_PREFIX "%s", o->name) < 0) {
 		t->source = NULL;
 	}
-	return t->source && t->name ? 0 : -ENOMEM;
+	return target_made(t);
 }
 
 static int window_target(const struct portal_window *w, struct portal_target *t) {
@@ -73,13 +82,13 @@ static int window_target(const struct portal_window *w, struct portal_target *t)
 	if (asprintf(&t->source, WINDOW_PREFIX "%" PRIu64, w->id) < 0) {
 		t->source = NULL;
 	}
-	return t->source && t->name ? 0 : -ENOMEM;
+	return target_made(t);
 }
 
 static int virtual_target(struct portal_target *t) {
 	*t = (struct portal_target){ PORTAL_SOURCE_VIRTUAL, strdup(VIRTUAL_WORD), strdup(""), 0,
 		0, 0, PORTAL_VIRTUAL_WIDTH, PORTAL_VIRTUAL_HEIGHT };
-	return t->source && t->name ? 0 : -ENOMEM;
+	return target_made(t);
 }
 
 static const struct portal_window *focused_window(const struct portal_catalog *cat) {
@@ -127,16 +136,19 @@ int portal_catalog_pick(const struct portal_catalog *cat, const char *choice, bo
 		n = portal_catalog_target(cat, choice, &list[0]) ? 1 : 0;
 	} else if (cat->n_outputs > 0) {
 		for (int i = 0; r >= 0 && i < (multiple ? cat->n_outputs : 1); i++) {
-			r = output_target(&cat->outputs[i], &list[n++]);
+			r = output_target(&cat->outputs[i], &list[n]);
+			n += r >= 0;
 		}
 	} else if (cat->types & PORTAL_SOURCE_WINDOW) {
 		const struct portal_window *w = rule == PORTAL_WINDOW_FOCUSED ?
 			focused_window(cat) : NULL;
 		if (w) {
-			r = window_target(w, &list[n++]);
+			r = window_target(w, &list[n]);
+			n += r >= 0;
 		}
 	} else if (cat->types & PORTAL_SOURCE_VIRTUAL) {
-		r = virtual_target(&list[n++]);
+		r = virtual_target(&list[n]);
+		n += r >= 0;
 	}
 	if (r < 0) {
 		portal_targets_free(list, n);

@@ -47,6 +47,9 @@ int portal_decide(struct portal *portal, const struct portal_question *q,
 		return -ENOMEM;
 	}
 	const char *kind = prompt_kind(q->kind);
+	if (kind && q->prompt_kind) {
+		kind = q->prompt_kind;
+	}
 	if (decision == PORTAL_ASK && kind) {
 		int r = portal_permission_ask(portal, q, kind, app, persist,
 			portal_policy_prompt_timeout(&portal->policy, q->kind), call, fn);

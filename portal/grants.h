@@ -13,7 +13,9 @@
  * ID is 32 hex digits (128 random bits), APP_ID may be empty (a caller
  * that is not a sandboxed app), KIND is a policy section name
  * ("screencast"), CREATED is in Unix seconds and SOURCES is a list of
- * "monitor:OUTPUT" separated by spaces. Lines starting with # are
+ * "monitor:OUTPUT", "window:ID" (oriel's window id, which is never
+ * reused while oriel runs, so a grant for a closed window is not usable)
+ * or "virtual" (a new virtual output), separated by spaces. Lines starting with # are
  * comments. The file is replaced atomically (a temporary file renamed
  * over it) under an flock of PATH.lock, so that the backend and orielctl
  * never lose each other's changes.

@@ -30,9 +30,11 @@ enum portal_persist_mode {
 	PORTAL_PERSIST_PERSISTENT = 2,
 };
 
-/* What oriel offers today: monitors, with the cursor embedded. */
-#define PORTAL_AVAILABLE_SOURCE_TYPES ((uint32_t)PORTAL_SOURCE_MONITOR)
-#define PORTAL_AVAILABLE_CURSOR_MODES ((uint32_t)PORTAL_CURSOR_EMBEDDED)
+/* What oriel offers: every source type and cursor mode of the portal. */
+#define PORTAL_AVAILABLE_SOURCE_TYPES \
+	((uint32_t)(PORTAL_SOURCE_MONITOR | PORTAL_SOURCE_WINDOW | PORTAL_SOURCE_VIRTUAL))
+#define PORTAL_AVAILABLE_CURSOR_MODES \
+	((uint32_t)(PORTAL_CURSOR_HIDDEN | PORTAL_CURSOR_EMBEDDED | PORTAL_CURSOR_METADATA))
 #define PORTAL_SCREENCAST_VERSION 4u
 
 /* SelectSources options; the has_* flags say which keys were present. */

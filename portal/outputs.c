@@ -1,7 +1,6 @@
 /*
  * oriel's outputs, as org.oriel.Compositor.Outputs.List gives them:
- * name, width, height, refresh, x, y, scale; and as the sources the
- * permission prompt lets the person choose among.
+ * name, width, height, refresh, x, y, scale.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -77,28 +76,4 @@ void portal_sources_finish(struct portal_sources *sources) {
 	free(sources->ids);
 	free(sources->labels);
 	*sources = (struct portal_sources){0};
-}
-
-int portal_output_sources(const struct portal_output *outputs, int n,
-		struct portal_sources *sources) {
-	*sources = (struct portal_sources){0};
-	sources->ids = calloc(n > 0 ? n : 1, sizeof(char *));
-	sources->labels = calloc(n > 0 ? n : 1, sizeof(char *));
-	if (!sources->ids || !sources->labels) {
-		portal_sources_finish(sources);
-		return -ENOMEM;
-	}
-	for (int i = 0; i < n; i++) {
-		sources->ids[i] = strdup(outputs[i].name);
-		if (asprintf(&sources->labels[i], "Screen %s (%ux%u)", outputs[i].name,
-				outputs[i].width, outputs[i].height) < 0) {
-			sources->labels[i] = NULL;
-		}
-		sources->n++;
-		if (!sources->ids[i] || !sources->labels[i]) {
-			portal_sources_finish(sources);
-			return -ENOMEM;
-		}
-	}
-	return 0;
 }

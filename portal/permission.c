@@ -175,6 +175,7 @@ int portal_permission_ask(struct portal *portal, const struct portal_question *q
 	r = r < 0 ? r : sd_bus_message_open_container(msg, 'a', "(ss)");
 	for (int i = 0; r >= 0 && q->sources && i < q->sources->n; i++) {
 		r = sd_bus_message_append(msg, "(ss)", q->sources->ids[i], q->sources->labels[i]);
+		portal_log(portal, "offering %s: %s", q->sources->ids[i], q->sources->labels[i]);
 	}
 	r = r < 0 ? r : sd_bus_message_close_container(msg);
 	r = r < 0 ? r : sd_bus_message_append(msg, "bu", persist_allowed, timeout_ms);

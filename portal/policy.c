@@ -113,6 +113,16 @@ static int parse_key(struct portal_policy_rules *rules, const char *key, char *v
 		}
 		return 0;
 	}
+	if (!strcmp(key, "window")) {
+		if (!strcmp(value, "focused")) {
+			rules->window = PORTAL_WINDOW_FOCUSED;
+		} else if (!strcmp(value, "none")) {
+			rules->window = PORTAL_WINDOW_NONE;
+		} else {
+			return warn(warnings, line, "window must be focused or none", value);
+		}
+		return 0;
+	}
 	if (!strcmp(key, "prompt-timeout")) {
 		char *end = NULL;
 		unsigned long s = strtoul(value, &end, 10);
@@ -283,4 +293,10 @@ unsigned portal_policy_prompt_timeout(const struct portal_policy *policy,
 		enum portal_kind kind) {
 	return kind >= 0 && kind < PORTAL_N_KINDS ? policy->rules[kind].prompt_timeout_s :
 		PORTAL_PROMPT_TIMEOUT_DEFAULT_S;
+}
+
+enum portal_window_rule portal_policy_window(const struct portal_policy *policy,
+		enum portal_kind kind) {
+	return kind >= 0 && kind < PORTAL_N_KINDS ? policy->rules[kind].window :
+		PORTAL_WINDOW_FOCUSED;
 }

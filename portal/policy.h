@@ -12,7 +12,10 @@
  * (* matches any app); allow-unidentified = true|false for callers with an
  * empty app_id; persist = true|false, whether a grant may be remembered
  * (restore tokens) when the app asks for that; prompt-timeout = seconds
- * the prompt waits for the person before it denies (1-600, default 30).
+ * the prompt waits for the person before it denies (1-600, default 30);
+ * window = focused|none, which window a window cast shows when nobody
+ * chooses (the policy allowed it): the focused one (default), or none, so
+ * that only a person in the prompt can pick a window.
  */
 #ifndef ORIEL_PORTAL_POLICY_H
 #define ORIEL_PORTAL_POLICY_H
@@ -43,6 +46,12 @@ enum portal_decision {
 #define PORTAL_PROMPT_TIMEOUT_DEFAULT_S 30
 #define PORTAL_PROMPT_TIMEOUT_MAX_S 600
 
+/* Which window a window cast shows when the policy, not a person, decided. */
+enum portal_window_rule {
+	PORTAL_WINDOW_FOCUSED = 0,
+	PORTAL_WINDOW_NONE,
+};
+
 struct portal_policy_list {
 	int n;
 	char *names[PORTAL_POLICY_MAX_ENTRIES];
@@ -53,6 +62,7 @@ struct portal_policy_rules {
 	bool allow_unidentified;
 	bool persist;
 	unsigned prompt_timeout_s;
+	enum portal_window_rule window;
 	struct portal_policy_list allow, ask, deny;
 };
 
@@ -88,6 +98,10 @@ bool portal_policy_persist(const struct portal_policy *policy, enum portal_kind 
 
 /* Seconds the prompt for this kind waits for the person before it denies. */
 unsigned portal_policy_prompt_timeout(const struct portal_policy *policy,
+	enum portal_kind kind);
+
+/* Which window a window cast shows when nobody chooses. */
+enum portal_window_rule portal_policy_window(const struct portal_policy *policy,
 	enum portal_kind kind);
 
 #endif

@@ -31,6 +31,11 @@
 #define ORIEL_IFACE_CASTS "org.oriel.Compositor.Casts"
 #define ORIEL_IFACE_SCREENSHOT "org.oriel.Compositor.Screenshot"
 #define ORIEL_IFACE_INPUT "org.oriel.Compositor.Input"
+#define ORIEL_IFACE_WINDOWS "org.oriel.Compositor.Windows"
+
+/* A virtual screen's size until its consumer fixates another. */
+#define PORTAL_VIRTUAL_WIDTH 1280u
+#define PORTAL_VIRTUAL_HEIGHT 720u
 
 /* Response codes of org.freedesktop.impl.portal.Request. */
 enum portal_response {
@@ -78,7 +83,7 @@ int portal_begin_call(struct portal *portal, sd_bus_message *msg, sd_bus_error *
 /* Replies (response, {}) to an impl method. */
 int portal_reply_response(sd_bus_message *msg, uint32_t response);
 
-/* Sources the prompt offers: ids (output names), shown as labels. */
+/* Sources the prompt offers: ids (sources.c's words), shown as labels. */
 struct portal_sources {
 	char **ids;
 	char **labels;
@@ -100,6 +105,8 @@ struct portal_question {
 	bool wants_remember; /* the app asked to persist the grant */
 	/* What the person chooses among; may be none. */
 	const struct portal_sources *sources;
+	/* The prompt's words for the kind when not its own ("window"); may be NULL. */
+	const char *prompt_kind;
 };
 struct portal_answer {
 	bool allowed;
@@ -154,10 +161,70 @@ int portal_list_outputs(struct portal *portal, struct portal_output **outputs, i
 void portal_outputs_free(struct portal_output *outputs, int n);
 const struct portal_output *portal_output_find(const struct portal_output *outputs, int n,
 	const char *name);
-/* The outputs as the prompt's sources, labelled "Screen NAME (WxH)". */
-int portal_output_sources(const struct portal_output *outputs, int n,
-	struct portal_sources *sources);
 void portal_sources_finish(struct portal_sources *sources);
+
+/* windows.c: org.oriel.Compositor.Windows.List, bottom of the stack first. */
+struct portal_window {
+	uint64_t id;
+	char *title;
+	char *app_id;
+	int32_t x, y;
+	uint32_t width, height;
+	bool focused, minimized;
+};
+int portal_list_windows(struct portal *portal, struct portal_window **windows, int *n,
+	sd_bus_error *error);
+void portal_windows_free(struct portal_window *windows, int n);
+
+/*
+ * sources.c: what a cast may show among the source types the app
+ * selected. A source's word is "monitor:OUTPUT", "window:ID" or
+ * "virtual": what the prompt answers and a grant stores (grants.h).
+ */
+struct portal_target {
+	enum portal_source_type type;
+	char *source; /* its word */
+	char *name;   /* the output's name (a virtual one's once cast), the window's title */
+	uint64_t window_id;
+	int32_t x, y; /* in the layout */
+	uint32_t width, height;
+};
+void portal_target_finish(struct portal_target *target);
+void portal_targets_free(struct portal_target *targets, int n);
+
+struct portal_catalog {
+	uint32_t types; /* the app's selection */
+	struct portal_output *outputs;
+	int n_outputs;
+	struct portal_window *windows;
+	int n_windows;
+};
+/* Lists the outputs and windows, as far as types wants them. */
+int portal_catalog_load(struct portal *portal, uint32_t types, struct portal_catalog *cat,
+	sd_bus_error *error);
+void portal_catalog_finish(struct portal_catalog *cat);
+/*
+ * The prompt's choices: the outputs, a new virtual screen, then the
+ * windows (the focused one first, then top to bottom), at most as many as
+ * the prompt shows.
+ */
+int portal_catalog_sources(const struct portal_catalog *cat, struct portal_sources *sources);
+/* "window" when only windows are offered, else "screencast". */
+const char *portal_catalog_prompt_kind(const struct portal_catalog *cat);
+/* The source that word names, when it exists now; out is set when true. */
+bool portal_catalog_target(const struct portal_catalog *cat, const char *word,
+	struct portal_target *out);
+/*
+ * What to cast: the source the person chose (choice), none when it is
+ * gone; without a choice, the first output or, with multiple, every one;
+ * else the window rule's window (none when it names none); else a
+ * virtual screen.
+ */
+int portal_catalog_pick(const struct portal_catalog *cat, const char *choice, bool multiple,
+	enum portal_window_rule rule, struct portal_target **targets, int *n);
+/* The words of every source that exists now, NULL-terminated (portal_strv_free). */
+char **portal_catalog_existing(const struct portal_catalog *cat);
+void portal_strv_free(char **list);
 
 /* request.c: org.freedesktop.impl.portal.Request at a handle. */
 struct portal_request {
@@ -177,7 +244,7 @@ void portal_request_destroy(struct portal_request *request);
 struct portal_cast {
 	uint64_t cast_id;
 	uint32_t node_id;
-	struct portal_output output; /* what it shows, in layout coordinates */
+	struct portal_target target; /* what it shows, in layout coordinates */
 };
 
 /* An input held down through a session, released when the session ends. */
@@ -214,20 +281,13 @@ void portal_session_destroy(struct portal_session *session, bool emit_closed);
 void portal_session_stop_casts(struct portal_session *session);
 
 /*
- * casts.c: one oriel output cast per named output, kept in the session,
- * each named after client (the app, for the sharing indicator); on
- * failure the session's casts are stopped and a negative errno (with
- * error set) is returned.
+ * casts.c: one oriel cast per target (an output, window or virtual cast,
+ * with the session's cursor mode), kept in the session, each named after
+ * client (the app, for the sharing indicator); on failure the session's
+ * casts are stopped and a negative errno (with error set) is returned.
  */
-int portal_session_cast_outputs(struct portal_session *session,
-	const struct portal_output *outputs, int n, const char *client, sd_bus_error *error);
-/*
- * What to cast: the output named choice (the person's), else the first or,
- * when the app asked for multiple, every output. None when choice is gone.
- */
-void portal_session_choose_outputs(struct portal_session *session, const char *choice,
-	const struct portal_output *outputs, int n, const struct portal_output **chosen,
-	int *n_chosen);
+int portal_session_cast(struct portal_session *session,
+	const struct portal_target *targets, int n, const char *client, sd_bus_error *error);
 /* Appends "streams" a(ua{sv}) (in an open a{sv}) for the session's casts. */
 int portal_append_streams(sd_bus_message *reply, struct portal_session *session);
 
@@ -243,12 +303,12 @@ int portal_append_streams(sd_bus_message *reply, struct portal_session *session)
  */
 int portal_restore_read(sd_bus_message *msg, char **id);
 /*
- * The outputs session's restore grant names, when it is still usable by
- * this app and each output still exists: copies of outputs' entries in
- * *chosen. False when there is no usable grant (then ask).
+ * The sources session's restore grant names, when it is still usable by
+ * this app and each source still exists in cat: in *targets
+ * (portal_targets_free). False when there is no usable grant (then ask).
  */
-bool portal_restore_outputs(struct portal_session *session,
-	const struct portal_output *outputs, int n, struct portal_output **chosen, int *n_chosen);
+bool portal_restore_targets(struct portal_session *session,
+	const struct portal_catalog *cat, struct portal_target **targets, int *n);
 /*
  * Remembers the session's casts as a grant (or keeps the restored one)
  * for the persist mode the app asked for, and appends restore_data and

@@ -5,7 +5,7 @@
  * CreateSession makes a session that ScreenCast.SelectSources may also
  * select sources for; SelectDevices keeps the device types (keyboard,
  * pointer); Start asks portal_decide (the [remote-desktop] policy, or the
- * person in oriel's prompt, who also chooses the output when sources were
+ * person in oriel's prompt, who also chooses the source when sources were
  * selected) and, when sources were selected, casts them like
  * ScreenCast.Start, answering "devices" and "streams". The Notify* methods go to oriel's virtual input
  * (org.oriel.Compositor.Input), which maps keysyms with the active keymap
@@ -113,8 +113,8 @@ static int handle_select_devices(sd_bus_message *msg, void *data, sd_bus_error *
 
 /*
  * portal_decide answered, now or when the person did: cast the sources
- * ScreenCast.SelectSources chose, if any (the output the person chose, or
- * the first or every output), and answer devices and streams.
+ * ScreenCast.SelectSources chose, if any (the source the person chose,
+ * or what portal_catalog_pick picks), and answer devices and streams.
  */
 static void handle_decided(struct portal *portal, sd_bus_message *msg,
 		const struct portal_answer *answer, void *data) {
@@ -123,24 +123,24 @@ static void handle_decided(struct portal *portal, sd_bus_message *msg,
 		portal_reply_response(msg, PORTAL_RESPONSE_CANCELLED);
 		return;
 	}
-	struct portal_output *outputs = NULL;
-	const struct portal_output *chosen = NULL;
-	int n = 0, n_chosen = 0, r = 0;
+	struct portal_catalog cat = {0};
+	struct portal_target *targets = NULL;
+	int n = 0, r = 0;
 	sd_bus_error call_error = SD_BUS_ERROR_NULL;
 	if (session->selected) {
-		r = portal_list_outputs(portal, &outputs, &n, &call_error);
-		if (r >= 0) {
-			portal_session_choose_outputs(session, answer->choice, outputs, n, &chosen,
-				&n_chosen);
-		}
-		if (r >= 0 && n_chosen == 0) {
+		r = portal_catalog_load(portal, session->selection.types, &cat, &call_error);
+		r = r < 0 ? r : portal_catalog_pick(&cat, answer->choice,
+			session->selection.multiple,
+			portal_policy_window(&portal->policy, PORTAL_KIND_REMOTE_DESKTOP), &targets,
+			&n);
+		if (r >= 0 && n == 0) {
 			r = -ENODEV;
 		}
-		r = r < 0 ? r : portal_session_cast_outputs(session, chosen, n_chosen, answer->app,
-			&call_error);
+		r = r < 0 ? r : portal_session_cast(session, targets, n, answer->app, &call_error);
 	}
 	sd_bus_error_free(&call_error);
-	portal_outputs_free(outputs, n);
+	portal_targets_free(targets, n);
+	portal_catalog_finish(&cat);
 	if (r < 0) {
 		portal_reply_response(msg, PORTAL_RESPONSE_OTHER);
 		return;
@@ -181,16 +181,18 @@ static int handle_start(sd_bus_message *msg, void *data, sd_bus_error *error) {
 		return sd_bus_error_setf(error, SD_BUS_ERROR_FAILED,
 			"session %s has already started", session_handle);
 	}
-	/* The person chooses among the outputs only when some are to be cast. */
+	/* The person chooses among the sources only when some are to be cast. */
 	struct portal_sources sources = {0};
 	if (session->selected) {
-		struct portal_output *outputs = NULL;
-		int n = 0;
+		struct portal_catalog cat;
 		sd_bus_error call_error = SD_BUS_ERROR_NULL;
-		r = portal_list_outputs(portal, &outputs, &n, &call_error);
-		r = r < 0 ? r : portal_output_sources(outputs, n, &sources);
+		r = portal_catalog_load(portal, session->selection.types, &cat, &call_error);
 		sd_bus_error_free(&call_error);
-		portal_outputs_free(outputs, n);
+		if (r < 0) {
+			return portal_reply_response(msg, PORTAL_RESPONSE_OTHER);
+		}
+		r = portal_catalog_sources(&cat, &sources);
+		portal_catalog_finish(&cat);
 		if (r < 0) {
 			return portal_reply_response(msg, PORTAL_RESPONSE_OTHER);
 		}
@@ -300,7 +302,7 @@ static int handle_notify_pointer_motion_absolute(sd_bus_message *msg, void *data
 		return -EINVAL;
 	}
 	for (int i = 0; i < session->n_casts; i++) {
-		const struct portal_output *o = &session->casts[i].output;
+		const struct portal_target *o = &session->casts[i].target;
 		if (session->casts[i].node_id != stream) {
 			continue;
 		}

@@ -6,7 +6,8 @@
  * persistent ones in the grants file (grants.h), which `orielctl grants`
  * lists and `orielctl revoke` edits, transient ones in this process only.
  * A grant is honoured for the app it was given to and only while its
- * outputs exist; otherwise the session asks again like a new one.
+ * sources exist (sources.c's words: outputs, windows, "virtual", which
+ * always does); otherwise the session asks again like a new one.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -15,7 +16,6 @@
 #include "portal/portal.h"
 
 #define GRANT_KIND "screencast"
-#define SOURCE_PREFIX "monitor:"
 
 int portal_restore_read(sd_bus_message *msg, char **id) {
 	const char *contents = NULL;
@@ -66,9 +66,8 @@ static bool find_grant(struct portal *portal, const char *id, struct portal_gran
 	return found;
 }
 
-bool portal_restore_outputs(struct portal_session *session,
-		const struct portal_output *outputs, int n, struct portal_output **chosen,
-		int *n_chosen) {
+bool portal_restore_targets(struct portal_session *session,
+		const struct portal_catalog *cat, struct portal_target **targets, int *n_targets) {
 	struct portal *portal = session->portal;
 	if (!session->restore_id) {
 		return false;
@@ -82,47 +81,36 @@ bool portal_restore_outputs(struct portal_session *session,
 		return false;
 	}
 	const struct portal_grant *g = &found.items[0];
-	char **names = calloc(n + 1, sizeof(*names));
-	for (int i = 0; names && i < n; i++) {
-		if (asprintf(&names[i], SOURCE_PREFIX "%s", outputs[i].name) < 0) {
-			names[i] = NULL;
-		}
-	}
-	bool usable = names && portal_grant_usable(g, session->app_id, GRANT_KIND,
-		(const char *const *)names);
-	for (int i = 0; names && i < n; i++) {
-		free(names[i]);
-	}
-	free(names);
+	char **existing = portal_catalog_existing(cat);
+	bool usable = existing && portal_grant_usable(g, session->app_id, GRANT_KIND,
+		(const char *const *)existing);
+	portal_strv_free(existing);
 	if (!usable) {
 		portal_log(portal, "session %s: grant %s is for another app or a source that is "
 			"gone: asking again", session->handle, g->id);
 		portal_grants_finish(&found);
 		return false;
 	}
-	/* The grant's outputs, in its order. */
-	struct portal_output *list = calloc(n, sizeof(*list));
+	/* The grant's sources, in its order. */
+	struct portal_target *list = calloc(strlen(g->sources) + 1, sizeof(*list));
 	int count = 0;
 	for (const char *s = g->sources; list && *s;) {
 		size_t len = strcspn(s, " ");
-		const size_t prefix = strlen(SOURCE_PREFIX);
-		for (int i = 0; len > prefix && i < n; i++) {
-			if (strlen(outputs[i].name) == len - prefix &&
-					!strncmp(outputs[i].name, s + prefix, len - prefix) && count < n) {
-				list[count++] = outputs[i];
-				break;
-			}
+		char *word = strndup(s, len);
+		if (word && len > 0 && portal_catalog_target(cat, word, &list[count])) {
+			count++;
 		}
+		free(word);
 		s += len;
 		s += strspn(s, " ");
 	}
 	portal_grants_finish(&found);
 	if (!list || count == 0) {
-		free(list);
+		portal_targets_free(list, count);
 		return false;
 	}
-	*chosen = list; /* borrows outputs' names */
-	*n_chosen = count;
+	*targets = list;
+	*n_targets = count;
 	portal_log(portal, "session %s: restored grant %s without asking", session->handle,
 		session->restore_id);
 	return true;
@@ -131,15 +119,14 @@ bool portal_restore_outputs(struct portal_session *session,
 static char *sources_of(struct portal_session *session) {
 	size_t len = 1;
 	for (int i = 0; i < session->n_casts; i++) {
-		len += strlen(SOURCE_PREFIX) + strlen(session->casts[i].output.name) + 1;
+		len += strlen(session->casts[i].target.source) + 1;
 	}
 	char *s = calloc(1, len);
 	for (int i = 0; s && i < session->n_casts; i++) {
 		if (i > 0) {
 			strcat(s, " ");
 		}
-		strcat(s, SOURCE_PREFIX);
-		strcat(s, session->casts[i].output.name);
+		strcat(s, session->casts[i].target.source);
 	}
 	return s;
 }

@@ -3,17 +3,17 @@
  *
  * CreateSession makes a session object; SelectSources validates and keeps
  * the options (portal/options.c) and the grant a restore token brought
- * back (restore.c); Start casts the restored grant's outputs without
+ * back (restore.c); Start casts the restored grant's sources without
  * asking, or else asks portal_decide whether the app may cast (the policy,
- * or the person in oriel's prompt, who also chooses the output), then
- * creates one oriel output cast per selected output (casts.c) and returns
- * their PipeWire node ids, with restore_data when the grant is to be
+ * or the person in oriel's prompt, who also chooses the source), then
+ * creates one oriel cast per chosen source (casts.c) and returns their
+ * PipeWire node ids, with restore_data when the grant is to be
  * remembered. Session.Close stops the casts, and answers a Start still
  * waiting for the prompt "cancelled".
  *
- * The source is the output the person chose in the prompt; when the
- * policy decided, the first output of org.oriel.Compositor.Outputs.List,
- * or every output when the app asked for multiple sources.
+ * The source is the one the person chose in the prompt (an output, a
+ * window or a new virtual screen, among the types the app selected); when
+ * the policy decided, see portal_catalog_pick (sources.c).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -162,14 +162,13 @@ static int handle_select_sources(sd_bus_message *msg, void *data, sd_bus_error *
 }
 
 /*
- * Casts chosen for session and answers Start (msg) with their streams and,
- * when the grant is to be remembered, restore_data.
+ * Casts targets for session and answers Start (msg) with their streams
+ * and, when the grant is to be remembered, restore_data.
  */
 static int start_casts(struct portal_session *session, sd_bus_message *msg,
-		const struct portal_output *chosen, int n_chosen, bool restored,
-		const char *client) {
+		const struct portal_target *targets, int n, bool restored, const char *client) {
 	sd_bus_error call_error = SD_BUS_ERROR_NULL;
-	int r = portal_session_cast_outputs(session, chosen, n_chosen, client, &call_error);
+	int r = portal_session_cast(session, targets, n, client, &call_error);
 	sd_bus_error_free(&call_error);
 	if (r < 0) {
 		return portal_reply_response(msg, PORTAL_RESPONSE_OTHER);
@@ -200,27 +199,27 @@ static void handle_decided(struct portal *portal, sd_bus_message *msg,
 	if (!answer->remember) {
 		session->selection.persist_mode = PORTAL_PERSIST_NONE;
 	}
-	struct portal_output *outputs = NULL;
-	const struct portal_output *chosen = NULL;
-	int n_outputs = 0, n_chosen = 0;
+	struct portal_catalog cat;
+	struct portal_target *targets = NULL;
+	int n = 0;
 	sd_bus_error call_error = SD_BUS_ERROR_NULL;
-	int r = portal_list_outputs(portal, &outputs, &n_outputs, &call_error);
-	if (r >= 0) {
-		portal_session_choose_outputs(session, answer->choice, outputs, n_outputs, &chosen, &n_chosen);
-	}
-	if (r < 0 || n_chosen == 0) {
-		portal_log(portal, "Start %s: no output '%s' to cast: %s", session->handle,
-			answer->choice, r >= 0 ? "gone" : call_error.message ? call_error.message :
-			strerror(-r));
+	int r = portal_catalog_load(portal, session->selection.types, &cat, &call_error);
+	r = r < 0 ? r : portal_catalog_pick(&cat, answer->choice, session->selection.multiple,
+		portal_policy_window(&portal->policy, PORTAL_KIND_SCREENCAST), &targets, &n);
+	if (r < 0 || n == 0) {
+		portal_log(portal, "Start %s: nothing to cast ('%s'): %s", session->handle,
+			answer->choice, r >= 0 ? "gone, or no rule picks one" :
+			call_error.message ? call_error.message : strerror(-r));
 		r = portal_reply_response(msg, PORTAL_RESPONSE_OTHER);
 	} else {
-		r = start_casts(session, msg, chosen, n_chosen, false, answer->app);
+		r = start_casts(session, msg, targets, n, false, answer->app);
 	}
 	if (r < 0) {
 		sd_bus_reply_method_errno(msg, r, NULL);
 	}
 	sd_bus_error_free(&call_error);
-	portal_outputs_free(outputs, n_outputs);
+	portal_targets_free(targets, n);
+	portal_catalog_finish(&cat);
 }
 
 static int handle_start(sd_bus_message *msg, void *data, sd_bus_error *error) {
@@ -248,22 +247,22 @@ static int handle_start(sd_bus_message *msg, void *data, sd_bus_error *error) {
 		return sd_bus_error_setf(error, SD_BUS_ERROR_FAILED,
 			"session %s has no sources selected", session_handle);
 	}
-	struct portal_output *outputs = NULL, *chosen = NULL;
-	int n_outputs = 0, n_chosen = 0;
+	struct portal_catalog cat;
 	sd_bus_error call_error = SD_BUS_ERROR_NULL;
-	r = portal_list_outputs(portal, &outputs, &n_outputs, &call_error);
-	if (r < 0 || n_outputs == 0) {
-		portal_log(portal, "Start %s: cannot list oriel's outputs: %s", session_handle,
-			r < 0 ? (call_error.message ? call_error.message : strerror(-r)) : "none");
+	r = portal_catalog_load(portal, session->selection.types, &cat, &call_error);
+	if (r < 0) {
+		portal_log(portal, "Start %s: cannot list oriel's sources: %s", session_handle,
+			call_error.message ? call_error.message : strerror(-r));
 		sd_bus_error_free(&call_error);
-		portal_outputs_free(outputs, n_outputs);
 		return portal_reply_response(msg, PORTAL_RESPONSE_OTHER);
 	}
-	if (portal_restore_outputs(session, outputs, n_outputs, &chosen, &n_chosen)) {
+	struct portal_target *restored = NULL;
+	int n_restored = 0;
+	if (portal_restore_targets(session, &cat, &restored, &n_restored)) {
 		char *client = portal_app_label(portal, session->app_id, handle);
-		r = start_casts(session, msg, chosen, n_chosen, true, client);
+		r = start_casts(session, msg, restored, n_restored, true, client);
 		free(client);
-		free(chosen); /* its names are outputs' */
+		portal_targets_free(restored, n_restored);
 	} else {
 		struct portal_sources sources;
 		struct portal_question question = {
@@ -273,12 +272,13 @@ static int handle_start(sd_bus_message *msg, void *data, sd_bus_error *error) {
 			.session = session,
 			.wants_remember = session->selection.persist_mode != PORTAL_PERSIST_NONE,
 			.sources = &sources,
+			.prompt_kind = portal_catalog_prompt_kind(&cat),
 		};
-		r = portal_output_sources(outputs, n_outputs, &sources);
+		r = portal_catalog_sources(&cat, &sources);
 		r = r < 0 ? r : portal_decide(portal, &question, msg, handle_decided);
 		portal_sources_finish(&sources);
 	}
-	portal_outputs_free(outputs, n_outputs);
+	portal_catalog_finish(&cat);
 	return r;
 }
 
@@ -339,7 +339,7 @@ static int handle_cast_closed(sd_bus_message *msg, void *data, sd_bus_error *err
 			}
 			portal_log(portal, "cast %llu ended: closing session %s",
 				(unsigned long long)cast_id, s->handle);
-			free(s->casts[i].output.name);
+			portal_target_finish(&s->casts[i].target);
 			s->casts[i] = s->casts[--s->n_casts];
 			portal_session_destroy(s, true);
 			return 0;

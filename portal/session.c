@@ -86,7 +86,7 @@ void portal_session_stop_casts(struct portal_session *session) {
 				error.message ? error.message : strerror(-r));
 		}
 		sd_bus_error_free(&error);
-		free(session->casts[i].output.name);
+		portal_target_finish(&session->casts[i].target);
 	}
 	free(session->casts);
 	session->casts = NULL;

@@ -16,9 +16,10 @@ CreateSession -> SelectSources -> Start:
   portal session stops it; a client that dies without closing ends it too;
 - with the default policy (deny), Start answers "cancelled" (1) and no
   cast is created; the policy file is re-read at each Start;
-- the backend's properties say version 4, monitors, embedded cursors; a
-  direct caller other than the frontend is refused (AccessDenied);
-- an unavailable cursor mode is refused by the frontend, the backend goes on;
+- the backend's properties say version 4, monitor|window|virtual sources,
+  hidden|embedded|metadata cursors; a direct caller other than the
+  frontend is refused (AccessDenied);
+- a cursor mode that is not one mode is refused, the backend goes on;
 - the backend exits cleanly on SIGTERM (LSan-clean under the sanitizers).
 """
 import json
@@ -67,7 +68,7 @@ def main():
         p = portal.start(s, policy=ALLOW)
 
         # The backend's properties, as the frontend reads them.
-        for prop, want in (("AvailableSourceTypes", 1), ("AvailableCursorModes", 2),
+        for prop, want in (("AvailableSourceTypes", 7), ("AvailableCursorModes", 7),
                            ("version", 4)):
             res = s.run_tool(impl_call("org.freedesktop.DBus.Properties.Get",
                                        "org.freedesktop.impl.portal.ScreenCast", prop))
@@ -138,12 +139,12 @@ def main():
         expect_eq(st.get("streams"), [], "streams under a deny policy")
         expect(not cast_ids(s), "a denied request created a cast")
 
-        # Metadata cursors are not offered: the request fails, nothing breaks.
+        # A cursor mode that is not one mode is refused, nothing breaks.
         p.set_policy(ALLOW)
-        c4 = portal.Client(s, "--cursor-mode", "4")
+        c4 = portal.Client(s, "--cursor-mode", "3")
         st = c4.wait_step("SelectSources")
         expect(st.get("response", 0) != 0 or "error" in st,
-               "an unavailable cursor mode was accepted: %r" % st)
+               "cursor mode 3 was accepted: %r" % st)
         p.check_alive()
 
         # And the backend still serves a new session.

@@ -78,6 +78,17 @@ static void test_usable(void) {
 		"an output is gone");
 	CHECK(!portal_grant_usable(a, "org.example.App", "screencast", NULL), "nothing exists");
 	portal_grants_finish(&g);
+
+	/* Windows and virtual screens: a closed window's grant is not usable. */
+	portal_grants_init(&g);
+	portal_grants_parse(&g, ID_B "\t\tscreencast\t1\twindow:7 virtual\n", NULL);
+	const char *open_now[] = {"monitor:A", "window:7", "virtual", NULL};
+	const char *closed[] = {"monitor:A", "window:8", "virtual", NULL};
+	CHECK(g.n == 1 && portal_grant_usable(&g.items[0], "", "screencast", open_now),
+		"a window's grant while it is open");
+	CHECK(g.n == 1 && !portal_grant_usable(&g.items[0], "", "screencast", closed),
+		"a closed window's grant");
+	portal_grants_finish(&g);
 }
 
 static void test_add_and_fields(void) {

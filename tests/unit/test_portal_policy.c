@@ -225,6 +225,20 @@ static void test_policy_ask(void) {
 	portal_policy_finish(&p);
 }
 
+static void test_policy_window(void) {
+	int w;
+	struct portal_policy p = parse("[screencast]\ndefault = allow\n", &w);
+	CHECK(portal_policy_window(&p, SC) == PORTAL_WINDOW_FOCUSED, "default window rule");
+	portal_policy_finish(&p);
+	p = parse("[screencast]\nwindow = none\n[remote-desktop]\nwindow = focused\n"
+		"window = topmost\n", &w);
+	CHECK(w == 1, "warnings %d, want 1", w);
+	CHECK(portal_policy_window(&p, SC) == PORTAL_WINDOW_NONE, "window = none");
+	CHECK(portal_policy_window(&p, PORTAL_KIND_REMOTE_DESKTOP) == PORTAL_WINDOW_FOCUSED,
+		"a bad value keeps the rule");
+	portal_policy_finish(&p);
+}
+
 int main(void) {
 	test_policy_empty();
 	test_policy_lists();
@@ -233,6 +247,7 @@ int main(void) {
 	test_policy_load();
 	test_policy_kinds();
 	test_policy_ask();
+	test_policy_window();
 	if (failures) {
 		fprintf(stderr, "%d failures\n", failures);
 		return 1;

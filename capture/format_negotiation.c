@@ -11,6 +11,8 @@ const enum cast_format cast_formats_offered[] = {
 };
 const size_t cast_formats_offered_len =
 	sizeof(cast_formats_offered) / sizeof(cast_formats_offered[0]);
+_Static_assert(sizeof(cast_formats_offered) / sizeof(cast_formats_offered[0]) <=
+	CAST_FORMATS_MAX, "CAST_FORMATS_MAX is too small");
 
 bool cast_format_swaps_rb(enum cast_format format) {
 	return format == CAST_FORMAT_RGBX || format == CAST_FORMAT_RGBA;
@@ -160,6 +162,11 @@ enum cast_modifier_step cast_modifiers_failed(struct cast_modifiers *m) {
 		break;
 	}
 	return first_step(m, CAST_STEP_MEMFD);
+}
+
+enum cast_modifier_step cast_modifier_step_of(uint64_t modifier) {
+	return modifier == CAST_MOD_INVALID ? CAST_STEP_IMPLICIT :
+		modifier == CAST_MOD_LINEAR ? CAST_STEP_LINEAR : CAST_STEP_EXPLICIT;
 }
 
 bool cast_modifiers_fixate(const struct cast_modifiers *m, uint64_t allocated,

@@ -24,6 +24,7 @@ enum cast_format {
 };
 
 /* Our offer, most preferred first (BGRx is the output buffers' own order). */
+#define CAST_FORMATS_MAX 4
 extern const enum cast_format cast_formats_offered[];
 extern const size_t cast_formats_offered_len;
 
@@ -104,6 +105,8 @@ enum cast_modifier_step cast_modifiers_answer(struct cast_modifiers *m,
  * offer, and returns the next step. Reaching CAST_STEP_MEMFD clears the offer.
  */
 enum cast_modifier_step cast_modifiers_failed(struct cast_modifiers *m);
+/* The step that allocates a fixated modifier (INVALID: implicit). */
+enum cast_modifier_step cast_modifier_step_of(uint64_t modifier);
 /*
  * The current step's allocation worked and got modifier allocated: the
  * modifier to fixate (the step's own for implicit and linear). False when

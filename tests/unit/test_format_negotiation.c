@@ -102,6 +102,11 @@ static void test_modifiers_fixate(void) {
 	CHECK(cast_modifiers_failed(&m) == CAST_STEP_LINEAR);
 	CHECK(cast_modifiers_fixate(&m, CAST_MOD_LINEAR, &fixated) &&
 		fixated == CAST_MOD_LINEAR);
+
+	/* A fixated modifier is allocated by its own step. */
+	CHECK(cast_modifier_step_of(CAST_MOD_INVALID) == CAST_STEP_IMPLICIT);
+	CHECK(cast_modifier_step_of(CAST_MOD_LINEAR) == CAST_STEP_LINEAR);
+	CHECK(cast_modifier_step_of(0x200) == CAST_STEP_EXPLICIT);
 }
 
 /* Steps the consumer does not take are skipped. */

@@ -1488,15 +1488,24 @@ static void handle_param_changed(void *data, uint32_t id, const struct spa_pod *
 	struct spa_pod_builder b = SPA_POD_BUILDER_INIT(buf, sizeof(buf));
 	const struct spa_pod *params[4];
 	uint32_t n_params = 3;
-	params[0] = spa_pod_builder_add_object(&b,
-		SPA_TYPE_OBJECT_ParamBuffers, SPA_PARAM_Buffers,
-		SPA_PARAM_BUFFERS_buffers, SPA_POD_CHOICE_RANGE_Int(CAST_BUFFERS_DEFAULT,
-			CAST_BUFFERS_MIN, CAST_BUFFERS_MAX),
-		SPA_PARAM_BUFFERS_blocks, SPA_POD_Int(cast->dmabuf ? cast->planes : 1),
-		SPA_PARAM_BUFFERS_size, SPA_POD_Int(cast->stride * cast->height),
-		SPA_PARAM_BUFFERS_stride, SPA_POD_Int(cast->stride),
-		SPA_PARAM_BUFFERS_dataType, SPA_POD_CHOICE_FLAGS_Int(
-			cast->dmabuf ? 1 << SPA_DATA_DmaBuf : 1 << SPA_DATA_MemFd));
+	if (cast->dmabuf) {
+		/* Size and strides are the driver's: the consumer reads the chunks. */
+		params[0] = spa_pod_builder_add_object(&b,
+			SPA_TYPE_OBJECT_ParamBuffers, SPA_PARAM_Buffers,
+			SPA_PARAM_BUFFERS_buffers, SPA_POD_CHOICE_RANGE_Int(CAST_BUFFERS_DEFAULT,
+				CAST_BUFFERS_MIN, CAST_BUFFERS_MAX),
+			SPA_PARAM_BUFFERS_blocks, SPA_POD_Int(cast->planes),
+			SPA_PARAM_BUFFERS_dataType, SPA_POD_CHOICE_FLAGS_Int(1 << SPA_DATA_DmaBuf));
+	} else {
+		params[0] = spa_pod_builder_add_object(&b,
+			SPA_TYPE_OBJECT_ParamBuffers, SPA_PARAM_Buffers,
+			SPA_PARAM_BUFFERS_buffers, SPA_POD_CHOICE_RANGE_Int(CAST_BUFFERS_DEFAULT,
+				CAST_BUFFERS_MIN, CAST_BUFFERS_MAX),
+			SPA_PARAM_BUFFERS_blocks, SPA_POD_Int(1),
+			SPA_PARAM_BUFFERS_size, SPA_POD_Int(cast->stride * cast->height),
+			SPA_PARAM_BUFFERS_stride, SPA_POD_Int(cast->stride),
+			SPA_PARAM_BUFFERS_dataType, SPA_POD_CHOICE_FLAGS_Int(1 << SPA_DATA_MemFd));
+	}
 	params[1] = spa_pod_builder_add_object(&b,
 		SPA_TYPE_OBJECT_ParamMeta, SPA_PARAM_Meta,
 		SPA_PARAM_META_type, SPA_POD_Id(SPA_META_Header),

@@ -16,16 +16,21 @@
  * test-allocate its answer and fixate the modifier that works, falling
  * back to implicit, linear, then memfd (format_negotiation.c decides).
  *
- * Checking the dma-buf path takes a GPU with a render node (here there is
- * none: the renderer is pixman and nothing but memfd is offered). There,
- * run tests/integration/test_pipewire_cast.py with oriel on the GLES2
- * renderer and a consumer that takes dma-bufs, e.g.
- *   gst-launch-1.0 pipewiresrc path=NODE ! 'video/x-raw(memory:DMABuf)' !
- *     glupload ! gldownload ! videoconvert ! pngenc snapshot=true ! filesink
- * or Chromium with --enable-features=WebRTCPipeWireCapturer sharing a
- * screen. oriel's log (-d) then shows "negotiated ... modifier 0x..." and
- * "dma-buf buffers, N planes" for the node, and no "falling back to
- * memfd"; the consumer's pixels must match the memfd path's.
+ * Checking the dma-buf path takes a GPU with a render node; here there is
+ * none, the renderer is pixman and only memfd is offered. On such a
+ * machine, with oriel on GLES2 (Session extra_env WLR_RENDERER=gles2
+ * instead of the harness's pixman): the pipewire suite's consumer offers
+ * no modifier, so it must still get memfd (the fallback); the dma-buf
+ * path itself is test_portal_chromium.py (Chromium with
+ * --enable-features=WebRTCPipeWireCapturer answers the DONT_FIXATE
+ * choice) and a pipewiresrc that takes DMABuf caps with modifiers:
+ *   gst-launch-1.0 pipewiresrc path=NODE always-copy=false !
+ *     'video/x-raw(memory:DMABuf)' ! glupload ! glcolorconvert !
+ *     gldownload ! pngenc snapshot=true ! filesink location=f.png
+ * The pixels asserted must match the memfd path's. oriel's log shows
+ * "fixating BGRx modifier 0x...", then "negotiated ..." and "dma-buf
+ * buffers, modifier 0x..., N planes" for the node, and no "falling back
+ * to memfd"; PIPEWIRE_DEBUG=4 on the consumer shows DmaBuf data.
  */
 
 #include <drm_fourcc.h>

@@ -1373,6 +1373,10 @@ static void cast_dmabuf_give_up(struct pipewire_cast *cast, const char *why) {
 static void cast_fixate_modifier(struct pipewire_cast *cast, enum cast_format format,
 		const uint64_t *mods, size_t n) {
 	struct cast_modifiers *m = cast_modifiers_of(cast, format);
+	if (!m) {
+		cast_dmabuf_give_up(cast, "a format we do not offer with modifiers");
+		return;
+	}
 	uint32_t drm_format = cast_format_drm(format);
 	uint64_t fixated = CAST_MOD_INVALID;
 	enum cast_modifier_step step = cast_modifiers_answer(m, mods, n);

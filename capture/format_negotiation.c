@@ -11,6 +11,8 @@ const enum cast_format cast_formats_offered[] = {
 };
 const size_t cast_formats_offered_len =
 	sizeof(cast_formats_offered) / sizeof(cast_formats_offered[0]);
+_Static_assert(sizeof(cast_formats_offered) / sizeof(cast_formats_offered[0]) <=
+	CAST_FORMATS_MAX, "CAST_FORMATS_MAX is too small");
 
 bool cast_format_swaps_rb(enum cast_format format) {
 	return format == CAST_FORMAT_RGBX || format == CAST_FORMAT_RGBA;
@@ -58,6 +60,18 @@ uint64_t cast_frame_interval_ns(uint32_t num, uint32_t denom) {
 	return interval < min_interval ? min_interval : interval;
 }
 
+uint32_t cast_format_drm(enum cast_format format) {
+	/* Little-endian fourccs name the bytes from the highest down. */
+	switch (format) {
+	case CAST_FORMAT_BGRX: return 0x34325258; /* XR24, DRM_FORMAT_XRGB8888 */
+	case CAST_FORMAT_BGRA: return 0x34325241; /* AR24, DRM_FORMAT_ARGB8888 */
+	case CAST_FORMAT_RGBX: return 0x34324258; /* XB24, DRM_FORMAT_XBGR8888 */
+	case CAST_FORMAT_RGBA: return 0x34324241; /* AB24, DRM_FORMAT_ABGR8888 */
+	case CAST_FORMAT_NONE: break;
+	}
+	return 0;
+}
+
 static bool contains(const uint64_t *list, size_t n, uint64_t mod) {
 	for (size_t i = 0; i < n; i++) {
 		if (list[i] == mod) {
@@ -67,86 +81,108 @@ static bool contains(const uint64_t *list, size_t n, uint64_t mod) {
 	return false;
 }
 
-void cast_modifiers_init(struct cast_modifier_state *state,
-		const uint64_t *renderer, size_t n) {
-	memset(state, 0, sizeof(*state));
-	for (size_t i = 0; i < n && state->n_modifiers < CAST_MAX_MODIFIERS; i++) {
-		/* Implicit and linear are fallbacks of their own, tried last. */
-		if (renderer[i] == CAST_MOD_INVALID ||
-				contains(state->modifiers, state->n_modifiers, renderer[i])) {
+static void drop(uint64_t *list, size_t *n, uint64_t mod) {
+	size_t kept = 0;
+	for (size_t i = 0; i < *n; i++) {
+		if (list[i] != mod) {
+			list[kept++] = list[i];
+		}
+	}
+	*n = kept;
+}
+
+void cast_modifiers_init(struct cast_modifiers *m, const uint64_t *renderer, size_t n) {
+	memset(m, 0, sizeof(*m));
+	for (size_t i = 0; i < n && m->n_offer < CAST_MAX_MODIFIERS; i++) {
+		if (!contains(m->offer, m->n_offer, renderer[i])) {
+			m->offer[m->n_offer++] = renderer[i];
+		}
+	}
+	m->step = m->n_offer > 0 ? CAST_STEP_EXPLICIT : CAST_STEP_MEMFD;
+}
+
+void cast_modifiers_clear(struct cast_modifiers *m) {
+	cast_modifiers_init(m, NULL, 0);
+}
+
+/* The first step from from on that the consumer's answer allows. */
+static enum cast_modifier_step first_step(struct cast_modifiers *m,
+		enum cast_modifier_step from) {
+	if (from <= CAST_STEP_EXPLICIT && m->n_explicit > 0) {
+		m->step = CAST_STEP_EXPLICIT;
+	} else if (from <= CAST_STEP_IMPLICIT && m->implicit) {
+		m->step = CAST_STEP_IMPLICIT;
+	} else if (from <= CAST_STEP_LINEAR && m->linear) {
+		m->step = CAST_STEP_LINEAR;
+	} else {
+		m->step = CAST_STEP_MEMFD;
+		m->n_offer = 0;
+	}
+	return m->step;
+}
+
+enum cast_modifier_step cast_modifiers_answer(struct cast_modifiers *m,
+		const uint64_t *consumer, size_t n) {
+	m->n_explicit = 0;
+	m->implicit = m->linear = false;
+	for (size_t i = 0; i < n; i++) {
+		uint64_t mod = consumer[i];
+		if (!contains(m->offer, m->n_offer, mod)) {
 			continue;
 		}
-		state->modifiers[state->n_modifiers++] = renderer[i];
-	}
-	state->kind = n > 0 ? CAST_BUFFER_DMABUF : CAST_BUFFER_MEMFD;
-	if (state->kind == CAST_BUFFER_DMABUF && state->n_modifiers == 0) {
-		/* Only implicit was listed: start there. */
-		state->tried_implicit = false;
-	}
-}
-
-/* Moves to the next fallback once no explicit modifier is left. */
-static enum cast_buffer_kind advance(struct cast_modifier_state *state) {
-	if (state->kind == CAST_BUFFER_MEMFD || state->n_modifiers > 0) {
-		return state->kind;
-	}
-	if (!state->tried_implicit) {
-		state->tried_implicit = true;
-		state->modifiers[0] = CAST_MOD_INVALID;
-		state->n_modifiers = 1;
-		return state->kind;
-	}
-	if (!state->tried_linear) {
-		state->tried_linear = true;
-		state->modifiers[0] = CAST_MOD_LINEAR;
-		state->n_modifiers = 1;
-		return state->kind;
-	}
-	state->kind = CAST_BUFFER_MEMFD;
-	return state->kind;
-}
-
-size_t cast_modifiers_answer(struct cast_modifier_state *state,
-		const uint64_t *consumer, size_t n) {
-	size_t kept = 0;
-	for (size_t i = 0; i < state->n_modifiers; i++) {
-		if (contains(consumer, n, state->modifiers[i])) {
-			state->modifiers[kept++] = state->modifiers[i];
+		if (mod == CAST_MOD_INVALID) {
+			m->implicit = true;
+		} else if (mod == CAST_MOD_LINEAR) {
+			m->linear = true;
+		} else if (!contains(m->explicit, m->n_explicit, mod)) {
+			m->explicit[m->n_explicit++] = mod;
 		}
 	}
-	state->n_modifiers = kept;
-	if (kept == 0) {
-		advance(state);
-	}
-	return state->kind == CAST_BUFFER_DMABUF ? state->n_modifiers : 0;
+	return first_step(m, CAST_STEP_EXPLICIT);
 }
 
-enum cast_buffer_kind cast_modifiers_failed(struct cast_modifier_state *state,
-		uint64_t failed) {
-	if (state->kind == CAST_BUFFER_MEMFD) {
-		return state->kind;
-	}
-	bool fallback = state->n_modifiers == 1 &&
-		(state->modifiers[0] == CAST_MOD_INVALID ||
-		 state->modifiers[0] == CAST_MOD_LINEAR) &&
-		(state->tried_implicit || state->tried_linear);
-	if (fallback || failed == CAST_MOD_INVALID) {
-		state->n_modifiers = 0;
-	} else {
-		size_t kept = 0;
-		for (size_t i = 0; i < state->n_modifiers; i++) {
-			if (state->modifiers[i] != failed) {
-				state->modifiers[kept++] = state->modifiers[i];
-			}
+enum cast_modifier_step cast_modifiers_failed(struct cast_modifiers *m) {
+	switch (m->step) {
+	case CAST_STEP_EXPLICIT:
+		/* The allocator does not say which failed: the whole set goes. */
+		for (size_t i = 0; i < m->n_explicit; i++) {
+			drop(m->offer, &m->n_offer, m->explicit[i]);
 		}
-		state->n_modifiers = kept;
+		m->n_explicit = 0;
+		return first_step(m, CAST_STEP_IMPLICIT);
+	case CAST_STEP_IMPLICIT:
+		drop(m->offer, &m->n_offer, CAST_MOD_INVALID);
+		m->implicit = false;
+		return first_step(m, CAST_STEP_LINEAR);
+	case CAST_STEP_LINEAR:
+		drop(m->offer, &m->n_offer, CAST_MOD_LINEAR);
+		m->linear = false;
+		return first_step(m, CAST_STEP_MEMFD);
+	case CAST_STEP_MEMFD:
+		break;
 	}
-	return advance(state);
+	return first_step(m, CAST_STEP_MEMFD);
 }
 
-bool cast_modifiers_explicit(const struct cast_modifier_state *state) {
-	return state->kind == CAST_BUFFER_DMABUF && state->n_modifiers > 0 &&
-		!(state->n_modifiers == 1 && (state->tried_implicit || state->tried_linear) &&
-		  (state->modifiers[0] == CAST_MOD_INVALID ||
-		   state->modifiers[0] == CAST_MOD_LINEAR));
+enum cast_modifier_step cast_modifier_step_of(uint64_t modifier) {
+	return modifier == CAST_MOD_INVALID ? CAST_STEP_IMPLICIT :
+		modifier == CAST_MOD_LINEAR ? CAST_STEP_LINEAR : CAST_STEP_EXPLICIT;
+}
+
+bool cast_modifiers_fixate(const struct cast_modifiers *m, uint64_t allocated,
+		uint64_t *fixated) {
+	switch (m->step) {
+	case CAST_STEP_EXPLICIT:
+		*fixated = allocated;
+		return contains(m->explicit, m->n_explicit, allocated);
+	case CAST_STEP_IMPLICIT:
+		*fixated = CAST_MOD_INVALID;
+		return true;
+	case CAST_STEP_LINEAR:
+		*fixated = CAST_MOD_LINEAR;
+		return true;
+	case CAST_STEP_MEMFD:
+		break;
+	}
+	return false;
 }

@@ -24,6 +24,7 @@ enum cast_format {
 };
 
 /* Our offer, most preferred first (BGRx is the output buffers' own order). */
+#define CAST_FORMATS_MAX 4
 extern const enum cast_format cast_formats_offered[];
 extern const size_t cast_formats_offered_len;
 
@@ -47,55 +48,71 @@ enum cast_format cast_format_choose(const enum cast_format *consumer, size_t n);
 #define CAST_MAX_FPS 60
 uint64_t cast_frame_interval_ns(uint32_t num, uint32_t denom);
 
+/* The DRM fourcc with the same byte order (BGRx is DRM_FORMAT_XRGB8888). */
+uint32_t cast_format_drm(enum cast_format format);
+
 /* DRM_FORMAT_MOD_LINEAR and DRM_FORMAT_MOD_INVALID (implicit modifier). */
 #define CAST_MOD_LINEAR 0ull
 #define CAST_MOD_INVALID 0x00ffffffffffffffull
 
 /*
- * The dma-buf path's negotiation state for one format. The steps:
- *  1. offer: the renderer's modifiers, with DONT_FIXATE (cast_modifiers_offer);
- *  2. the consumer answers with the subset it takes (cast_modifiers_answer);
- *  3. we test-allocate with that list; on failure the modifier the
- *     allocator tried is dropped (cast_modifiers_failed) and we offer again;
- *  4. when no explicit modifier is left, implicit (INVALID) then LINEAR are
- *     tried, then memfd.
+ * The dma-buf path's modifier negotiation for one format (PipeWire's
+ * DONT_FIXATE flow):
+ *  1. we offer the modifiers the renderer can render to, as a choice the
+ *     consumer need not fixate (cast_modifiers_init, offer[]);
+ *  2. the consumer answers with the ones it takes (cast_modifiers_answer);
+ *  3. we test-allocate, in this order and each only when the consumer
+ *     takes it: its explicit modifiers as one set, the implicit modifier
+ *     (INVALID), LINEAR. A failure (cast_modifiers_failed) drops what
+ *     failed from our offer and moves to the next step;
+ *  4. the first allocation that works is fixated (cast_modifiers_fixate)
+ *     and offered alone; when none works, only memfd is left to offer.
  */
-enum cast_buffer_kind {
-	CAST_BUFFER_DMABUF,
-	CAST_BUFFER_MEMFD,
+enum cast_modifier_step {
+	CAST_STEP_EXPLICIT, /* allocate with explicit[] (the allocator picks) */
+	CAST_STEP_IMPLICIT, /* allocate with the driver's implicit layout */
+	CAST_STEP_LINEAR,
+	CAST_STEP_MEMFD,    /* no dma-buf: memfd buffers */
 };
 
 #define CAST_MAX_MODIFIERS 64
 
-struct cast_modifier_state {
-	uint64_t modifiers[CAST_MAX_MODIFIERS]; /* what we offer now */
-	size_t n_modifiers;
-	bool tried_implicit, tried_linear;
-	enum cast_buffer_kind kind;
+struct cast_modifiers {
+	uint64_t offer[CAST_MAX_MODIFIERS]; /* what we offer now; none: memfd */
+	size_t n_offer;
+	/* The consumer's answer, still to be tried. */
+	uint64_t explicit[CAST_MAX_MODIFIERS];
+	size_t n_explicit;
+	bool implicit, linear;
+	enum cast_modifier_step step;
 };
 
 /*
- * Starts the flow with the renderer's modifiers (duplicates dropped, at
- * most CAST_MAX_MODIFIERS). With none (no render node), the kind is memfd.
+ * Starts with the renderer's modifiers (duplicates dropped, at most
+ * CAST_MAX_MODIFIERS). With none (no render node) nothing is offered.
  */
-void cast_modifiers_init(struct cast_modifier_state *state,
-	const uint64_t *renderer, size_t n);
+void cast_modifiers_init(struct cast_modifiers *m, const uint64_t *renderer, size_t n);
+/* Offers nothing from now on: memfd only. */
+void cast_modifiers_clear(struct cast_modifiers *m);
 /*
- * The consumer's fixated/accepted list: keeps ours that are in it (order of
- * ours). Returns the number left; 0 moves on to the fallbacks.
+ * The consumer's modifiers (a choice's values, the default included): keeps
+ * those we offer, and returns the first step to try.
  */
-size_t cast_modifiers_answer(struct cast_modifier_state *state,
+enum cast_modifier_step cast_modifiers_answer(struct cast_modifiers *m,
 	const uint64_t *consumer, size_t n);
 /*
- * Test-allocation with the current list failed for modifier failed (the
- * one the allocator picked; CAST_MOD_INVALID when it cannot tell: then the
- * whole explicit list is dropped). Advances to the next thing to offer:
- * the rest of the list, then implicit, then linear, then memfd. Returns
- * the kind to offer next.
+ * The current step's test allocation failed: drops what it tried from the
+ * offer, and returns the next step. Reaching CAST_STEP_MEMFD clears the offer.
  */
-enum cast_buffer_kind cast_modifiers_failed(struct cast_modifier_state *state,
-	uint64_t failed);
-/* Whether the state still offers dma-bufs with an explicit list. */
-bool cast_modifiers_explicit(const struct cast_modifier_state *state);
+enum cast_modifier_step cast_modifiers_failed(struct cast_modifiers *m);
+/* The step that allocates a fixated modifier (INVALID: implicit). */
+enum cast_modifier_step cast_modifier_step_of(uint64_t modifier);
+/*
+ * The current step's allocation worked and got modifier allocated: the
+ * modifier to fixate (the step's own for implicit and linear). False when
+ * the allocator gave one the consumer does not take: treat as a failure.
+ */
+bool cast_modifiers_fixate(const struct cast_modifiers *m, uint64_t allocated,
+	uint64_t *fixated);
 
 #endif

@@ -1,5 +1,5 @@
 /*
- * PipeWire output casts with memfd buffers: see pipewire_stream.h.
+ * PipeWire casts: see pipewire_stream.h.
  *
  * The pw_loop runs inside oriel's wl_event_loop: its fd (an epoll fd that
  * becomes readable when PipeWire has work: socket data, its own timers and
@@ -7,6 +7,30 @@
  * The stream drives its graph (PW_STREAM_FLAG_DRIVER): nothing runs until
  * we queue a frame and call pw_stream_trigger_process, so an idle output
  * costs no wakeups at all.
+ *
+ * Buffers are ours (PW_STREAM_FLAG_ALLOC_BUFFERS): memfds the CPU fills,
+ * or, when the renderer has a DRM fd, dma-bufs from gbm that the renderer
+ * draws into (cast_gbm.c, cast_dmabuf_buffer.c, cast_render.c). The
+ * dma-buf offer comes first: per format, the modifiers the renderer
+ * renders to, which the consumer need not fixate (DONT_FIXATE); we
+ * test-allocate its answer and fixate the modifier that works, falling
+ * back to implicit, linear, then memfd (format_negotiation.c decides).
+ *
+ * Checking the dma-buf path takes a GPU with a render node; here there is
+ * none, the renderer is pixman and only memfd is offered. On such a
+ * machine, with oriel on GLES2 (Session extra_env WLR_RENDERER=gles2
+ * instead of the harness's pixman): the pipewire suite's consumer offers
+ * no modifier, so it must still get memfd (the fallback); the dma-buf
+ * path itself is test_portal_chromium.py (Chromium with
+ * --enable-features=WebRTCPipeWireCapturer answers the DONT_FIXATE
+ * choice) and a pipewiresrc that takes DMABuf caps with modifiers:
+ *   gst-launch-1.0 pipewiresrc path=NODE always-copy=false !
+ *     'video/x-raw(memory:DMABuf)' ! glupload ! glcolorconvert !
+ *     gldownload ! pngenc snapshot=true ! filesink location=f.png
+ * The pixels asserted must match the memfd path's. oriel's log shows
+ * "fixating BGRx modifier 0x...", then "negotiated ..." and "dma-buf
+ * buffers, modifier 0x..., N planes" for the node, and no "falling back
+ * to memfd"; PIPEWIRE_DEBUG=4 on the consumer shows DmaBuf data.
  */
 
 #include <drm_fourcc.h>
@@ -27,6 +51,10 @@
 #include <wlr/types/wlr_buffer.h>
 #include <wlr/types/wlr_output.h>
 #include <wlr/util/log.h>
+#include "capture/cast_dmabuf_buffer.h"
+#include "capture/cast_gbm.h"
+#include "capture/cast_render.h"
+#include "capture/cast_spa_format.h"
 #include "capture/data_buffer.h"
 #include "capture/format_negotiation.h"
 #include "capture/output_capture.h"
@@ -88,8 +116,14 @@ struct cast_buffer {
 	int fd;
 	int width, height, stride; /* the format it was allocated for */
 	pixman_region32_t damage; /* missed since it was last filled */
-	/* Scene sources with pixman: the renderer draws right into data. */
+	/*
+	 * Scene sources with pixman: the renderer draws right into data.
+	 * dma-buf buffers: the gbm buffer itself, and data is NULL.
+	 */
 	struct wlr_buffer *target;
+	bool dmabuf;
+	int planes;
+	uint32_t offsets[4], strides[4];
 	struct wl_list link; /* pipewire_cast.buffers */
 };
 
@@ -156,6 +190,20 @@ struct pipewire_cast {
 	enum cast_format format;
 	uint64_t interval_ns;
 
+	/*
+	 * The dma-buf path: NULL gbm (no DRM fd) offers memfd only. Each of
+	 * cast_formats_offered has its modifier negotiation; one fixated
+	 * modifier is offered first until the consumer takes it.
+	 */
+	struct cast_gbm *gbm;
+	struct cast_modifiers modifiers[CAST_FORMATS_MAX];
+	bool has_fixated;
+	enum cast_format fixated_format;
+	uint64_t fixated_modifier;
+	bool dmabuf; /* the negotiated format has a modifier */
+	uint64_t modifier;
+	int planes;
+
 	struct wl_list buffers; /* cast_buffer.link */
 	/* Damage since the last queued frame (the VideoDamage meta). */
 	pixman_region32_t pending;
@@ -219,27 +267,6 @@ static uint64_t now_ns(void) {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-static uint32_t spa_from_cast_format(enum cast_format format) {
-	switch (format) {
-	case CAST_FORMAT_BGRX: return SPA_VIDEO_FORMAT_BGRx;
-	case CAST_FORMAT_BGRA: return SPA_VIDEO_FORMAT_BGRA;
-	case CAST_FORMAT_RGBX: return SPA_VIDEO_FORMAT_RGBx;
-	case CAST_FORMAT_RGBA: return SPA_VIDEO_FORMAT_RGBA;
-	case CAST_FORMAT_NONE: break;
-	}
-	return SPA_VIDEO_FORMAT_UNKNOWN;
-}
-
-static enum cast_format cast_format_from_spa(uint32_t format) {
-	switch (format) {
-	case SPA_VIDEO_FORMAT_BGRx: return CAST_FORMAT_BGRX;
-	case SPA_VIDEO_FORMAT_BGRA: return CAST_FORMAT_BGRA;
-	case SPA_VIDEO_FORMAT_RGBx: return CAST_FORMAT_RGBX;
-	case SPA_VIDEO_FORMAT_RGBA: return CAST_FORMAT_RGBA;
-	}
-	return CAST_FORMAT_NONE;
 }
 
 /* ---- closing ---- */
@@ -851,6 +878,66 @@ void pipewire_cast_set_cursor_mode(struct pipewire_cast *cast, uint32_t mode) {
 	cast->cursor_dirty = true;
 }
 
+/*
+ * Draws the buffer's missed damage into its dma-buf with the renderer: the
+ * output's committed buffer, or the scene, then an embedded cursor.
+ */
+static bool cast_render_dmabuf(struct pipewire_cast *cast, struct cast_buffer *buffer,
+		const struct headless_cursor *embedded) {
+	struct wlr_renderer *renderer = cast->server->renderer;
+	struct cast_render_cursor cursor = {0};
+	if (embedded && embedded->pixels && cast->cursor_box.width > 0) {
+		cursor = (struct cast_render_cursor){
+			.pixels = embedded->pixels,
+			.width = embedded->width, .height = embedded->height,
+			.x = cast->cursor_box.x, .y = cast->cursor_box.y,
+		};
+	}
+	int r;
+	if (cast->kind == CAST_SOURCE_OUTPUT) {
+		r = cast_render_into(renderer, buffer->target, cast->latest, &buffer->damage,
+			cursor.pixels ? &cursor : NULL);
+	} else {
+		struct wlr_box box;
+		struct wlr_scene_node *root;
+		if (!scene_source_box(cast, &box, &root) || box.width != cast->width ||
+				box.height != cast->height) {
+			return false;
+		}
+		struct scene_render_params params = {
+			.root = root,
+			.box = box,
+			.scale = 1.0f,
+			.damage = &buffer->damage,
+		};
+		r = scene_render_to_buffer(renderer, buffer->target, &params, NULL);
+		if (r == 0 && cursor.pixels) {
+			r = cast_render_into(renderer, buffer->target, NULL, &buffer->damage,
+				&cursor);
+		}
+		pixman_region32_clear(&cast->render_damage);
+	}
+	if (r < 0) {
+		wlr_log(WLR_ERROR, "pipewire: cast node %u: cannot draw into a dma-buf: %s",
+			cast->node_id, strerror(-r));
+	}
+	return r == 0;
+}
+
+/* Where each plane of the frame is (dma-bufs), or the one memfd block. */
+static void write_chunks(struct pipewire_cast *cast, struct cast_buffer *buffer,
+		struct spa_buffer *sb, bool ok) {
+	uint32_t n = buffer->dmabuf ? (uint32_t)buffer->planes : 1;
+	for (uint32_t i = 0; i < n && i < sb->n_datas; i++) {
+		struct spa_chunk *chunk = sb->datas[i].chunk;
+		uint32_t stride = buffer->dmabuf ? buffer->strides[i] : (uint32_t)cast->stride;
+		chunk->offset = buffer->dmabuf ? buffer->offsets[i] : 0;
+		chunk->size = stride * (uint32_t)cast->height;
+		chunk->stride = (int32_t)stride;
+		chunk->flags = ok ? SPA_CHUNK_FLAG_NONE : SPA_CHUNK_FLAG_CORRUPTED;
+	}
+}
+
 static void cast_produce(struct pipewire_cast *cast) {
 	bool scene = cast->kind != CAST_SOURCE_OUTPUT;
 	bool cursor = cast->cursor_mode == PIPEWIRE_CAST_CURSOR_METADATA && cast->cursor_dirty;
@@ -865,6 +952,11 @@ static void cast_produce(struct pipewire_cast *cast) {
 		/* Renegotiating a new size: param_changed produces when it is done. */
 		return;
 	}
+	if (cast->dmabuf && cast->server->renderer->rendering) {
+		/* Drawn on the GPU, never inside an output's frame: right after. */
+		arm_retry(cast, 0);
+		return;
+	}
 	uint64_t now = now_ns();
 	if (cast->last_frame_ns && now < cast->last_frame_ns + cast->interval_ns) {
 		arm_retry(cast, cast->last_frame_ns + cast->interval_ns - now);
@@ -874,7 +966,7 @@ static void cast_produce(struct pipewire_cast *cast) {
 	while ((pwb = pw_stream_dequeue_buffer(cast->stream))) {
 		struct cast_buffer *b = pwb->user_data;
 		if (b && b->width == cast->width && b->height == cast->height &&
-				b->stride == cast->stride) {
+				b->stride == cast->stride && b->dmabuf == cast->dmabuf) {
 			break;
 		}
 		/*
@@ -893,7 +985,6 @@ static void cast_produce(struct pipewire_cast *cast) {
 	}
 	struct cast_buffer *buffer = pwb->user_data;
 	struct spa_buffer *sb = pwb->buffer;
-	struct spa_data *d = &sb->datas[0];
 
 	const struct headless_cursor *embedded = NULL;
 	if (cast->cursor_mode == PIPEWIRE_CAST_CURSOR_EMBEDDED) {
@@ -906,7 +997,9 @@ static void cast_produce(struct pipewire_cast *cast) {
 	pixman_region32_intersect_rect(&buffer->damage, &buffer->damage, 0, 0,
 		cast->width, cast->height);
 	bool ok;
-	if (scene && buffer->target && scene_source_render_into(cast, buffer)) {
+	if (buffer->dmabuf) {
+		ok = cast_render_dmabuf(cast, buffer, embedded);
+	} else if (scene && buffer->target && scene_source_render_into(cast, buffer)) {
 		ok = true;
 	} else if (scene) {
 		ok = scene_source_render(cast);
@@ -923,20 +1016,20 @@ static void cast_produce(struct pipewire_cast *cast) {
 		ok = output_capture_frame_copy(cast->capture, &frame, &buffer->damage,
 			buffer->data, cast->stride, cast->width, cast->height, 0, 0);
 	}
-	if (ok && embedded && embedded->pixels && cast->cursor_box.width > 0) {
+	if (ok && !buffer->dmabuf && embedded && embedded->pixels &&
+			cast->cursor_box.width > 0) {
 		/* The pixels are still BGRx: fix_format converts the cursor too. */
 		pixel_blend_over(buffer->data, cast->width, cast->height, cast->stride,
 			embedded->pixels, embedded->width, embedded->height,
 			cast->cursor_box.x, cast->cursor_box.y);
 	}
-	if (ok) {
+	if (ok && !buffer->dmabuf) {
 		fix_format(cast, buffer->data, &buffer->damage);
+	}
+	if (ok) {
 		pixman_region32_clear(&buffer->damage);
 	}
-	d->chunk->offset = 0;
-	d->chunk->size = (uint32_t)(cast->stride * cast->height);
-	d->chunk->stride = cast->stride;
-	d->chunk->flags = ok ? SPA_CHUNK_FLAG_NONE : SPA_CHUNK_FLAG_CORRUPTED;
+	write_chunks(cast, buffer, sb, ok);
 
 	struct spa_meta_header *header = spa_buffer_find_meta_data(sb, SPA_META_Header,
 		sizeof(*header));
@@ -1266,6 +1359,107 @@ static bool cast_take_size(struct pipewire_cast *cast, int width, int height) {
 	return true;
 }
 
+static void cast_update_offer(struct pipewire_cast *cast);
+
+static struct cast_modifiers *cast_modifiers_of(struct pipewire_cast *cast,
+		enum cast_format format) {
+	for (size_t i = 0; i < cast_formats_offered_len; i++) {
+		if (cast_formats_offered[i] == format) {
+			return &cast->modifiers[i];
+		}
+	}
+	return NULL;
+}
+
+/* No dma-buf worked: memfd is all we offer from now on. */
+static void cast_dmabuf_give_up(struct pipewire_cast *cast, const char *why) {
+	wlr_log(WLR_INFO, "pipewire: cast node %u: %s, falling back to memfd",
+		cast->node_id, why);
+	for (size_t i = 0; i < cast_formats_offered_len; i++) {
+		cast_modifiers_clear(&cast->modifiers[i]);
+	}
+	cast->has_fixated = false;
+	cast->dmabuf = false;
+	cast_update_offer(cast);
+}
+
+/*
+ * The consumer's answer to our modifiers (DONT_FIXATE): test-allocates it
+ * step by step (format_negotiation.c) and offers the modifier that works
+ * alone first, or memfd only when none does.
+ */
+static void cast_fixate_modifier(struct pipewire_cast *cast, enum cast_format format,
+		const uint64_t *mods, size_t n) {
+	struct cast_modifiers *m = cast_modifiers_of(cast, format);
+	if (!m) {
+		cast_dmabuf_give_up(cast, "a format we do not offer with modifiers");
+		return;
+	}
+	uint32_t drm_format = cast_format_drm(format);
+	uint64_t fixated = CAST_MOD_INVALID;
+	enum cast_modifier_step step = cast_modifiers_answer(m, mods, n);
+	while (step != CAST_STEP_MEMFD) {
+		uint64_t got;
+		int planes;
+		if (cast_gbm_test(cast->gbm, drm_format, cast->width, cast->height, step,
+				m->explicit, m->n_explicit, &got, &planes) &&
+				cast_modifiers_fixate(m, got, &fixated)) {
+			break;
+		}
+		wlr_log(WLR_DEBUG, "pipewire: cast node %u: no %s %dx%d dma-buf with %s",
+			cast->node_id, cast_format_name(format), cast->width, cast->height,
+			step == CAST_STEP_EXPLICIT ? "the consumer's modifiers" :
+			step == CAST_STEP_IMPLICIT ? "the implicit modifier" : "LINEAR");
+		step = cast_modifiers_failed(m);
+	}
+	if (step == CAST_STEP_MEMFD) {
+		cast_dmabuf_give_up(cast, "no dma-buf the consumer takes can be allocated");
+		return;
+	}
+	wlr_log(WLR_INFO, "pipewire: cast node %u: fixating %s modifier 0x%016" PRIx64,
+		cast->node_id, cast_format_name(format), fixated);
+	cast->has_fixated = true;
+	cast->fixated_format = format;
+	cast->fixated_modifier = fixated;
+	cast_update_offer(cast);
+}
+
+/*
+ * Which buffers the consumer's format means: sets cast->dmabuf (and the
+ * plane count). False when the format was not final: a modifier choice
+ * to fixate, or one that cannot be allocated; the offer changed and the
+ * consumer answers again.
+ */
+static bool cast_choose_buffers(struct pipewire_cast *cast, enum cast_format format,
+		const struct spa_pod *param) {
+	uint64_t mods[CAST_MAX_MODIFIERS];
+	bool dont_fixate = false;
+	int n = cast_spa_format_modifiers(param, mods, CAST_MAX_MODIFIERS, &dont_fixate);
+	cast->dmabuf = false;
+	if (n < 0) {
+		return true; /* no modifier: memfd */
+	}
+	if (!cast->gbm || n == 0) {
+		cast_dmabuf_give_up(cast, "the consumer's modifiers are none of ours");
+		return false;
+	}
+	if (dont_fixate) {
+		cast_fixate_modifier(cast, format, mods, (size_t)n);
+		return false;
+	}
+	uint64_t got;
+	int planes;
+	if (!cast_gbm_test(cast->gbm, cast_format_drm(format), cast->width, cast->height,
+			cast_modifier_step_of(mods[0]), mods, 1, &got, &planes)) {
+		cast_dmabuf_give_up(cast, "the fixated modifier cannot be allocated");
+		return false;
+	}
+	cast->dmabuf = true;
+	cast->modifier = mods[0];
+	cast->planes = planes;
+	return true;
+}
+
 static void handle_param_changed(void *data, uint32_t id, const struct spa_pod *param) {
 	struct pipewire_cast *cast = data;
 	if (id != SPA_PARAM_Format || !param) {
@@ -1300,6 +1494,9 @@ static void handle_param_changed(void *data, uint32_t id, const struct spa_pod *
 		pw_stream_set_error(cast->stream, -EINVAL, "format not offered");
 		return;
 	}
+	if (!cast_choose_buffers(cast, chosen, param)) {
+		return;
+	}
 	cast->neg_width = cast->width;
 	cast->neg_height = cast->height;
 	cast->format = chosen;
@@ -1309,19 +1506,33 @@ static void handle_param_changed(void *data, uint32_t id, const struct spa_pod *
 	wlr_log(WLR_INFO, "pipewire: cast node %u negotiated %s %dx%d, max %u/%u fps",
 		cast->node_id, cast_format_name(chosen), cast->width, cast->height,
 		info.max_framerate.num, info.max_framerate.denom);
+	if (cast->dmabuf) {
+		wlr_log(WLR_INFO, "pipewire: cast node %u: dma-buf buffers, modifier "
+			"0x%016" PRIx64 ", %d planes", cast->node_id, cast->modifier, cast->planes);
+	}
 
 	uint8_t buf[1024];
 	struct spa_pod_builder b = SPA_POD_BUILDER_INIT(buf, sizeof(buf));
 	const struct spa_pod *params[4];
 	uint32_t n_params = 3;
-	params[0] = spa_pod_builder_add_object(&b,
-		SPA_TYPE_OBJECT_ParamBuffers, SPA_PARAM_Buffers,
-		SPA_PARAM_BUFFERS_buffers, SPA_POD_CHOICE_RANGE_Int(CAST_BUFFERS_DEFAULT,
-			CAST_BUFFERS_MIN, CAST_BUFFERS_MAX),
-		SPA_PARAM_BUFFERS_blocks, SPA_POD_Int(1),
-		SPA_PARAM_BUFFERS_size, SPA_POD_Int(cast->stride * cast->height),
-		SPA_PARAM_BUFFERS_stride, SPA_POD_Int(cast->stride),
-		SPA_PARAM_BUFFERS_dataType, SPA_POD_CHOICE_FLAGS_Int(1 << SPA_DATA_MemFd));
+	if (cast->dmabuf) {
+		/* Size and strides are the driver's: the consumer reads the chunks. */
+		params[0] = spa_pod_builder_add_object(&b,
+			SPA_TYPE_OBJECT_ParamBuffers, SPA_PARAM_Buffers,
+			SPA_PARAM_BUFFERS_buffers, SPA_POD_CHOICE_RANGE_Int(CAST_BUFFERS_DEFAULT,
+				CAST_BUFFERS_MIN, CAST_BUFFERS_MAX),
+			SPA_PARAM_BUFFERS_blocks, SPA_POD_Int(cast->planes),
+			SPA_PARAM_BUFFERS_dataType, SPA_POD_CHOICE_FLAGS_Int(1 << SPA_DATA_DmaBuf));
+	} else {
+		params[0] = spa_pod_builder_add_object(&b,
+			SPA_TYPE_OBJECT_ParamBuffers, SPA_PARAM_Buffers,
+			SPA_PARAM_BUFFERS_buffers, SPA_POD_CHOICE_RANGE_Int(CAST_BUFFERS_DEFAULT,
+				CAST_BUFFERS_MIN, CAST_BUFFERS_MAX),
+			SPA_PARAM_BUFFERS_blocks, SPA_POD_Int(1),
+			SPA_PARAM_BUFFERS_size, SPA_POD_Int(cast->stride * cast->height),
+			SPA_PARAM_BUFFERS_stride, SPA_POD_Int(cast->stride),
+			SPA_PARAM_BUFFERS_dataType, SPA_POD_CHOICE_FLAGS_Int(1 << SPA_DATA_MemFd));
+	}
 	params[1] = spa_pod_builder_add_object(&b,
 		SPA_TYPE_OBJECT_ParamMeta, SPA_PARAM_Meta,
 		SPA_PARAM_META_type, SPA_POD_Id(SPA_META_Header),
@@ -1360,8 +1571,77 @@ static void free_buffer(struct cast_buffer *buffer) {
 	free(buffer);
 }
 
+/* The first frame into new buffers: see handle_add_buffer. */
+static void cast_buffers_changed(struct pipewire_cast *cast) {
+	/*
+	 * A frame queued right away can reach a consumer whose port does not
+	 * use the new buffers yet, and be lost: the next one comes a frame
+	 * later (output sources: at the next output commit).
+	 */
+	if (cast->kind == CAST_SOURCE_OUTPUT) {
+		cast_request_full(cast);
+	} else {
+		arm_retry(cast, cast->interval_ns);
+	}
+	if (cast->renegotiated) {
+		cast->refreshes = CAST_REFRESHES;
+		wl_event_source_timer_update(cast->refresh_timer, CAST_REFRESH_MS);
+	}
+}
+
+/* A gbm buffer the renderer draws into, its planes handed to PipeWire. */
+static void add_dmabuf_buffer(struct pipewire_cast *cast, struct pw_buffer *pwb) {
+	struct spa_buffer *sb = pwb->buffer;
+	if (!(sb->datas[0].type & (1u << SPA_DATA_DmaBuf)) ||
+			sb->n_datas < (uint32_t)cast->planes) {
+		wlr_log(WLR_ERROR, "pipewire: the consumer wants no dma-buf buffers");
+		pw_stream_set_error(cast->stream, -ENOTSUP, "dma-buf buffers expected");
+		return;
+	}
+	struct gbm_bo *bo = cast_gbm_bo_create_fixated(cast->gbm,
+		cast_format_drm(cast->format), cast->width, cast->height, cast->modifier);
+	struct wlr_buffer *target = bo ? cast_dmabuf_buffer_create(bo) : NULL;
+	struct wlr_dmabuf_attributes attribs;
+	if (!target || !wlr_buffer_get_dmabuf(target, &attribs) ||
+			attribs.n_planes != cast->planes) {
+		wlr_log(WLR_ERROR, "pipewire: cannot allocate a %dx%d dma-buf with modifier "
+			"0x%016" PRIx64, cast->width, cast->height, cast->modifier);
+		wlr_buffer_drop(target);
+		pw_stream_set_error(cast->stream, -ENOMEM, "cannot allocate buffers");
+		return;
+	}
+	struct cast_buffer *buffer = zalloc(sizeof(*buffer));
+	buffer->fd = -1;
+	buffer->pw_buffer = pwb;
+	buffer->width = cast->width;
+	buffer->height = cast->height;
+	buffer->stride = cast->stride;
+	buffer->target = target;
+	buffer->dmabuf = true;
+	buffer->planes = attribs.n_planes;
+	pixman_region32_init_rect(&buffer->damage, 0, 0, cast->width, cast->height);
+	wl_list_insert(&cast->buffers, &buffer->link);
+	for (int i = 0; i < attribs.n_planes; i++) {
+		struct spa_data *d = &sb->datas[i];
+		buffer->offsets[i] = attribs.offset[i];
+		buffer->strides[i] = attribs.stride[i];
+		d->type = SPA_DATA_DmaBuf;
+		d->flags = SPA_DATA_FLAG_READABLE;
+		d->fd = attribs.fd[i]; /* the buffer's own: closed with it */
+		d->mapoffset = 0;
+		d->maxsize = attribs.stride[i] * (uint32_t)cast->height;
+		d->data = NULL;
+	}
+	pwb->user_data = buffer;
+	cast_buffers_changed(cast);
+}
+
 static void handle_add_buffer(void *data, struct pw_buffer *pwb) {
 	struct pipewire_cast *cast = data;
+	if (cast->dmabuf) {
+		add_dmabuf_buffer(cast, pwb);
+		return;
+	}
 	struct spa_data *d = &pwb->buffer->datas[0];
 	if (!(d->type & (1u << SPA_DATA_MemFd))) {
 		wlr_log(WLR_ERROR, "pipewire: the consumer wants no memfd buffers");
@@ -1404,20 +1684,7 @@ static void handle_add_buffer(void *data, struct pw_buffer *pwb) {
 		buffer->target = data_buffer_create(buffer->data, cast->width, cast->height,
 			(size_t)cast->stride, DRM_FORMAT_XRGB8888);
 	}
-	/*
-	 * A frame queued right away can reach a consumer whose port does not
-	 * use the new buffers yet, and be lost: the next one comes a frame
-	 * later (output sources: at the next output commit).
-	 */
-	if (cast->kind == CAST_SOURCE_OUTPUT) {
-		cast_request_full(cast);
-	} else {
-		arm_retry(cast, cast->interval_ns);
-	}
-	if (cast->renegotiated) {
-		cast->refreshes = CAST_REFRESHES;
-		wl_event_source_timer_update(cast->refresh_timer, CAST_REFRESH_MS);
-	}
+	cast_buffers_changed(cast);
 	return;
 
 error:
@@ -1433,9 +1700,10 @@ static void handle_remove_buffer(void *data, struct pw_buffer *pwb) {
 		return;
 	}
 	pwb->user_data = NULL;
-	struct spa_data *d = &pwb->buffer->datas[0];
-	d->data = NULL;
-	d->fd = -1;
+	for (uint32_t i = 0; i < pwb->buffer->n_datas; i++) {
+		pwb->buffer->datas[i].data = NULL;
+		pwb->buffer->datas[i].fd = -1;
+	}
 	free_buffer(buffer);
 }
 
@@ -1447,39 +1715,46 @@ static const struct pw_stream_events stream_events = {
 	.remove_buffer = handle_remove_buffer,
 };
 
-/* One size, or (range) any size up to the largest, width x height by default. */
-static const struct spa_pod *build_enum_format(struct spa_pod_builder *b,
-		int width, int height, bool range) {
-	struct spa_rectangle size = SPA_RECTANGLE((uint32_t)width, (uint32_t)height);
-	struct spa_rectangle min_size = SPA_RECTANGLE(1, 1);
-	struct spa_rectangle max_size = SPA_RECTANGLE(PIPEWIRE_CAST_VIRTUAL_MAX_SIDE,
-		PIPEWIRE_CAST_VIRTUAL_MAX_SIDE);
-	struct spa_fraction zero = SPA_FRACTION(0, 1);
-	struct spa_fraction max = SPA_FRACTION(CAST_MAX_FPS, 1);
-	struct spa_fraction min = SPA_FRACTION(1, 1);
-	struct spa_pod_frame f[2];
-	spa_pod_builder_push_object(b, &f[0], SPA_TYPE_OBJECT_Format, SPA_PARAM_EnumFormat);
-	spa_pod_builder_add(b,
-		SPA_FORMAT_mediaType, SPA_POD_Id(SPA_MEDIA_TYPE_video),
-		SPA_FORMAT_mediaSubtype, SPA_POD_Id(SPA_MEDIA_SUBTYPE_raw), 0);
-	spa_pod_builder_prop(b, SPA_FORMAT_VIDEO_format, 0);
-	spa_pod_builder_push_choice(b, &f[1], SPA_CHOICE_Enum, 0);
-	spa_pod_builder_id(b, spa_from_cast_format(cast_formats_offered[0]));
-	for (size_t i = 0; i < cast_formats_offered_len; i++) {
-		spa_pod_builder_id(b, spa_from_cast_format(cast_formats_offered[i]));
+/* Room for every format's modifiers (CAST_MAX_MODIFIERS each) and the rest. */
+#define CAST_OFFER_BYTES 16384
+#define CAST_OFFER_PODS (CAST_FORMATS_MAX + 2)
+
+/*
+ * What the stream offers: the fixated dma-buf format alone first (while
+ * the consumer has yet to take it), each format with its modifiers, then
+ * every format without a modifier (memfd). Without gbm, only the last.
+ */
+static uint32_t cast_build_offer(struct pipewire_cast *cast, struct spa_pod_builder *b,
+		const struct spa_pod *params[static CAST_OFFER_PODS]) {
+	struct cast_spa_size size = {
+		.width = cast->width, .height = cast->height, .range = cast->offer_range,
+	};
+	uint32_t n = 0;
+	if (cast->gbm && cast->has_fixated) {
+		const struct spa_pod *pod = cast_spa_format_dmabuf(b, &size,
+			cast->fixated_format, &cast->fixated_modifier, 1, true);
+		if (pod) {
+			params[n++] = pod;
+		}
 	}
-	spa_pod_builder_pop(b, &f[1]);
-	if (range) {
-		spa_pod_builder_add(b, SPA_FORMAT_VIDEO_size,
-			SPA_POD_CHOICE_RANGE_Rectangle(&size, &min_size, &max_size), 0);
-	} else {
-		spa_pod_builder_add(b, SPA_FORMAT_VIDEO_size, SPA_POD_Rectangle(&size), 0);
+	for (size_t i = 0; cast->gbm && i < cast_formats_offered_len; i++) {
+		const struct cast_modifiers *m = &cast->modifiers[i];
+		const struct spa_pod *pod = cast_spa_format_dmabuf(b, &size,
+			cast_formats_offered[i], m->offer, m->n_offer, false);
+		if (pod) {
+			params[n++] = pod;
+		}
 	}
-	spa_pod_builder_add(b,
-		SPA_FORMAT_VIDEO_framerate, SPA_POD_Fraction(&zero),
-		SPA_FORMAT_VIDEO_maxFramerate, SPA_POD_CHOICE_RANGE_Fraction(&max, &min, &max),
-		0);
-	return spa_pod_builder_pop(b, &f[0]);
+	params[n++] = cast_spa_format_plain(b, &size);
+	return n;
+}
+
+static void cast_update_offer(struct pipewire_cast *cast) {
+	uint8_t buf[CAST_OFFER_BYTES];
+	struct spa_pod_builder b = SPA_POD_BUILDER_INIT(buf, sizeof(buf));
+	const struct spa_pod *params[CAST_OFFER_PODS];
+	uint32_t n = cast_build_offer(cast, &b, params);
+	pw_stream_update_params(cast->stream, params, n);
 }
 
 /*
@@ -1498,10 +1773,9 @@ static void cast_renegotiate(struct pipewire_cast *cast, int width, int height) 
 	cast->offer_range = false;
 	cast_release_latest(cast);
 	pixman_region32_clear(&cast->pending);
-	uint8_t buf[1024];
-	struct spa_pod_builder b = SPA_POD_BUILDER_INIT(buf, sizeof(buf));
-	const struct spa_pod *params[1] = { build_enum_format(&b, width, height, false) };
-	pw_stream_update_params(cast->stream, params, 1);
+	/* A new size: the consumer fixates a modifier again. */
+	cast->has_fixated = false;
+	cast_update_offer(cast);
 }
 
 /* The common part: the stream, offering width x height, not yet watching. */
@@ -1558,11 +1832,17 @@ static struct pipewire_cast *cast_new(struct pipewire_core *core, struct server 
 	}
 	pw_stream_add_listener(cast->stream, &cast->stream_listener, &stream_events, cast);
 
-	uint8_t buf[1024];
+	cast->gbm = cast_gbm_get(server->renderer);
+	for (size_t i = 0; i < cast_formats_offered_len; i++) {
+		uint64_t mods[CAST_MAX_MODIFIERS];
+		size_t n = cast->gbm ? cast_gbm_render_modifiers(cast->gbm,
+			cast_format_drm(cast_formats_offered[i]), mods, CAST_MAX_MODIFIERS) : 0;
+		cast_modifiers_init(&cast->modifiers[i], mods, n);
+	}
+	uint8_t buf[CAST_OFFER_BYTES];
 	struct spa_pod_builder b = SPA_POD_BUILDER_INIT(buf, sizeof(buf));
-	const struct spa_pod *params[1] = {
-		build_enum_format(&b, cast->width, cast->height, range),
-	};
+	const struct spa_pod *params[CAST_OFFER_PODS];
+	uint32_t n_params = cast_build_offer(cast, &b, params);
 	/*
 	 * We allocate the buffers (memfds) so that consumers get real MemFd
 	 * data: PipeWire's own allocation shows them MemPtr, which current
@@ -1573,7 +1853,7 @@ static struct pipewire_cast *cast_new(struct pipewire_core *core, struct server 
 	 * needs the daemon starved for CPU while a link is made.
 	 */
 	int r = pw_stream_connect(cast->stream, PW_DIRECTION_OUTPUT, PW_ID_ANY,
-		PW_STREAM_FLAG_DRIVER | PW_STREAM_FLAG_ALLOC_BUFFERS, params, 1);
+		PW_STREAM_FLAG_DRIVER | PW_STREAM_FLAG_ALLOC_BUFFERS, params, n_params);
 	if (r < 0) {
 		wlr_log(WLR_ERROR, "pipewire: cannot connect the stream: %s", spa_strerror(r));
 		goto error;
@@ -1713,6 +1993,7 @@ void pipewire_cast_destroy(struct pipewire_cast *cast) {
 	if (cast->refresh_timer) {
 		wl_event_source_remove(cast->refresh_timer);
 	}
+	cast_gbm_put(cast->gbm); /* after the buffers from it */
 	scene_pixels_finish(&cast->pixels);
 	pixman_region32_fini(&cast->render_damage);
 	pixman_region32_fini(&cast->pending);

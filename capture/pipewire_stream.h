@@ -6,8 +6,9 @@
  * connection to the PipeWire daemon, run inside oriel's wl_event_loop (the
  * pw_loop's fd is a source of it, iterated without blocking; no thread
  * loop). A pipewire_cast joins an output source (capture/output_capture.h)
- * to a pw_stream: a driving Video/Source node with memfd buffers that we
- * allocate, SPA_META_Header and SPA_META_VideoDamage on every buffer.
+ * to a pw_stream: a driving Video/Source node with buffers that we
+ * allocate (memfds, or dma-bufs the renderer draws into when it has a
+ * DRM fd), SPA_META_Header and SPA_META_VideoDamage on every buffer.
  *
  * Work is damage-driven and consumer-paced: a frame is produced only when
  * the output presented damage, a buffer is free and the negotiated max

@@ -644,16 +644,16 @@ static bool scene_source_render(struct pipewire_cast *cast) {
 }
 
 /*
- * Draws the buffer's missed damage straight into it. False when it cannot:
- * the buffer then loses its target and is filled through pixels instead.
+ * Renders the scene source's part of the buffer's missed damage into its
+ * target: 0, -ENOENT when the source is gone or not the stream's size, or
+ * scene_render_to_buffer's error.
  */
-static bool scene_source_render_into(struct pipewire_cast *cast,
-		struct cast_buffer *buffer) {
+static int scene_source_draw(struct pipewire_cast *cast, struct cast_buffer *buffer) {
 	struct wlr_box box;
 	struct wlr_scene_node *root;
 	if (!scene_source_box(cast, &box, &root) || box.width != cast->width ||
 			box.height != cast->height) {
-		return false;
+		return -ENOENT;
 	}
 	struct scene_render_params params = {
 		.root = root,
@@ -661,8 +661,17 @@ static bool scene_source_render_into(struct pipewire_cast *cast,
 		.scale = 1.0f,
 		.damage = &buffer->damage,
 	};
-	int r = scene_render_to_buffer(cast->server->renderer, buffer->target, &params, NULL);
-	if (r == -EBUSY) {
+	return scene_render_to_buffer(cast->server->renderer, buffer->target, &params, NULL);
+}
+
+/*
+ * Draws the buffer's missed damage straight into it. False when it cannot:
+ * the buffer then loses its target and is filled through pixels instead.
+ */
+static bool scene_source_render_into(struct pipewire_cast *cast,
+		struct cast_buffer *buffer) {
+	int r = scene_source_draw(cast, buffer);
+	if (r == -EBUSY || r == -ENOENT) {
 		return false;
 	}
 	if (r < 0) {
@@ -898,19 +907,10 @@ static bool cast_render_dmabuf(struct pipewire_cast *cast, struct cast_buffer *b
 		r = cast_render_into(renderer, buffer->target, cast->latest, &buffer->damage,
 			cursor.pixels ? &cursor : NULL);
 	} else {
-		struct wlr_box box;
-		struct wlr_scene_node *root;
-		if (!scene_source_box(cast, &box, &root) || box.width != cast->width ||
-				box.height != cast->height) {
+		r = scene_source_draw(cast, buffer);
+		if (r == -ENOENT) {
 			return false;
 		}
-		struct scene_render_params params = {
-			.root = root,
-			.box = box,
-			.scale = 1.0f,
-			.damage = &buffer->damage,
-		};
-		r = scene_render_to_buffer(renderer, buffer->target, &params, NULL);
 		if (r == 0 && cursor.pixels) {
 			r = cast_render_into(renderer, buffer->target, NULL, &buffer->damage,
 				&cursor);

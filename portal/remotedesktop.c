@@ -60,6 +60,18 @@ static struct portal_session *remote_session(struct portal *portal, const char *
 	return session;
 }
 
+/* The session of a SelectDevices or Start call, which must come before it started. */
+static struct portal_session *unstarted_remote_session(struct portal *portal,
+		const char *handle, sd_bus_error *error) {
+	struct portal_session *session = remote_session(portal, handle, error);
+	if (session && (session->started || session->ask)) {
+		sd_bus_error_setf(error, SD_BUS_ERROR_FAILED,
+			"session %s has already started", handle);
+		return NULL;
+	}
+	return session;
+}
+
 /* Reads the "types" option of SelectDevices; absent means every type offered. */
 static int read_device_types(sd_bus_message *msg, uint32_t *types, sd_bus_error *error) {
 	int r = sd_bus_message_enter_container(msg, 'a', "{sv}");
@@ -89,13 +101,9 @@ static int handle_select_devices(sd_bus_message *msg, void *data, sd_bus_error *
 	if (r < 0) {
 		return r;
 	}
-	struct portal_session *session = remote_session(portal, session_handle, error);
+	struct portal_session *session = unstarted_remote_session(portal, session_handle, error);
 	if (!session) {
 		return -EINVAL;
-	}
-	if (session->started || session->ask) {
-		return sd_bus_error_setf(error, SD_BUS_ERROR_FAILED,
-			"session %s has already started", session_handle);
 	}
 	if (types & ~(uint32_t)(DEVICE_KEYBOARD | DEVICE_POINTER | DEVICE_TOUCHSCREEN)) {
 		return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS,
@@ -173,13 +181,9 @@ static int handle_start(sd_bus_message *msg, void *data, sd_bus_error *error) {
 	if (r < 0) {
 		return r;
 	}
-	struct portal_session *session = remote_session(portal, session_handle, error);
+	struct portal_session *session = unstarted_remote_session(portal, session_handle, error);
 	if (!session) {
 		return -EINVAL;
-	}
-	if (session->started || session->ask) {
-		return sd_bus_error_setf(error, SD_BUS_ERROR_FAILED,
-			"session %s has already started", session_handle);
 	}
 	/* The person chooses among the sources only when some are to be cast. */
 	struct portal_sources sources = {0};

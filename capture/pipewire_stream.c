@@ -1849,8 +1849,8 @@ static struct pipewire_cast *cast_new(struct pipewire_core *core, struct server 
 	 * WebRTC (Chromium, Firefox) does not read. PipeWire 0.3.65 has a race
 	 * here: a reply to another request can complete the daemon's wait for
 	 * our allocation early (sequence numbers collide), and the consumer is
-	 * then handed the buffers before our memfds reached the daemon. It
-	 * needs the daemon starved for CPU while a link is made.
+	 * then handed the buffers before our memfds reached the daemon.
+	 * core_skip_sequence_numbers keeps those numbers apart.
 	 */
 	int r = pw_stream_connect(cast->stream, PW_DIRECTION_OUTPUT, PW_ID_ANY,
 		PW_STREAM_FLAG_DRIVER | PW_STREAM_FLAG_ALLOC_BUFFERS, params, n_params);

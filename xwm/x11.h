@@ -58,6 +58,7 @@ enum xwm_atom {
 	ATOM_NET_WM_WINDOW_TYPE,
 	ATOM_NET_WM_PING,
 	ATOM_NET_WM_PID,
+	ATOM_NET_WM_ICON,
 	ATOM_WM_PROTOCOLS,
 	ATOM_WM_TAKE_FOCUS,
 	/* _NET_WM_WINDOW_TYPE_* */
@@ -120,6 +121,12 @@ struct ewmh_strut;
 int xwm_x11_window_type(struct xwm_x11 *x11, xcb_window_t window);
 bool xwm_x11_read_strut(struct xwm_x11 *x11, xcb_window_t window,
 	struct ewmh_strut *strut);
+/*
+ * The window's _NET_WM_ICON best fitting size x size, scaled into pixels
+ * (size * size premultiplied ARGB); false without a usable icon.
+ */
+bool xwm_x11_read_icon(struct xwm_x11 *x11, xcb_window_t window, uint32_t size,
+	uint32_t *pixels);
 /* _NET_FRAME_EXTENTS and _NET_WM_ALLOWED_ACTIONS on a managed window. */
 void xwm_x11_set_frame_extents(struct xwm_x11 *x11, xcb_window_t window,
 	bool decorated);

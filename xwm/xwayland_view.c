@@ -346,6 +346,7 @@ static void handle_map(struct wl_listener *listener, void *data) {
 	}
 	xwm_x11_set_frame_extents(view_x11(view), xsurface->window_id,
 		view->decoration.enabled);
+	xwayland_view_update_icon(view);
 	xwm_x11_set_allowed_actions(view_x11(view), xsurface->window_id,
 		is_resizable(xsurface));
 	ewmh_state_apply(view_x11(view), view, xview->ewmh_states);
@@ -550,6 +551,13 @@ void xwayland_view_update_strut(struct view *view) {
 	} else if (view->has_strut) {
 		view_set_strut(view, NULL);
 	}
+}
+
+void xwayland_view_update_icon(struct view *view) {
+	uint32_t pixels[DECORATION_ICON_SIZE * DECORATION_ICON_SIZE];
+	bool ok = xwm_x11_read_icon(view_x11(view), xwayland_view_window(view),
+		DECORATION_ICON_SIZE, pixels);
+	decoration_set_icon(&view->decoration, ok ? pixels : NULL);
 }
 
 uint32_t *xwayland_view_states(struct view *view) {

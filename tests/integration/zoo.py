@@ -86,6 +86,13 @@ def app_window(s, app_id, what=None):
                          where=lambda w: w["width"] > 0 and w["height"] > 0)
 
 
+def x_window_titled(s, title):
+    ids = s.x_search(name=title)
+    if len(ids) != 1:
+        raise NotYet("X windows titled %r: %r" % (title, ids))
+    return ids[0]
+
+
 def python_with(module):
     """A Python 3 that can import module: this one or the system's."""
     for exe in (sys.executable, "/usr/bin/python3"):
@@ -101,9 +108,11 @@ def python_with(module):
 # when it goes, and open "zoo-NAME dialog", a transient, from a button
 # filling the window below the menubar.
 
-def menu_lands(s, client, win, count):
-    """Clicks File in the menubar; checks the menu is where Tk put it."""
-    s.click(win["x"] + 15, win["y"] + 10)
+def menu_lands(s, client, win, count, hold=False):
+    """Clicks File in the menubar (or presses and holds the button there,
+    with hold); checks the menu is on screen where the app put it."""
+    s.pointer_move(win["x"] + 15, win["y"] + 10)
+    s.orielctl("pointer", "button", "left", "press" if hold else "click", json=False)
 
     def placed():
         lines = re.findall(r"^menu (-?\d+) (-?\d+) (\d+) (\d+)$", client.log(), re.M)
@@ -127,8 +136,11 @@ def menu_lands(s, client, win, count):
                          "%.0f%% below" % (rect, inside * 100, left * 100, right * 100,
                                            below * 100))
         return True
-    s.wait_for(on_screen, what="%s's menu on screen where Tk put it" % win["title"])
-    s.key_sym("Escape")
+    s.wait_for(on_screen, what="%s's menu on screen where the app put it" % win["title"])
+    if hold:
+        s.orielctl("pointer", "button", "left", "release", json=False)
+    else:
+        s.key_sym("Escape")
 
     def closed():
         if client.log().count("menu-unmap") < count:
@@ -137,16 +149,16 @@ def menu_lands(s, client, win, count):
     s.wait_for(closed, what="%s's menu closed" % win["title"])
 
 
-def run_app(s, name, argv):
+def run_app(s, name, argv, menu_hold=False):
     client = s.spawn_x(argv, name=name)
     title = "zoo-" + name
     win = s.wait_window(title=title, kind="x11", what="%s mapped" % title)
     wait_decorated(s, win)
-    wid = s.wait_x_window(win["app_id"])
+    wid = s.wait_for(lambda: x_window_titled(s, title), what="%s's X window" % title)
     # On the menubar, right of its entries: nothing happens but the focus.
     click_focuses(s, win, wid, at=(win["x"] + win["width"] - 20, win["y"] + 10))
 
-    menu_lands(s, client, win, 1)
+    menu_lands(s, client, win, 1, hold=menu_hold)
 
     # The Dialog button fills the window below the menubar.
     s.click(win["x"] + win["width"] // 2, win["y"] + 150)

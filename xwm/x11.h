@@ -152,6 +152,8 @@ void ewmh_state_request(struct xwm_x11 *x11, struct view *view, const uint32_t *
 void ewmh_desktop_request(struct xwm_x11 *x11, struct view *view, const uint32_t *data);
 /* Someone (wlroots' XWM) rewrote the property: our atoms go back in. */
 void ewmh_state_property_changed(struct xwm_x11 *x11, struct view *view);
+/* _NET_WM_STATE_DEMANDS_ATTENTION follows what the title bar shows. */
+void ewmh_state_attention_changed(struct xwm_x11 *x11, struct view *view);
 
 /* ewmh_client.c: client messages to the root and property changes. */
 void ewmh_client_message(struct xwm_x11 *x11, xcb_client_message_event_t *event);

@@ -209,6 +209,10 @@ static bool wants_client_decorations(struct view *view) {
 		xview->xsurface->decorations != WLR_XWAYLAND_SURFACE_DECORATIONS_ALL;
 }
 
+static void attention_changed(struct view *view) {
+	ewmh_state_attention_changed(view_x11(view), view);
+}
+
 static void unlink_listeners(struct xwayland_view *xview) {
 	wl_list_remove(&xview->destroy.link);
 	wl_list_remove(&xview->map.link);
@@ -254,6 +258,7 @@ static const struct view_impl xwayland_view_impl = {
 	.get_parent = get_parent,
 	.constrain_size = constrain_size,
 	.wants_client_decorations = wants_client_decorations,
+	.attention_changed = attention_changed,
 	.destroy = destroy,
 };
 

@@ -1,5 +1,6 @@
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <wlr/util/log.h>
 #include "compositor/server.h"
 #include "compositor/util.h"
@@ -365,6 +366,34 @@ bool xwm_x11_read_icon(struct xwm_x11 *x11, xcb_window_t window, uint32_t size,
 	}
 	free(reply);
 	return ok;
+}
+
+bool xwm_x11_client_is_local(struct xwm_x11 *x11, xcb_window_t window) {
+	if (!x11) {
+		return false;
+	}
+	xcb_get_property_reply_t *reply = xcb_get_property_reply(x11->conn,
+		xcb_get_property(x11->conn, 0, window, XCB_ATOM_WM_CLIENT_MACHINE,
+			XCB_GET_PROPERTY_TYPE_ANY, 0, 64), NULL);
+	xwm_x11_schedule_drain(x11);
+	if (!reply || reply->type == XCB_ATOM_NONE) {
+		free(reply);
+		return true; /* not said: the pid came from the server (XRes) */
+	}
+	char host[256] = "";
+	gethostname(host, sizeof(host) - 1);
+	bool local = reply->format == 8 && icccm_client_machine_is_local(
+		xcb_get_property_value(reply), (size_t)xcb_get_property_value_length(reply),
+		host);
+	free(reply);
+	return local;
+}
+
+void xwm_x11_kill_client(struct xwm_x11 *x11, xcb_window_t window) {
+	if (x11) {
+		xcb_kill_client(x11->conn, window);
+		xcb_flush(x11->conn);
+	}
 }
 
 void xwm_x11_set_frame_extents(struct xwm_x11 *x11, xcb_window_t window,

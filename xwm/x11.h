@@ -127,6 +127,13 @@ bool xwm_x11_read_strut(struct xwm_x11 *x11, xcb_window_t window,
  */
 bool xwm_x11_read_icon(struct xwm_x11 *x11, xcb_window_t window, uint32_t size,
 	uint32_t *pixels);
+/*
+ * Whether the window's client runs on this host (WM_CLIENT_MACHINE names
+ * it, or is not set), so that its pid is one of ours.
+ */
+bool xwm_x11_client_is_local(struct xwm_x11 *x11, xcb_window_t window);
+/* XKillClient: the server closes the connection of the window's client. */
+void xwm_x11_kill_client(struct xwm_x11 *x11, xcb_window_t window);
 /* _NET_FRAME_EXTENTS and _NET_WM_ALLOWED_ACTIONS on a managed window. */
 void xwm_x11_set_frame_extents(struct xwm_x11 *x11, xcb_window_t window,
 	bool decorated);

@@ -131,13 +131,22 @@ static bool supports_ping(struct view *view) {
 /*
  * WM_DELETE_WINDOW when the client supports it, else wlroots kills the
  * client (XKillClient). A client that stopped answering pings is killed
- * through its _NET_WM_PID.
+ * through its pid if it runs on this host (WM_CLIENT_MACHINE), else its
+ * connection is closed (XKillClient).
  */
 static void close_view(struct view *view) {
 	struct wlr_xwayland_surface *xsurface = xwayland_view_from_view(view)->xsurface;
-	if (view->not_responding && xsurface->pid > 0 && xsurface->pid != getpid()) {
-		wlr_log(WLR_INFO, "Killing unresponsive X client, pid %d", (int)xsurface->pid);
-		kill(xsurface->pid, SIGKILL);
+	if (view->not_responding) {
+		if (xsurface->pid > 0 && xsurface->pid != getpid() &&
+				xwm_x11_client_is_local(view_x11(view), xsurface->window_id)) {
+			wlr_log(WLR_INFO, "Killing unresponsive X client, pid %d",
+				(int)xsurface->pid);
+			kill(xsurface->pid, SIGKILL);
+		} else {
+			wlr_log(WLR_INFO, "Disconnecting unresponsive X client of window 0x%x "
+				"(not on this host, or no pid)", xsurface->window_id);
+			xwm_x11_kill_client(view_x11(view), xsurface->window_id);
+		}
 		return;
 	}
 	wlr_xwayland_surface_close(xsurface);

@@ -21,6 +21,7 @@
  *   --no-delete          WM_PROTOCOLS without WM_DELETE_WINDOW
  *   --ping               WM_PROTOCOLS lists _NET_WM_PING (and pings are answered)
  *   --pid                sets _NET_WM_PID (with --ping, as EWMH requires)
+ *   --client-machine H   WM_CLIENT_MACHINE (the host the client says it runs on)
  *   --request-extents    before mapping, sends _NET_REQUEST_FRAME_EXTENTS and
  *                        prints "frame-extents L R T B" once the WM set them
  *   --state A,B,...      _NET_WM_STATE_<A>, ... before mapping (ABOVE, STICKY...)
@@ -186,7 +187,7 @@ int main(int argc, char **argv) {
 	uint32_t strut[12];
 	int strut_n = 0;
 	bool strut_partial = false;
-	const char *icon = NULL, *icon_raw = NULL;
+	const char *icon = NULL, *icon_raw = NULL, *client_machine = NULL;
 	for (int i = 1; i < argc; i++) {
 		const char *arg = argv[i];
 		const char *val = i + 1 < argc ? argv[i + 1] : NULL;
@@ -240,6 +241,9 @@ int main(int argc, char **argv) {
 		} else if (strcmp(arg, "--input") == 0) {
 			TAKES_VALUE;
 			input = strcmp(val, "no") != 0;
+		} else if (strcmp(arg, "--client-machine") == 0) {
+			TAKES_VALUE;
+			client_machine = val;
 		} else if (strcmp(arg, "--icon") == 0) {
 			TAKES_VALUE;
 			icon = val;
@@ -313,6 +317,11 @@ int main(int argc, char **argv) {
 	if (set_pid) {
 		uint32_t pid = (uint32_t)getpid();
 		set_cardinals(window, "_NET_WM_PID", &pid, 1);
+	}
+	if (client_machine) {
+		xcb_change_property(conn, XCB_PROP_MODE_REPLACE, window,
+			XCB_ATOM_WM_CLIENT_MACHINE, XCB_ATOM_STRING, 8, strlen(client_machine),
+			client_machine);
 	}
 	if (icon) {
 		static uint32_t icons[2 + 48 * 48 + 2 + 16 * 16];

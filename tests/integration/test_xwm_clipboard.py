@@ -6,7 +6,8 @@ as a person copies in one app and pastes in another:
 - Wayland to X: `wl-copy` owns the clipboard; with the xterm focused again,
   `xclip -o` prints it;
 - large transfers: 3 MiB each way, byte for byte. X moves data that large
-  in INCR chunks, so this crosses wlroots' incremental transfer paths.
+  in INCR chunks, so this crosses wlroots' incremental transfer paths
+  (see WLROOTS_INCR_DROP for the one wlroots bug the test works around).
 
 Ordering, as a person's pace gives it:
 - wlroots (0.15, xwayland/selection/incoming.c) takes an X app's
@@ -26,9 +27,15 @@ import os
 import shlex
 
 import harness
-from harness import NotYet, Session, expect_eq, tool
+from harness import NotYet, Session, TestFailure, expect_eq, tool
 
 BIG = 3 * 1024 * 1024
+# wlroots 0.15.1 (xwayland/selection/incoming.c) drops an X app's INCR
+# transfer when the Wayland reader's pipe is still full as the next chunk
+# arrives: its non-blocking write gets EAGAIN, which it takes for an error
+# and closes the reader's pipe. It happens when the reader is not scheduled
+# within about a millisecond, so on a busy machine; this is its log line.
+WLROOTS_INCR_DROP = "write error to target fd"
 
 
 def main():
@@ -39,6 +46,7 @@ def main():
         xid = s.wait_x_window("XTerm")
         centre = (xw["x"] + xw["width"] // 2, xw["y"] + xw["height"] // 2)
         marks = iter(range(1, 1000))
+        owners = {}  # selection: the xclip that owns it
 
         def focus_xterm():
             # wlroots hands X apps the selection only while an X surface
@@ -71,7 +79,7 @@ def main():
         def x_copy(selection, path, text):
             focus_xterm()
             # xclip stays in the background as the owner.
-            s.spawn_x(["sh", "-c", "exec %s -selection %s -i < %s" % (
+            owners[selection] = s.spawn_x(["sh", "-c", "exec %s -selection %s -i < %s" % (
                 tool("xclip"), selection, shlex.quote(str(path)))],
                 name="xclip-" + selection)
 
@@ -93,13 +101,23 @@ def main():
                 argv.append("--primary")
 
             def paste():
+                drops = s.log_text().count(WLROOTS_INCR_DROP)
                 got, res = run_output(argv)
                 if got == text:
                     return True
                 # Nothing, or what was there before: the copy did not reach
-                # Wayland. A cut-off text is a failure, not retried.
+                # Wayland; the person copies again.
                 if "No selection" in res.stderr or not text.startswith(got):
                     x_copy(selection, path, text)
+                # Cut off: only wlroots' INCR drop is retried, with a new
+                # copy: the X app waits in the dropped transfer for ever and
+                # answers nobody, so it is closed first.
+                elif s.log_text().count(WLROOTS_INCR_DROP) > drops:
+                    owners[selection].kill()
+                    owners[selection].wait()
+                    x_copy(selection, path, text)
+                else:
+                    raise TestFailure(describe(argv, got, res) + ": cut off")
                 raise NotYet(describe(argv, got, res))
             s.wait_for(paste, what=what, timeout=60)
 

@@ -3,6 +3,7 @@
 #include <wlr/types/wlr_buffer.h>
 #include <wlr/types/wlr_scene.h>
 #include "compositor/decoration.h"
+#include "compositor/icon_buffer.h"
 #include "compositor/text_buffer.h"
 
 static const float border_colour[4] = {0.2f, 0.2f, 0.25f, 1.0f};
@@ -22,12 +23,18 @@ void decoration_init(struct decoration *decoration, struct wlr_scene_tree *paren
 	wlr_scene_node_set_enabled(&decoration->tree->node, false);
 }
 
-/* Redrawn only when the title or the bar's width changed. */
-static void update_title_text(struct decoration *decoration, int width, const char *title) {
+/* Where the title starts: right of the icon, if there is one. */
+static int title_left(const struct decoration *decoration) {
+	return decoration->icon ? DECORATION_ICON_MARGIN + DECORATION_ICON_SIZE : 0;
+}
+
+/* Redrawn only when the title, the bar's width or the icon changed. */
+static void update_title_text(struct decoration *decoration, int width, const char *title,
+		bool force) {
 	if (!title) {
 		title = "";
 	}
-	if (decoration->title_text && decoration->text_width == width &&
+	if (!force && decoration->title_text && decoration->text_width == width &&
 			decoration->text && strcmp(decoration->text, title) == 0) {
 		return;
 	}
@@ -35,10 +42,12 @@ static void update_title_text(struct decoration *decoration, int width, const ch
 		wlr_scene_node_destroy(&decoration->title_text->node);
 		decoration->title_text = NULL;
 	}
+	char *text = strdup(title);
 	free(decoration->text);
-	decoration->text = strdup(title);
+	decoration->text = text;
 	decoration->text_width = width;
-	struct wlr_buffer *buffer = text_buffer_create(title, width,
+	int left = title_left(decoration);
+	struct wlr_buffer *buffer = text_buffer_create(title, width - left,
 		DECORATION_TITLE_HEIGHT, text_colour);
 	if (!buffer) {
 		return;
@@ -46,7 +55,7 @@ static void update_title_text(struct decoration *decoration, int width, const ch
 	decoration->title_text = wlr_scene_buffer_create(&decoration->tree->node, buffer);
 	wlr_buffer_drop(buffer);
 	if (decoration->title_text) {
-		wlr_scene_node_set_position(&decoration->title_text->node, 0,
+		wlr_scene_node_set_position(&decoration->title_text->node, left,
 			-DECORATION_TITLE_HEIGHT);
 	}
 }
@@ -73,7 +82,7 @@ void decoration_update(struct decoration *decoration, int width, int height,
 	wlr_scene_rect_set_color(decoration->title_bar,
 		attention ? title_attention : focused ? title_focused : title_unfocused);
 	if (decoration->enabled) {
-		update_title_text(decoration, width, title);
+		update_title_text(decoration, width, title, false);
 	}
 }
 
@@ -84,5 +93,28 @@ void decoration_set_enabled(struct decoration *decoration, bool enabled) {
 		/* Frees the text; it is drawn again on the next update. */
 		wlr_scene_node_destroy(&decoration->title_text->node);
 		decoration->title_text = NULL;
+	}
+}
+
+void decoration_set_icon(struct decoration *decoration, const uint32_t *pixels) {
+	if (decoration->icon) {
+		wlr_scene_node_destroy(&decoration->icon->node);
+		decoration->icon = NULL;
+	}
+	struct wlr_buffer *buffer = icon_buffer_create(pixels, DECORATION_ICON_SIZE);
+	if (buffer) {
+		decoration->icon = wlr_scene_buffer_create(&decoration->tree->node, buffer);
+		wlr_buffer_drop(buffer);
+	}
+	if (decoration->icon) {
+		wlr_scene_node_set_position(&decoration->icon->node, DECORATION_ICON_MARGIN,
+			-DECORATION_TITLE_HEIGHT +
+			(DECORATION_TITLE_HEIGHT - DECORATION_ICON_SIZE) / 2);
+	}
+	/* The title moves over (or back). */
+	if (decoration->enabled && decoration->text) {
+		char *title = strdup(decoration->text);
+		update_title_text(decoration, decoration->text_width, title, true);
+		free(title);
 	}
 }

@@ -4,9 +4,13 @@
 /* Server-side window decoration: a title bar and a thin border. */
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #define DECORATION_TITLE_HEIGHT 24
 #define DECORATION_BORDER 1
+/* The window's icon, left of the title, centred in the bar's height. */
+#define DECORATION_ICON_SIZE 16
+#define DECORATION_ICON_MARGIN 4
 
 struct wlr_scene_tree;
 
@@ -15,6 +19,7 @@ struct decoration {
 	struct wlr_scene_rect *border;
 	struct wlr_scene_rect *title_bar;
 	struct wlr_scene_buffer *title_text;
+	struct wlr_scene_buffer *icon; /* NULL: no icon */
 	char *text;     /* what title_text shows */
 	int text_width; /* and how wide it was drawn */
 	bool enabled;
@@ -28,5 +33,10 @@ void decoration_finish(struct decoration *decoration);
 void decoration_update(struct decoration *decoration, int width, int height,
 	const char *title, bool focused, bool attention);
 void decoration_set_enabled(struct decoration *decoration, bool enabled);
+/*
+ * Shows DECORATION_ICON_SIZE squared premultiplied ARGB pixels left of the
+ * title; NULL removes the icon.
+ */
+void decoration_set_icon(struct decoration *decoration, const uint32_t *pixels);
 
 #endif

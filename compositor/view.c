@@ -45,6 +45,17 @@ static void redraw_decoration(struct view *view) {
 		view_wants_attention(view));
 }
 
+/* Shown in the title bar, and told to the client (X: _NET_WM_STATE). */
+static void attention_changed(struct view *view) {
+	if (!view->mapped) {
+		return;
+	}
+	redraw_decoration(view);
+	if (view->impl->attention_changed) {
+		view->impl->attention_changed(view);
+	}
+}
+
 /* The output the view is mostly on: the one under its center. */
 static struct output *view_output(struct view *view) {
 	struct output *output = output_at(view->server,
@@ -370,7 +381,7 @@ void view_focus(struct view *view) {
 	}
 	if (view->attention_requested) {
 		view->attention_requested = false;
-		redraw_decoration(view);
+		attention_changed(view);
 	}
 	view->focus_serial = ++server->next_focus_serial;
 	struct view *previous = server->focused_view;
@@ -602,9 +613,7 @@ void view_set_urgent(struct view *view, bool urgent) {
 		return;
 	}
 	view->urgent = urgent;
-	if (view->mapped) {
-		redraw_decoration(view);
-	}
+	attention_changed(view);
 }
 
 void view_request_attention(struct view *view, bool attention) {
@@ -613,9 +622,7 @@ void view_request_attention(struct view *view, bool attention) {
 		return;
 	}
 	view->attention_requested = attention;
-	if (view->mapped) {
-		redraw_decoration(view);
-	}
+	attention_changed(view);
 }
 
 void view_set_not_responding(struct view *view, bool not_responding) {

@@ -54,6 +54,8 @@ struct view_impl {
 	void (*constrain_size)(struct view *view, int *width, int *height);
 	/* Whether the client draws its own decorations. */
 	bool (*wants_client_decorations)(struct view *view);
+	/* Optional: view_wants_attention() changed while mapped. */
+	void (*attention_changed)(struct view *view);
 	/* Frees the implementation's struct; called by view_destroy. */
 	void (*destroy)(struct view *view);
 };

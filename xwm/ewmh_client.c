@@ -171,6 +171,13 @@ void ewmh_property_notify(struct xwm_x11 *x11, xcb_property_notify_event_t *even
 		}
 		return;
 	}
+	if (event->atom == x11->atoms[ATOM_NET_WM_ICON]) {
+		struct view *view = xwayland_view_find(x11->server, event->window);
+		if (view) {
+			xwayland_view_update_icon(view);
+		}
+		return;
+	}
 	if (event->atom != x11->atoms[ATOM_NET_WM_STRUT] &&
 			event->atom != x11->atoms[ATOM_NET_WM_STRUT_PARTIAL]) {
 		return;

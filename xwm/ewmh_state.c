@@ -12,6 +12,8 @@
 #include "xwm/xwayland.h"
 
 #define STATE_ATOMS_MAX 32
+/* In write_states' set of atoms found: DEMANDS_ATTENTION, beside ours. */
+#define ATTENTION_PRESENT (1u << EWMH_STATE_COUNT)
 #define ALL_DESKTOPS 0xffffffffu
 
 /* Bit i of the EWMH_STATE_* set is this atom. */
@@ -67,13 +69,18 @@ uint32_t ewmh_state_read(struct xwm_x11 *x11, xcb_window_t window) {
 }
 
 /*
- * The property as it is, minus our atoms, plus the ones in states. The
+ * The property as it is, minus our atoms, plus the ones in states and
+ * DEMANDS_ATTENTION when the view shows it wants attention (urgency or a
+ * request; EWMH says the WM keeps it until the window is activated). The
  * server is grabbed so that wlroots' XWM cannot write in between.
  */
-static void write_states(struct xwm_x11 *x11, xcb_window_t window, uint32_t states) {
+static void write_states(struct xwm_x11 *x11, struct view *view, uint32_t states) {
+	xcb_window_t window = xwayland_view_window(view);
+	xcb_atom_t attention = x11->atoms[ATOM_NET_WM_STATE_DEMANDS_ATTENTION];
+	bool wants_attention = view_wants_attention(view);
 	xcb_grab_server(x11->conn);
 	xcb_get_property_reply_t *reply = get_states(x11, window);
-	xcb_atom_t atoms[STATE_ATOMS_MAX + EWMH_STATE_COUNT];
+	xcb_atom_t atoms[STATE_ATOMS_MAX + EWMH_STATE_COUNT + 1];
 	uint32_t n = 0;
 	bool changed = false;
 	uint32_t present = 0;
@@ -81,6 +88,15 @@ static void write_states(struct xwm_x11 *x11, xcb_window_t window, uint32_t stat
 		const xcb_atom_t *old = xcb_get_property_value(reply);
 		int old_n = xcb_get_property_value_length(reply) / 4;
 		for (int i = 0; i < old_n && i < STATE_ATOMS_MAX; i++) {
+			if (old[i] == attention) {
+				if (wants_attention && !(present & ATTENTION_PRESENT)) {
+					present |= ATTENTION_PRESENT;
+					atoms[n++] = old[i];
+				} else {
+					changed = true;
+				}
+				continue;
+			}
 			uint32_t bit = state_bit(x11, old[i]);
 			if (bit && !(states & bit)) {
 				changed = true; /* ours, no longer set */
@@ -95,6 +111,10 @@ static void write_states(struct xwm_x11 *x11, xcb_window_t window, uint32_t stat
 			atoms[n++] = x11->atoms[state_atoms[i]];
 			changed = true;
 		}
+	}
+	if (wants_attention && !(present & ATTENTION_PRESENT)) {
+		atoms[n++] = attention;
+		changed = true;
 	}
 	if (changed) {
 		xcb_change_property(x11->conn, XCB_PROP_MODE_REPLACE, window,
@@ -124,7 +144,7 @@ void ewmh_state_apply(struct xwm_x11 *x11, struct view *view, uint32_t states) {
 	uint32_t desktop = states & EWMH_STATE_STICKY ? ALL_DESKTOPS : 0;
 	xcb_change_property(x11->conn, XCB_PROP_MODE_REPLACE, window,
 		x11->atoms[ATOM_NET_WM_DESKTOP], XCB_ATOM_CARDINAL, 32, 1, &desktop);
-	write_states(x11, window, states);
+	write_states(x11, view, states);
 }
 
 void ewmh_state_request(struct xwm_x11 *x11, struct view *view, const uint32_t *data) {
@@ -152,12 +172,18 @@ void ewmh_desktop_request(struct xwm_x11 *x11, struct view *view, const uint32_t
 void ewmh_state_property_changed(struct xwm_x11 *x11, struct view *view) {
 	xcb_window_t window = xwayland_view_window(view);
 	if (view->mapped) {
-		write_states(x11, window, *xwayland_view_states(view));
+		write_states(x11, view, *xwayland_view_states(view));
 	} else {
 		/*
 		 * Withdrawn: the client says what it wants at map. Added up,
 		 * since wlroots' rewrite as the window maps removes them all.
 		 */
 		*xwayland_view_states(view) |= ewmh_state_read(x11, window);
+	}
+}
+
+void ewmh_state_attention_changed(struct xwm_x11 *x11, struct view *view) {
+	if (x11) {
+		write_states(x11, view, *xwayland_view_states(view));
 	}
 }

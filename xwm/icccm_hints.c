@@ -1,5 +1,6 @@
 #include <limits.h>
 #include <stdint.h>
+#include <string.h>
 #include "xwm/icccm_hints.h"
 
 static int clamp_min(int v, int lo) {
@@ -95,6 +96,30 @@ bool icccm_hints_start_iconic(uint32_t flags, int32_t initial_state) {
 
 bool icccm_hints_urgent(uint32_t flags) {
 	return (flags & ICCCM_HINT_URGENCY) != 0;
+}
+
+/* The length of the name's first label (up to the first dot). */
+static size_t first_label(const char *name, size_t len) {
+	const char *dot = memchr(name, '.', len);
+	return dot ? (size_t)(dot - name) : len;
+}
+
+bool icccm_client_machine_is_local(const char *machine, size_t len, const char *hostname) {
+	/* STRING properties may carry a trailing NUL. */
+	while (len > 0 && machine[len - 1] == '\0') {
+		len--;
+	}
+	size_t host_len = strlen(hostname);
+	if (len == 0 || host_len == 0 || memchr(machine, '\0', len)) {
+		return false;
+	}
+	if (len == host_len && memcmp(machine, hostname, len) == 0) {
+		return true;
+	}
+	size_t a = first_label(machine, len), b = first_label(hostname, host_len);
+	/* One side is a bare name and the other starts with it. */
+	return (a == len || b == host_len) && a == b && a > 0 &&
+		memcmp(machine, hostname, a) == 0;
 }
 
 void ewmh_window_type_policy(enum ewmh_window_type type, struct ewmh_type_policy *policy) {

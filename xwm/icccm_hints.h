@@ -7,6 +7,7 @@
  */
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* WM_SIZE_HINTS.flags (ICCCM 4.1.2.3). */
@@ -54,6 +55,14 @@ void icccm_constrain_size(const struct icccm_size_hints *hints, int *width,
 bool icccm_hints_start_iconic(uint32_t flags, int32_t initial_state);
 /* Whether the urgency flag is set. */
 bool icccm_hints_urgent(uint32_t flags);
+
+/*
+ * Whether WM_CLIENT_MACHINE (len bytes, not NUL-terminated) names this
+ * host: the same name, or the same up to the first dot of either (a short
+ * name against a fully qualified one). Only then is the window's pid one
+ * of ours to kill.
+ */
+bool icccm_client_machine_is_local(const char *machine, size_t len, const char *hostname);
 
 /* _NET_WM_WINDOW_TYPE, the types oriel has a policy for. */
 enum ewmh_window_type {

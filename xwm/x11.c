@@ -1,9 +1,11 @@
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <wlr/util/log.h>
 #include "compositor/server.h"
 #include "compositor/util.h"
 #include "compositor/decoration.h"
+#include "xwm/ewmh_icon.h"
 #include "xwm/icccm_hints.h"
 #include "xwm/x11.h"
 #include "xwm/xwayland.h"
@@ -47,6 +49,7 @@ static const char *const atom_names[ATOM_COUNT] = {
 	[ATOM_NET_WM_WINDOW_TYPE] = "_NET_WM_WINDOW_TYPE",
 	[ATOM_NET_WM_PING] = "_NET_WM_PING",
 	[ATOM_NET_WM_PID] = "_NET_WM_PID",
+	[ATOM_NET_WM_ICON] = "_NET_WM_ICON",
 	[ATOM_WM_PROTOCOLS] = "WM_PROTOCOLS",
 	[ATOM_WM_TAKE_FOCUS] = "WM_TAKE_FOCUS",
 	[ATOM_TYPE_NORMAL] = "_NET_WM_WINDOW_TYPE_NORMAL",
@@ -338,6 +341,59 @@ bool xwm_x11_read_strut(struct xwm_x11 *x11, xcb_window_t window,
 		screen->height_in_pixels, strut);
 	free(reply);
 	return ok;
+}
+
+/* Enough for a 1024x1024 icon; the rest of a larger property is not read. */
+#define ICON_MAX_WORDS (2 + EWMH_ICON_MAX_SIDE * EWMH_ICON_MAX_SIDE)
+
+bool xwm_x11_read_icon(struct xwm_x11 *x11, xcb_window_t window, uint32_t size,
+		uint32_t *pixels) {
+	if (!x11) {
+		return false;
+	}
+	xcb_get_property_reply_t *reply = get_property(x11, window, ATOM_NET_WM_ICON,
+		XCB_ATOM_CARDINAL, ICON_MAX_WORDS);
+	if (!reply) {
+		return false;
+	}
+	struct ewmh_icon icon;
+	bool ok = ewmh_icon_choose(xcb_get_property_value(reply),
+		(size_t)xcb_get_property_value_length(reply) / 4, size, &icon);
+	if (ok) {
+		ewmh_icon_scale(&icon, size, pixels);
+	} else if (xcb_get_property_value_length(reply) > 0) {
+		wlr_log(WLR_INFO, "X window 0x%x: ignoring a malformed _NET_WM_ICON", window);
+	}
+	free(reply);
+	return ok;
+}
+
+bool xwm_x11_client_is_local(struct xwm_x11 *x11, xcb_window_t window) {
+	if (!x11) {
+		return false;
+	}
+	xcb_get_property_reply_t *reply = xcb_get_property_reply(x11->conn,
+		xcb_get_property(x11->conn, 0, window, XCB_ATOM_WM_CLIENT_MACHINE,
+			XCB_GET_PROPERTY_TYPE_ANY, 0, 64), NULL);
+	xwm_x11_schedule_drain(x11);
+	if (!reply || reply->type == XCB_ATOM_NONE) {
+		free(reply);
+		return true; /* not said: the pid came from the server (XRes) */
+	}
+	char host[256] = "";
+	gethostname(host, sizeof(host) - 1);
+	bool local = reply->format == 8 && icccm_client_machine_is_local(
+		xcb_get_property_value(reply), (size_t)xcb_get_property_value_length(reply),
+		host);
+	free(reply);
+	return local;
+}
+
+void xwm_x11_kill_client(struct xwm_x11 *x11, xcb_window_t window) {
+	if (x11) {
+		xcb_kill_client(x11->conn, window);
+		xcb_flush(x11->conn);
+	}
 }
 
 void xwm_x11_set_frame_extents(struct xwm_x11 *x11, xcb_window_t window,

@@ -58,6 +58,7 @@ enum xwm_atom {
 	ATOM_NET_WM_WINDOW_TYPE,
 	ATOM_NET_WM_PING,
 	ATOM_NET_WM_PID,
+	ATOM_NET_WM_ICON,
 	ATOM_WM_PROTOCOLS,
 	ATOM_WM_TAKE_FOCUS,
 	/* _NET_WM_WINDOW_TYPE_* */
@@ -120,6 +121,19 @@ struct ewmh_strut;
 int xwm_x11_window_type(struct xwm_x11 *x11, xcb_window_t window);
 bool xwm_x11_read_strut(struct xwm_x11 *x11, xcb_window_t window,
 	struct ewmh_strut *strut);
+/*
+ * The window's _NET_WM_ICON best fitting size x size, scaled into pixels
+ * (size * size premultiplied ARGB); false without a usable icon.
+ */
+bool xwm_x11_read_icon(struct xwm_x11 *x11, xcb_window_t window, uint32_t size,
+	uint32_t *pixels);
+/*
+ * Whether the window's client runs on this host (WM_CLIENT_MACHINE names
+ * it, or is not set), so that its pid is one of ours.
+ */
+bool xwm_x11_client_is_local(struct xwm_x11 *x11, xcb_window_t window);
+/* XKillClient: the server closes the connection of the window's client. */
+void xwm_x11_kill_client(struct xwm_x11 *x11, xcb_window_t window);
 /* _NET_FRAME_EXTENTS and _NET_WM_ALLOWED_ACTIONS on a managed window. */
 void xwm_x11_set_frame_extents(struct xwm_x11 *x11, xcb_window_t window,
 	bool decorated);
@@ -145,6 +159,8 @@ void ewmh_state_request(struct xwm_x11 *x11, struct view *view, const uint32_t *
 void ewmh_desktop_request(struct xwm_x11 *x11, struct view *view, const uint32_t *data);
 /* Someone (wlroots' XWM) rewrote the property: our atoms go back in. */
 void ewmh_state_property_changed(struct xwm_x11 *x11, struct view *view);
+/* _NET_WM_STATE_DEMANDS_ATTENTION follows what the title bar shows. */
+void ewmh_state_attention_changed(struct xwm_x11 *x11, struct view *view);
 
 /* ewmh_client.c: client messages to the root and property changes. */
 void ewmh_client_message(struct xwm_x11 *x11, xcb_client_message_event_t *event);

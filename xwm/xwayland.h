@@ -32,6 +32,8 @@ bool xwayland_view_will_decorate(struct view *view);
 void xwayland_view_moveresize(struct view *view, const struct ewmh_moveresize *request);
 void xwayland_view_ponged(struct view *view);
 void xwayland_view_update_strut(struct view *view);
+/* _NET_WM_ICON, read again, in the title bar. */
+void xwayland_view_update_icon(struct view *view);
 /* The window's EWMH_STATE_* bits (xwm/ewmh_state.c keeps them). */
 uint32_t *xwayland_view_states(struct view *view);
 /* The X surface of a view, or NULL when it is not an X window. */

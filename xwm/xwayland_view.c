@@ -131,13 +131,22 @@ static bool supports_ping(struct view *view) {
 /*
  * WM_DELETE_WINDOW when the client supports it, else wlroots kills the
  * client (XKillClient). A client that stopped answering pings is killed
- * through its _NET_WM_PID.
+ * through its pid if it runs on this host (WM_CLIENT_MACHINE), else its
+ * connection is closed (XKillClient).
  */
 static void close_view(struct view *view) {
 	struct wlr_xwayland_surface *xsurface = xwayland_view_from_view(view)->xsurface;
-	if (view->not_responding && xsurface->pid > 0 && xsurface->pid != getpid()) {
-		wlr_log(WLR_INFO, "Killing unresponsive X client, pid %d", (int)xsurface->pid);
-		kill(xsurface->pid, SIGKILL);
+	if (view->not_responding) {
+		if (xsurface->pid > 0 && xsurface->pid != getpid() &&
+				xwm_x11_client_is_local(view_x11(view), xsurface->window_id)) {
+			wlr_log(WLR_INFO, "Killing unresponsive X client, pid %d",
+				(int)xsurface->pid);
+			kill(xsurface->pid, SIGKILL);
+		} else {
+			wlr_log(WLR_INFO, "Disconnecting unresponsive X client of window 0x%x "
+				"(not on this host, or no pid)", xsurface->window_id);
+			xwm_x11_kill_client(view_x11(view), xsurface->window_id);
+		}
 		return;
 	}
 	wlr_xwayland_surface_close(xsurface);
@@ -209,6 +218,10 @@ static bool wants_client_decorations(struct view *view) {
 		xview->xsurface->decorations != WLR_XWAYLAND_SURFACE_DECORATIONS_ALL;
 }
 
+static void attention_changed(struct view *view) {
+	ewmh_state_attention_changed(view_x11(view), view);
+}
+
 static void unlink_listeners(struct xwayland_view *xview) {
 	wl_list_remove(&xview->destroy.link);
 	wl_list_remove(&xview->map.link);
@@ -254,6 +267,7 @@ static const struct view_impl xwayland_view_impl = {
 	.get_parent = get_parent,
 	.constrain_size = constrain_size,
 	.wants_client_decorations = wants_client_decorations,
+	.attention_changed = attention_changed,
 	.destroy = destroy,
 };
 
@@ -346,6 +360,7 @@ static void handle_map(struct wl_listener *listener, void *data) {
 	}
 	xwm_x11_set_frame_extents(view_x11(view), xsurface->window_id,
 		view->decoration.enabled);
+	xwayland_view_update_icon(view);
 	xwm_x11_set_allowed_actions(view_x11(view), xsurface->window_id,
 		is_resizable(xsurface));
 	ewmh_state_apply(view_x11(view), view, xview->ewmh_states);
@@ -550,6 +565,13 @@ void xwayland_view_update_strut(struct view *view) {
 	} else if (view->has_strut) {
 		view_set_strut(view, NULL);
 	}
+}
+
+void xwayland_view_update_icon(struct view *view) {
+	uint32_t pixels[DECORATION_ICON_SIZE * DECORATION_ICON_SIZE];
+	bool ok = xwm_x11_read_icon(view_x11(view), xwayland_view_window(view),
+		DECORATION_ICON_SIZE, pixels);
+	decoration_set_icon(&view->decoration, ok ? pixels : NULL);
 }
 
 uint32_t *xwayland_view_states(struct view *view) {

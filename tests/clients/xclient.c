@@ -21,10 +21,14 @@
  *   --no-delete          WM_PROTOCOLS without WM_DELETE_WINDOW
  *   --ping               WM_PROTOCOLS lists _NET_WM_PING (and pings are answered)
  *   --pid                sets _NET_WM_PID (with --ping, as EWMH requires)
+ *   --client-machine H   WM_CLIENT_MACHINE (the host the client says it runs on)
  *   --request-extents    before mapping, sends _NET_REQUEST_FRAME_EXTENTS and
  *                        prints "frame-extents L R T B" once the WM set them
  *   --state A,B,...      _NET_WM_STATE_<A>, ... before mapping (ABOVE, STICKY...)
  *   --input yes|no       WM_HINTS input field (default yes)
+ *   --icon RRGGBB        _NET_WM_ICON: a 48x48 icon in the complementary colour,
+ *                        then a 16x16 one in RRGGBB (both opaque)
+ *   --icon-raw V,V,...   _NET_WM_ICON set to these CARDINALs as given (up to 64)
  *   --take-focus         WM_PROTOCOLS lists WM_TAKE_FOCUS; each one received
  *                        prints "take-focus", and a window without input
  *                        (Globally Active) then sets the focus itself
@@ -83,7 +87,8 @@ static void intern_atoms(const char *type, const char *states) {
 	static const char *const names[] = {"UTF8_STRING", "_NET_WM_NAME", "WM_PROTOCOLS",
 		"WM_DELETE_WINDOW", "_NET_WM_PING", "WM_TAKE_FOCUS", "_NET_WM_WINDOW_TYPE",
 		"_NET_WM_STATE", "_NET_WM_PID", "_NET_WM_STRUT", "_NET_WM_STRUT_PARTIAL",
-		"_NET_WM_USER_TIME", "_NET_FRAME_EXTENTS", "_NET_REQUEST_FRAME_EXTENTS"};
+		"_NET_WM_USER_TIME", "_NET_FRAME_EXTENTS", "_NET_REQUEST_FRAME_EXTENTS",
+		"_NET_WM_ICON"};
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		atom(names[i]);
 	}
@@ -182,6 +187,7 @@ int main(int argc, char **argv) {
 	uint32_t strut[12];
 	int strut_n = 0;
 	bool strut_partial = false;
+	const char *icon = NULL, *icon_raw = NULL, *client_machine = NULL;
 	for (int i = 1; i < argc; i++) {
 		const char *arg = argv[i];
 		const char *val = i + 1 < argc ? argv[i + 1] : NULL;
@@ -235,6 +241,15 @@ int main(int argc, char **argv) {
 		} else if (strcmp(arg, "--input") == 0) {
 			TAKES_VALUE;
 			input = strcmp(val, "no") != 0;
+		} else if (strcmp(arg, "--client-machine") == 0) {
+			TAKES_VALUE;
+			client_machine = val;
+		} else if (strcmp(arg, "--icon") == 0) {
+			TAKES_VALUE;
+			icon = val;
+		} else if (strcmp(arg, "--icon-raw") == 0) {
+			TAKES_VALUE;
+			icon_raw = val;
 		} else if (strcmp(arg, "--take-focus") == 0) {
 			take_focus = true;
 		} else if (strcmp(arg, "--request-extents") == 0) {
@@ -302,6 +317,31 @@ int main(int argc, char **argv) {
 	if (set_pid) {
 		uint32_t pid = (uint32_t)getpid();
 		set_cardinals(window, "_NET_WM_PID", &pid, 1);
+	}
+	if (client_machine) {
+		xcb_change_property(conn, XCB_PROP_MODE_REPLACE, window,
+			XCB_ATOM_WM_CLIENT_MACHINE, XCB_ATOM_STRING, 8, strlen(client_machine),
+			client_machine);
+	}
+	if (icon) {
+		static uint32_t icons[2 + 48 * 48 + 2 + 16 * 16];
+		uint32_t rgb = (uint32_t)strtoul(icon, NULL, 16) & 0xffffff;
+		size_t n = 0;
+		icons[n++] = 48;
+		icons[n++] = 48;
+		for (int i = 0; i < 48 * 48; i++) {
+			icons[n++] = 0xff000000u | (~rgb & 0xffffff);
+		}
+		icons[n++] = 16;
+		icons[n++] = 16;
+		for (int i = 0; i < 16 * 16; i++) {
+			icons[n++] = 0xff000000u | rgb;
+		}
+		set_cardinals(window, "_NET_WM_ICON", icons, (int)n);
+	} else if (icon_raw) {
+		uint32_t values[64];
+		int n = parse_list(icon_raw, values, 64);
+		set_cardinals(window, "_NET_WM_ICON", values, n);
 	}
 	if (transient_for) {
 		xcb_change_property(conn, XCB_PROP_MODE_REPLACE, window,

@@ -291,7 +291,40 @@ static void test_state_update(void) {
 	CHECK("unknown action", ewmh_state_update(sticky, 3, above) == sticky);
 }
 
+static void test_client_machine(void) {
+	static const struct {
+		const char *machine;
+		size_t len;
+		const char *host;
+		bool local;
+	} cases[] = {
+		{"vm", 2, "vm", true},
+		{"vm\0", 3, "vm", true},
+		{"vm.example.org", 14, "vm", true},
+		{"vm", 2, "vm.example.org", true},
+		{"vm.example.org", 14, "vm.example.org", true},
+		{"vm.example.org", 14, "vm.other.org", false},
+		{"vm2", 3, "vm", false},
+		{"v", 1, "vm", false},
+		{"elsewhere.invalid", 17, "vm", false},
+		{"", 0, "vm", false},
+		{"vm\0x", 4, "vm", false},
+		{".", 1, ".", true},
+		{".x", 2, "y", false},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		bool got = icccm_client_machine_is_local(cases[i].machine, cases[i].len,
+			cases[i].host);
+		if (got != cases[i].local) {
+			fprintf(stderr, "WM_CLIENT_MACHINE case %zu (%s vs %s): %d\n", i,
+				cases[i].machine, cases[i].host, got);
+			failures++;
+		}
+	}
+}
+
 int main(void) {
+	test_client_machine();
 	test_wm_hints();
 	test_type_policy();
 	test_strut_decode();

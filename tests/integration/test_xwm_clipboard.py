@@ -5,7 +5,7 @@ as a person copies in one app and pastes in another:
   PRIMARY); `wl-paste` (then `wl-paste --primary`) prints the same text;
 - Wayland to X: `wl-copy` owns the clipboard; with the xterm focused again,
   `xclip -o` prints it;
-- large transfers: 3 MiB each way, byte for byte. X moves data that large
+- large transfers: 5 MiB each way, byte for byte. X moves data that large
   in INCR chunks, so this crosses wlroots' incremental transfer paths
   (see WLROOTS_INCR_DROP for the one wlroots bug the test works around).
 
@@ -29,7 +29,7 @@ import shlex
 import harness
 from harness import NotYet, Session, TestFailure, expect_eq, tool
 
-BIG = 3 * 1024 * 1024
+BIG = 5 * 1024 * 1024
 # wlroots 0.15.1 (xwayland/selection/incoming.c) drops an X app's INCR
 # transfer when the Wayland reader's pipe is still full as the next chunk
 # arrives: its non-blocking write gets EAGAIN, which it takes for an error
@@ -161,13 +161,13 @@ def main():
         big = (line * (BIG // len(line) + 1))[:BIG]
         path = text_file("x-big.txt", big)
         x_copy("clipboard", path, big)
-        wayland_pastes("clipboard", path, big, "3 MiB from X in wl-paste")
+        wayland_pastes("clipboard", path, big, "5 MiB from X in wl-paste")
 
         big2 = big[::-1]
         path = text_file("w-big.txt", big2)
         wayland_copy(path, "wl-copy-big")
         focus_xterm()
-        x_pastes(big2, "3 MiB from Wayland in xclip")
+        x_pastes(big2, "5 MiB from Wayland in xclip")
         expect_eq(os.path.getsize(path), BIG, "the file written")
         s.check_alive()
 

@@ -6,6 +6,7 @@
 #include <wlr/types/wlr_output_layout.h>
 #include <wlr/types/wlr_scene.h>
 #include <wlr/types/wlr_surface.h>
+#include <wlr/util/log.h>
 #include "compositor/layer_shell.h"
 #include "compositor/output.h"
 #include "compositor/placement.h"
@@ -233,6 +234,9 @@ void view_map(struct view *view, struct wlr_scene_node *content, int width,
 	if (view->has_strut) {
 		view_set_strut(view, &view->strut);
 	}
+	/* Its first frame is the output's next one; bench/run-startup reads this. */
+	wlr_log(WLR_INFO, "Window mapped: %dx%d at %d,%d", view->geometry.width,
+		view->geometry.height, view->geometry.x, view->geometry.y);
 }
 
 static bool accepts_focus(struct view *view) {

@@ -3,29 +3,50 @@
 #include "capture/vnc_password_file.h"
 #include "compositor/util.h"
 
+/*
+ * Reads one line without its '\n' into line (size bytes, NUL-terminated;
+ * a NUL byte read ends the string early, like a C string would). Returns
+ * -1 at the end of f, 1 for a line too long for line or cut by the file
+ * limit (all of it consumed), else 0.
+ */
+static int read_line(FILE *f, char *line, size_t size, size_t *total) {
+	size_t n = 0;
+	bool any = false, too_long = false;
+	int c;
+	while (*total < VNC_PASSWORD_FILE_MAX && (c = getc(f)) != EOF) {
+		any = true;
+		(*total)++;
+		if (c == '\n') {
+			line[n] = '\0';
+			return too_long;
+		}
+		if (n + 1 < size) {
+			line[n++] = (char)c;
+		} else {
+			too_long = true;
+		}
+	}
+	line[n] = '\0';
+	if (!any) {
+		return -1;
+	}
+	/* At the end of the file the last line may lack its '\n'. */
+	return too_long || *total >= VNC_PASSWORD_FILE_MAX;
+}
+
 void vnc_password_file_parse(struct vnc_password_file *file, FILE *f) {
 	*file = (struct vnc_password_file){0};
 	char *full[VNC_PASSWORDS_MAX], *view[VNC_PASSWORDS_MAX];
 	int n_full = 0, n_view = 0;
-	/* One more than a line can hold, to tell a long line from a full one. */
-	char line[VNC_PASSWORD_LINE_MAX + 2];
+	char line[VNC_PASSWORD_LINE_MAX + 1];
 	size_t total = 0;
-	bool in_long_line = false;
-	while (total < VNC_PASSWORD_FILE_MAX && fgets(line, sizeof(line), f)) {
-		size_t len = strlen(line);
-		total += len;
-		bool ends = len > 0 && line[len - 1] == '\n';
-		if (in_long_line) {
-			/* The rest of a line that was too long. */
-			in_long_line = !ends;
-			continue;
-		}
-		if (!ends && len == sizeof(line) - 1) {
+	int r;
+	while ((r = read_line(f, line, sizeof(line), &total)) >= 0) {
+		if (r > 0) {
 			file->n_too_long++;
-			in_long_line = true;
 			continue;
 		}
-		line[strcspn(line, "\r\n")] = '\0';
+		line[strcspn(line, "\r")] = '\0';
 		if (line[0] == '\0' || line[0] == '#') {
 			continue;
 		}

@@ -59,6 +59,17 @@ static void test_long_line(void) {
 		"full %d view %d", file.n_full, file.n_view);
 	vnc_passwords_free(file.passwords);
 
+	/* A NUL byte early in a long line does not hide its length. */
+	memcpy(text, "view-only:ab", 12);
+	text[12] = '\0';
+	memset(text + 13, 'x', 1500);
+	strcpy(text + 13 + 1500, "\nshort\n");
+	file = parse(text, 13 + 1500 + 7);
+	EXPECT(file.n_too_long == 1 && file.n_view == 0 && file.n_full == 1 &&
+		strcmp(file.passwords[0], "short") == 0, "NUL: too long %d full %d view %d",
+		file.n_too_long, file.n_full, file.n_view);
+	vnc_passwords_free(file.passwords);
+
 	/* The longest line that fits is kept. */
 	memset(text, 'y', VNC_PASSWORD_LINE_MAX);
 	strcpy(text + VNC_PASSWORD_LINE_MAX, "\n");

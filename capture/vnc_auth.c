@@ -3,18 +3,16 @@
 #include <string.h>
 #include <time.h>
 #include <wlr/util/log.h>
+#include "capture/vnc_password_file.h"
 #include "capture/vnc_private.h"
 #include "compositor/options.h"
 #include "compositor/util.h"
 
 /*
- * VncAuth from --vnc-password-file: a line SECRET gives full access, a line
- * view-only:SECRET view-only access; empty lines and lines starting with '#'
- * are skipped. Failed attempts are throttled per source address.
+ * VncAuth from --vnc-password-file (vnc_password_file.h). Failed attempts
+ * are throttled per source address.
  */
 
-#define MAX_PASSWORDS 64
-#define PASSWORD_FILE_MAX 65536
 /* After this many failures, an address waits 1 s, then 2, 4... up to 60 s. */
 #define FAILURES_FREE 3
 #define MAX_THROTTLE_S 60
@@ -91,14 +89,6 @@ static rfbBool check_password(rfbClientPtr cl, const char *response, int len) {
 	return FALSE;
 }
 
-static void free_passwords(char **passwords) {
-	for (size_t i = 0; passwords && passwords[i]; i++) {
-		explicit_bzero(passwords[i], strlen(passwords[i]));
-		free(passwords[i]);
-	}
-	free(passwords);
-}
-
 bool vnc_auth_init(struct vnc_server *vnc) {
 	const char *path = vnc->options->password_file;
 	if (!path) {
@@ -109,50 +99,29 @@ bool vnc_auth_init(struct vnc_server *vnc) {
 		wlr_log_errno(WLR_ERROR, "VNC: cannot open the password file %s", path);
 		return false;
 	}
-	char *full[MAX_PASSWORDS], *view[MAX_PASSWORDS];
-	int n_full = 0, n_view = 0;
-	char line[1024];
-	size_t total = 0;
-	bool long_password = false;
-	while (fgets(line, sizeof(line), f) && total < PASSWORD_FILE_MAX) {
-		total += strlen(line);
-		line[strcspn(line, "\r\n")] = '\0';
-		if (line[0] == '\0' || line[0] == '#') {
-			continue;
-		}
-		bool view_only = strncmp(line, "view-only:", 10) == 0;
-		const char *secret = view_only ? line + 10 : line;
-		if (!secret[0] || n_full + n_view >= MAX_PASSWORDS) {
-			continue;
-		}
-		long_password |= strlen(secret) > 8;
-		if (view_only) {
-			view[n_view++] = xstrdup(secret);
-		} else {
-			full[n_full++] = xstrdup(secret);
-		}
-	}
-	explicit_bzero(line, sizeof(line));
+	struct vnc_password_file file;
+	vnc_password_file_parse(&file, f);
 	fclose(f);
-	if (n_full + n_view == 0) {
+	if (file.n_too_long > 0) {
+		wlr_log(WLR_ERROR, "VNC: skipped %d line(s) of %s longer than %d characters",
+			file.n_too_long, path, VNC_PASSWORD_LINE_MAX);
+	}
+	if (!file.passwords) {
 		wlr_log(WLR_ERROR, "VNC: the password file %s has no password", path);
 		return false;
 	}
-	if (long_password) {
+	if (file.long_password) {
 		wlr_log(WLR_INFO, "VNC: VncAuth uses only the first 8 characters of a password");
 	}
-	char **passwords = zalloc(sizeof(char *) * (size_t)(n_full + n_view + 1));
-	memcpy(passwords, full, sizeof(char *) * (size_t)n_full);
-	memcpy(passwords + n_full, view, sizeof(char *) * (size_t)n_view);
-	vnc->passwords = passwords;
-	vnc->screen->authPasswdData = passwords;
-	vnc->screen->authPasswdFirstViewOnly = n_full;
+	vnc->passwords = file.passwords;
+	vnc->screen->authPasswdData = file.passwords;
+	vnc->screen->authPasswdFirstViewOnly = file.n_full;
 	vnc->screen->passwordCheck = check_password;
 	return true;
 }
 
 void vnc_auth_finish(struct vnc_server *vnc) {
-	free_passwords(vnc->passwords);
+	vnc_passwords_free(vnc->passwords);
 	vnc->passwords = NULL;
 	struct vnc_auth_failure *failure, *tmp;
 	wl_list_for_each_safe(failure, tmp, &vnc->auth_failures, link) {

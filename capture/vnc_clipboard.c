@@ -7,6 +7,7 @@
 #include <wlr/types/wlr_data_device.h>
 #include <wlr/types/wlr_seat.h>
 #include <wlr/util/log.h>
+#include "capture/latin1.h"
 #include "capture/vnc_private.h"
 #include "compositor/options.h"
 #include "compositor/seat.h"
@@ -128,45 +129,8 @@ static void handle_cut_text_latin1(char *str, int len, rfbClientPtr cl) {
 	if (!utf8) {
 		return;
 	}
-	size_t o = 0;
-	for (int i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)str[i];
-		if (c == 0) {
-			break;
-		}
-		if (c < 0x80) {
-			utf8[o++] = (char)c;
-		} else {
-			utf8[o++] = (char)(0xc0 | (c >> 6));
-			utf8[o++] = (char)(0x80 | (c & 0x3f));
-		}
-	}
-	utf8[o] = '\0';
+	size_t o = latin1_to_utf8(str, (size_t)len, utf8);
 	set_selection(vnc, utf8, o);
-}
-
-/* UTF-8 to Latin-1, '?' for what Latin-1 lacks; returns the length. */
-static size_t to_latin1(const char *in, size_t len, char *out) {
-	size_t o = 0;
-	for (size_t i = 0; i < len; ) {
-		unsigned char c = (unsigned char)in[i];
-		uint32_t cp;
-		size_t n;
-		if (c < 0x80) {
-			cp = c, n = 1;
-		} else if ((c & 0xe0) == 0xc0 && i + 1 < len) {
-			cp = ((c & 0x1f) << 6) | (in[i + 1] & 0x3f), n = 2;
-		} else if ((c & 0xf0) == 0xe0) {
-			cp = 0x100, n = 3;
-		} else if ((c & 0xf8) == 0xf0) {
-			cp = 0x100, n = 4;
-		} else {
-			cp = '?', n = 1;
-		}
-		out[o++] = cp < 0x100 ? (char)cp : '?';
-		i += n;
-	}
-	return o;
 }
 
 static void read_destroy(struct vnc_selection_read *read) {
@@ -246,7 +210,7 @@ static void send_cut_text(struct vnc_server *vnc, const char *utf8, size_t len) 
 	if (!latin1) {
 		return;
 	}
-	size_t latin1_len = to_latin1(utf8, len, latin1);
+	size_t latin1_len = latin1_from_utf8(utf8, len, latin1);
 	iterator = rfbGetClientIterator(vnc->screen);
 	while ((cl = rfbClientIteratorNext(iterator))) {
 		if (!cl->enableExtendedClipboard && cl->sock != RFB_INVALID_SOCKET) {

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <wlr/util/log.h>
+#include "capture/vnc_http_request.h"
 #include "capture/vnc_private.h"
 #include "compositor/server.h"
 #include "compositor/util.h"
@@ -37,29 +38,6 @@ struct vnc_http_conn {
 	size_t out_len, out_pos;
 	struct wl_list link;
 };
-
-bool vnc_http_is_plain_get(const char *data, size_t len) {
-	/* data is NUL-terminated by the caller. */
-	if (len < 4 || memcmp(data, "GET ", 4) != 0) {
-		return false;
-	}
-	for (const char *line = data; line && *line; ) {
-		if (strncasecmp(line, "upgrade:", 8) == 0) {
-			const char *v = line + 8;
-			while (*v == ' ' || *v == '\t') {
-				v++;
-			}
-			if (strncasecmp(v, "websocket", 9) == 0) {
-				return false;
-			}
-		}
-		line = strchr(line, '\n');
-		if (line) {
-			line++;
-		}
-	}
-	return true;
-}
 
 static void conn_destroy(struct vnc_http_conn *conn) {
 	wl_event_source_remove(conn->source);
@@ -93,51 +71,6 @@ static const char *content_type(const char *path) {
 		}
 	}
 	return "application/octet-stream";
-}
-
-static int hex_value(char c) {
-	if (c >= '0' && c <= '9') {
-		return c - '0';
-	}
-	if (c >= 'a' && c <= 'f') {
-		return c - 'a' + 10;
-	}
-	if (c >= 'A' && c <= 'F') {
-		return c - 'A' + 10;
-	}
-	return -1;
-}
-
-/* Decodes and checks the URL path: no NUL, no "." or ".." or hidden parts. */
-static bool clean_path(const char *url, size_t len, char *out, size_t size) {
-	size_t o = 0;
-	for (size_t i = 0; i < len; i++) {
-		char c = url[i];
-		if (c == '?' || c == '#') {
-			break;
-		}
-		if (c == '%') {
-			int hi = i + 2 < len ? hex_value(url[i + 1]) : -1;
-			int lo = i + 2 < len ? hex_value(url[i + 2]) : -1;
-			if (hi < 0 || lo < 0) {
-				return false;
-			}
-			c = (char)(hi * 16 + lo);
-			i += 2;
-		}
-		if (c == '\0' || c == '\\' || o + 1 >= size) {
-			return false;
-		}
-		if (c == '.' && o > 0 && out[o - 1] == '/') {
-			return false; /* ".", "..", dotfiles */
-		}
-		if (c == '/' && o > 0 && out[o - 1] == '/') {
-			continue;
-		}
-		out[o++] = c;
-	}
-	out[o] = '\0';
-	return o > 0 && out[0] == '/';
 }
 
 static void respond(struct vnc_http_conn *conn, int status, const char *reason,
@@ -193,25 +126,20 @@ static char *read_file(const char *path, size_t *len) {
 }
 
 static void handle_request(struct vnc_http_conn *conn) {
-	char *req = conn->request;
-	bool head = strncmp(req, "HEAD ", 5) == 0;
-	if (!head && strncmp(req, "GET ", 4) != 0) {
+	bool head;
+	char path[VNC_HTTP_PATH_MAX];
+	switch (vnc_http_parse_request(conn->request, &head, path)) {
+	case 0:
+		break;
+	case 405:
 		respond_error(conn, 405, "Method Not Allowed");
 		return;
-	}
-	char *url = req + (head ? 5 : 4);
-	char *end = strchr(url, ' ');
-	if (!end) {
+	case 400:
 		respond_error(conn, 400, "Bad Request");
 		return;
-	}
-	char path[1024];
-	if (!clean_path(url, (size_t)(end - url), path, sizeof(path))) {
+	default:
 		respond_error(conn, 404, "Not Found");
 		return;
-	}
-	if (strcmp(path, "/") == 0) {
-		strcpy(path, "/vnc.html");
 	}
 	char full[2048];
 	snprintf(full, sizeof(full), "%s%s", conn->vnc->http_dir, path);

@@ -11,6 +11,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 #include <wlr/util/log.h>
+#include "capture/vnc_http_request.h"
 #include "capture/vnc_private.h"
 #include "compositor/options.h"
 #include "compositor/server.h"

@@ -139,8 +139,6 @@ void vnc_tls_guard_end(void);
 /* vnc_http.c: serves static files (noVNC) on the VNC port. */
 void vnc_http_start(struct vnc_server *vnc, int fd);
 void vnc_http_finish(struct vnc_server *vnc);
-/* "GET " request headers that are not a WebSocket upgrade. */
-bool vnc_http_is_plain_get(const char *data, size_t len);
 
 /* vnc_backlog.c: per-viewer send queues, so no viewer holds the event loop. */
 bool vnc_backlog_init(struct vnc_server *vnc);

@@ -55,7 +55,6 @@
 #include "capture/cast_gbm.h"
 #include "capture/cast_render.h"
 #include "capture/cast_spa_format.h"
-#include "capture/data_buffer.h"
 #include "capture/format_negotiation.h"
 #include "capture/output_capture.h"
 #include "capture/pipewire_stream.h"
@@ -63,6 +62,7 @@
 #include "capture/scene_render.h"
 #include "compositor/headless_backend.h"
 #include "compositor/output.h"
+#include "compositor/pixel_buffer.h"
 #include "compositor/server.h"
 #include "compositor/util.h"
 #include "compositor/view.h"
@@ -1681,8 +1681,8 @@ static void handle_add_buffer(void *data, struct pw_buffer *pwb) {
 	 */
 	if (cast->kind != CAST_SOURCE_OUTPUT && !cast_format_swaps_rb(cast->format) &&
 			wlr_renderer_is_pixman(cast->server->renderer)) {
-		buffer->target = data_buffer_create(buffer->data, cast->width, cast->height,
-			(size_t)cast->stride, DRM_FORMAT_XRGB8888);
+		buffer->target = pixel_buffer_create(buffer->data, cast->width, cast->height,
+			(size_t)cast->stride, DRM_FORMAT_XRGB8888, NULL, NULL);
 	}
 	cast_buffers_changed(cast);
 	return;

@@ -2,44 +2,15 @@
 #include <drm_fourcc.h>
 #include <pango/pangocairo.h>
 #include <stdlib.h>
-#include <wlr/types/wlr_buffer.h>
+#include "compositor/pixel_buffer.h"
 #include "compositor/text_buffer.h"
-#include "compositor/util.h"
 
 #define FONT "Sans 10"
 #define PADDING 6
 
-struct text_buffer {
-	struct wlr_buffer base;
-	cairo_surface_t *surface;
-};
-
-static void buffer_destroy(struct wlr_buffer *wlr_buffer) {
-	struct text_buffer *buffer = wl_container_of(wlr_buffer, buffer, base);
-	cairo_surface_destroy(buffer->surface);
-	free(buffer);
+static void release_surface(void *surface) {
+	cairo_surface_destroy(surface);
 }
-
-static bool buffer_begin_data_ptr_access(struct wlr_buffer *wlr_buffer, uint32_t flags,
-		void **data, uint32_t *format, size_t *stride) {
-	struct text_buffer *buffer = wl_container_of(wlr_buffer, buffer, base);
-	if (flags & WLR_BUFFER_DATA_PTR_ACCESS_WRITE) {
-		return false;
-	}
-	*data = cairo_image_surface_get_data(buffer->surface);
-	*format = DRM_FORMAT_ARGB8888; /* cairo's ARGB32 is premultiplied, native-endian */
-	*stride = cairo_image_surface_get_stride(buffer->surface);
-	return true;
-}
-
-static void buffer_end_data_ptr_access(struct wlr_buffer *wlr_buffer) {
-}
-
-static const struct wlr_buffer_impl buffer_impl = {
-	.destroy = buffer_destroy,
-	.begin_data_ptr_access = buffer_begin_data_ptr_access,
-	.end_data_ptr_access = buffer_end_data_ptr_access,
-};
 
 struct wlr_buffer *text_buffer_create(const char *text, int max_width, int height,
 		const float colour[4]) {
@@ -72,8 +43,8 @@ struct wlr_buffer *text_buffer_create(const char *text, int max_width, int heigh
 	cairo_destroy(cairo);
 	cairo_surface_flush(surface);
 
-	struct text_buffer *buffer = zalloc(sizeof(*buffer));
-	buffer->surface = surface;
-	wlr_buffer_init(&buffer->base, &buffer_impl, width, height);
-	return &buffer->base;
+	/* cairo's ARGB32 is premultiplied, native-endian: DRM's ARGB8888. */
+	return pixel_buffer_create(cairo_image_surface_get_data(surface), width, height,
+		(size_t)cairo_image_surface_get_stride(surface), DRM_FORMAT_ARGB8888,
+		release_surface, surface);
 }

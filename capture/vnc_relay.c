@@ -261,9 +261,15 @@ static void pump(struct vnc_relay *relay, uint32_t peer_events) {
 	watch(relay->relays, &relay->peer,
 		(!relay->local_closed && !inbound_waiting ? EPOLLIN : 0) |
 		(queued(relay) > 0 ? EPOLLOUT : 0));
-	watch(relay->relays, &relay->local,
-		(!relay->local_closed ? EPOLLIN : 0) |
-		(!relay->local_closed && inbound_waiting ? EPOLLOUT : 0));
+	if (relay->local_closed) {
+		/*
+		 * epoll reports a closed peer's hangup whatever is watched: keep
+		 * the end and this thread would spin until the queue drains.
+		 */
+		close_end(relay->relays, &relay->local);
+		return;
+	}
+	watch(relay->relays, &relay->local, EPOLLIN | (inbound_waiting ? EPOLLOUT : 0));
 }
 
 /* Drops finished relays from the list; returns the epoll timeout for lingering ones. */

@@ -80,8 +80,21 @@ static void handle_key(struct wl_listener *listener, void *data) {
 	struct wlr_event_keyboard_key *event = data;
 	struct wlr_seat *wlr_seat = keyboard->seat->wlr_seat;
 	wlr_idle_notify_activity(keyboard->seat->server->idle, wlr_seat);
-	if (handle_compositor_key(keyboard, event->keycode,
-			event->state == WL_KEYBOARD_KEY_STATE_PRESSED)) {
+	bool pressed = event->state == WL_KEYBOARD_KEY_STATE_PRESSED;
+	bool taken = handle_compositor_key(keyboard, event->keycode, pressed);
+	/*
+	 * A release goes where its press went, whoever acts on it: a client
+	 * that saw a key go down sees it come up, and one that did not, not.
+	 */
+	if (event->keycode < KEYBOARD_KEYCODES) {
+		if (pressed) {
+			keyboard->taken[event->keycode] = taken;
+		} else {
+			taken = keyboard->taken[event->keycode];
+			keyboard->taken[event->keycode] = false;
+		}
+	}
+	if (taken) {
 		return;
 	}
 	wlr_seat_set_keyboard(wlr_seat, keyboard->device);

@@ -7,6 +7,9 @@
 struct seat;
 struct wlr_input_device;
 
+/* Linux key codes go up to KEY_MAX (0x2ff). */
+#define KEYBOARD_KEYCODES 0x300
+
 struct keyboard {
 	struct seat *seat;
 	struct wlr_input_device *device;
@@ -14,6 +17,7 @@ struct keyboard {
 	struct wl_listener modifiers;
 	struct wl_listener key;
 	struct wl_listener destroy;
+	bool taken[KEYBOARD_KEYCODES]; /* presses oriel kept from the clients */
 };
 
 /* Builds the keymap from [keyboard] in the config, else XKB_DEFAULT_*. */

@@ -85,6 +85,8 @@
  * previous one): see kick_timer.
  */
 static const int cast_kick_gaps_ms[] = { 20, 40, 100, 250, 600, 1500, 3000 };
+/* How long after a consumer came frames are followed by those cycles. */
+#define CAST_KICK_WINDOW_NS (5 * 1000000000ull)
 
 struct pipewire_core {
 	struct pw_loop *loop;
@@ -219,12 +221,14 @@ struct pipewire_cast {
 	 * A consumer whose node is not running yet when a frame is triggered
 	 * (it is still starting, or joins a running stream) is not part of
 	 * that cycle; the frame waits in the link, and on a still source no
-	 * other cycle would come. So cycles run a few more times after each
-	 * frame. A cycle that finds the frame already taken delivers
-	 * nothing: consumers see no duplicates.
+	 * other cycle would come. So for a while after a consumer came
+	 * (kick_until_ns), cycles run a few more times after each frame. A
+	 * cycle that finds the frame already taken delivers nothing:
+	 * consumers see no duplicates.
 	 */
 	struct wl_event_source *kick_timer;
 	size_t kicks; /* index into cast_kick_gaps_ms */
+	uint64_t kick_until_ns;
 	/*
 	 * The source is gone and the stream set to its error state: the cast
 	 * ends once PipeWire answered a sync (so everyone saw the error first),
@@ -360,6 +364,7 @@ static void handle_registry_global(void *data, uint32_t id, uint32_t permissions
 	struct pipewire_cast *cast;
 	wl_list_for_each(cast, &core->casts, link) {
 		if (cast->node_id == link->output_node) {
+			cast->kick_until_ns = now_ns() + CAST_KICK_WINDOW_NS;
 			cast->linked = true;
 		}
 	}
@@ -1046,8 +1051,10 @@ static void cast_produce(struct pipewire_cast *cast) {
 	cast->seq++;
 	pw_stream_queue_buffer(cast->stream, pwb);
 	pw_stream_trigger_process(cast->stream);
-	cast->kicks = 0;
-	wl_event_source_timer_update(cast->kick_timer, cast_kick_gaps_ms[0]);
+	if (now < cast->kick_until_ns) {
+		cast->kicks = 0;
+		wl_event_source_timer_update(cast->kick_timer, cast_kick_gaps_ms[0]);
+	}
 
 	pixman_region32_clear(&cast->pending);
 	/* latest stays: a cursor-only frame may need its pixels for a buffer. */
@@ -1150,6 +1157,7 @@ static void handle_state_changed(void *data, enum pw_stream_state old,
 	}
 	switch (state) {
 	case PW_STREAM_STATE_STREAMING:
+		cast->kick_until_ns = now_ns() + CAST_KICK_WINDOW_NS;
 		cast->streamed = true;
 		cast->last_frame_ns = 0;
 		damage_everything(cast);

@@ -43,8 +43,13 @@ static int throttle_seconds(int count) {
 	return shift >= 6 ? MAX_THROTTLE_S : (1 << shift);
 }
 
+/* Failures are counted per source address; Unix-socket viewers share one. */
+static const char *auth_key(const char *host) {
+	return host && host[0] ? host : "unix";
+}
+
 bool vnc_auth_allowed(struct vnc_server *vnc, const char *host) {
-	struct vnc_auth_failure *failure = find_failure(vnc, host);
+	struct vnc_auth_failure *failure = find_failure(vnc, auth_key(host));
 	if (!failure) {
 		return true;
 	}
@@ -55,7 +60,7 @@ bool vnc_auth_allowed(struct vnc_server *vnc, const char *host) {
 
 static rfbBool check_password(rfbClientPtr cl, const char *response, int len) {
 	struct vnc_server *vnc = cl->screen->screenData;
-	const char *host = cl->host && cl->host[0] ? cl->host : "unix";
+	const char *host = auth_key(cl->host);
 	rfbBool ok = rfbCheckPasswordByList(cl, response, len);
 	struct vnc_auth_failure *failure = find_failure(vnc, host);
 	if (ok) {

@@ -23,6 +23,10 @@ static struct wlr_backend *virtual_backend(struct server *server) {
 	}
 	if (!server->virtual_backend) {
 		struct wlr_backend *backend = headless_backend_create(server->display);
+		if (!backend) {
+			wlr_log(WLR_ERROR, "Cannot create a backend for virtual outputs");
+			return NULL;
+		}
 		if (!wlr_multi_backend_add(server->backend, backend) ||
 				!wlr_backend_start(backend)) {
 			wlr_log(WLR_ERROR, "Cannot add a backend for virtual outputs");

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <wlr/util/log.h>
 #include "compositor/control_private.h"
 #include "compositor/control_utf8.h"
@@ -34,6 +35,12 @@ struct control_ask {
 	int n_sources;
 	bool persist_allowed;
 	uint32_t timeout_ms;
+	/*
+	 * The timeout runs from the question, not from when its prompt shows:
+	 * a question queued behind another is not answered later than its
+	 * caller waits.
+	 */
+	int64_t deadline_ms;
 	struct wl_list link; /* control_asks.queue, the shown one first */
 };
 
@@ -51,6 +58,12 @@ static const struct {
 	{ "screenshot", PROMPT_KIND_SCREENSHOT },
 	{ "remote", PROMPT_KIND_REMOTE },
 };
+
+static int64_t monotonic_ms(void) {
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (int64_t)now.tv_sec * 1000 + now.tv_nsec / 1000000;
+}
 
 static struct control_asks *asks_of(struct control *control) {
 	if (!control->asks) {
@@ -100,6 +113,15 @@ static void show_next(struct control *control) {
 	struct control_asks *asks = control->asks;
 	while (asks && !asks->shown && !wl_list_empty(&asks->queue)) {
 		struct control_ask *ask = wl_container_of(asks->queue.next, ask, link);
+		int64_t left_ms = ask->deadline_ms - monotonic_ms();
+		if (left_ms <= 0) {
+			wlr_log(WLR_INFO, "control: permission for '%s' denied (no answer in time, "
+				"still queued)", ask->app);
+			sd_bus_reply_method_return(ask->msg, "bsb", 0, "", 0);
+			ask_free(ask);
+			control_flush(control);
+			continue;
+		}
 		const char *labels[PROMPT_MAX_CHOICES];
 		for (int i = 0; i < ask->n_sources; i++) {
 			labels[i] = ask->labels[i];
@@ -110,7 +132,7 @@ static void show_next(struct control *control) {
 			.choices = labels,
 			.n_choices = ask->n_sources,
 			.persist_allowed = ask->persist_allowed,
-			.timeout_ms = ask->timeout_ms,
+			.timeout_ms = (uint32_t)left_ms,
 		};
 		asks->shown = prompt_create(control->server, &request, handle_answer, ask);
 		if (asks->shown) {
@@ -207,6 +229,7 @@ static int read_ask(struct control_ask *ask, sd_bus_message *msg, sd_bus_error *
 	if (ask->timeout_ms == 0) {
 		ask->timeout_ms = DEFAULT_TIMEOUT_MS;
 	}
+	ask->deadline_ms = monotonic_ms() + ask->timeout_ms;
 	return 0;
 }
 

@@ -377,8 +377,12 @@ bool xwm_x11_client_is_local(struct xwm_x11 *x11, xcb_window_t window) {
 			XCB_GET_PROPERTY_TYPE_ANY, 0, 64), NULL);
 	xwm_x11_schedule_drain(x11);
 	if (!reply || reply->type == XCB_ATOM_NONE) {
+		/*
+		 * EWMH: _NET_WM_PID means something only with WM_CLIENT_MACHINE,
+		 * and wlroots 0.15 takes the pid from that client property.
+		 */
 		free(reply);
-		return true; /* not said: the pid came from the server (XRes) */
+		return false;
 	}
 	char host[256] = "";
 	gethostname(host, sizeof(host) - 1);

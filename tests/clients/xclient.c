@@ -20,7 +20,9 @@
  *   --user-time N        _NET_WM_USER_TIME
  *   --no-delete          WM_PROTOCOLS without WM_DELETE_WINDOW
  *   --ping               WM_PROTOCOLS lists _NET_WM_PING (and pings are answered)
- *   --pid                sets _NET_WM_PID (with --ping, as EWMH requires)
+ *   --pid                sets _NET_WM_PID (with --ping, as EWMH requires) and,
+ *                        unless --client-machine says otherwise, this host
+ *                        as WM_CLIENT_MACHINE
  *   --client-machine H   WM_CLIENT_MACHINE (the host the client says it runs on)
  *   --request-extents    before mapping, sends _NET_REQUEST_FRAME_EXTENTS and
  *                        prints "frame-extents L R T B" once the WM set them
@@ -314,9 +316,14 @@ int main(int argc, char **argv) {
 	}
 	xcb_change_property(conn, XCB_PROP_MODE_REPLACE, window, wm_protocols,
 		XCB_ATOM_ATOM, 32, n_protocols, protocols);
+	static char host[256];
 	if (set_pid) {
 		uint32_t pid = (uint32_t)getpid();
 		set_cardinals(window, "_NET_WM_PID", &pid, 1);
+		/* EWMH: the pid means something only with the host it is on. */
+		if (!client_machine && gethostname(host, sizeof(host) - 1) == 0) {
+			client_machine = host;
+		}
 	}
 	if (client_machine) {
 		xcb_change_property(conn, XCB_PROP_MODE_REPLACE, window,

@@ -1,0 +1,143 @@
+#!/usr/bin/env python3
+"""Firefox's getDisplayMedia, through the real portal, oriel's backend and
+PipeWire, with Firefox ESR as a Wayland client of oriel.
+
+The session runs pipewire, wireplumber, xdg-desktop-portal-oriel and
+/usr/libexec/xdg-desktop-portal (tests/integration/portal.py). Firefox
+(MOZ_ENABLE_WAYLAND=1, a fresh kiosk profile: tests/browser/firefox.py)
+loads tests/browser/screenshare.html from a loopback HTTP server; the page
+is driven over WebDriver BiDi, whose script.evaluate carries a user
+activation as a click would. media.navigator.permission.disabled skips
+Firefox's own sharing prompt, so the portal's backend decides, from its
+policy. Firefox is not sandboxed by Flatpak, so its app_id is empty and the
+policy decides with allow-unidentified.
+
+Asserted as a person would see it:
+- under a deny policy, getDisplayMedia rejects with NotAllowedError and
+  oriel has no cast;
+- allowed: the track and the video frames are the output's size, frames
+  arrive (requestVideoFrameCallback), a known colour window's pixels are
+  in the frames at its place, and a window of a new colour mapped while
+  sharing appears in them (liveness);
+- stopping the track ends the portal session, and oriel's cast with it.
+"""
+import json
+import sys
+
+import harness
+import pipewire
+import portal
+from harness import NotYet, REPO, Session, expect, expect_eq, geometry, T
+
+sys.path.insert(0, str(REPO / "tests" / "browser"))
+import firefox  # noqa: E402
+import screenshare  # noqa: E402
+
+OUTPUT = (1024, 768)
+RED = (0xd0, 0x20, 0x30)
+BLUE = (0x20, 0x40, 0xe0)
+TOLERANCE = 24  # video encoding/colour conversion in Firefox's path
+ALLOW = "[screencast]\ndefault = deny\nallow-unidentified = true\n"
+DENY = "[screencast]\ndefault = deny\n"
+
+
+def cast_ids(s):
+    return [c["id"] for c in json.loads(s.orielctl("cast", "list", "--json", json=False))]
+
+
+def wait_pixels(s, page, rect, rgb, what):
+    x, y, w, h = rect
+
+    def check():
+        st = page.evaluate("sample(%d, %d, %d, %d)" % (x, y, w, h))
+        if not st or not st.get("pixels"):
+            raise NotYet("no video frame yet: %r" % st)
+        bad = [p for p in st["pixels"]
+               if any(abs(p[i] - rgb[i]) > TOLERANCE for i in range(3))]
+        if bad:
+            raise NotYet("%d of %d pixels differ, e.g. #%s" % (
+                len(bad), len(st["pixels"]), harness.colour_hex(bad[0])))
+        return st
+    return s.wait_for(check, T(20), what)
+
+
+def inner(rect, margin=12, size=24):
+    return (rect[0] + margin, rect[1] + margin, size, size)
+
+
+def main():
+    with Session(outputs=["%dx%d" % OUTPUT]) as s:
+        s.park_pointer()
+        pipewire.start(s)
+        p = portal.start(s, policy=DENY)
+        with screenshare.serve() as base, \
+                firefox.WaylandFirefox(s, base + "/screenshare.html") as ff:
+            page = ff.page()
+            s.wait_for(lambda: page.evaluate("typeof startShare === 'function'") or
+                       (_ for _ in ()).throw(NotYet("page not loaded")), T(30),
+                       "the page to load")
+
+            # Denied by the policy: Firefox rejects cleanly, no cast.
+            res = page.evaluate("startShare()", timeout=T(30))
+            expect(res is not None, "startShare() returned nothing")
+            expect(not res["ok"], "getDisplayMedia resolved under a deny policy: %r" % res)
+            expect_eq(res["name"], "NotAllowedError", "the error under a deny policy")
+            expect(not cast_ids(s), "a denied request created a cast")
+            expect("a screen cast is denied" in p.backend.log(),
+                   "the backend did not log the policy's denial")
+
+            # A known colour on the screen, above Firefox's window.
+            a = s.spawn_colour(RED, size=(200, 150), title="red", app_id="org.oriel.test.red")
+            a.wait_ready(size=(200, 150))
+            rect_a = geometry(s.wait_window(app_id="org.oriel.test.red"))
+            s.wait_colour(rect_a, RED)
+
+            p.set_policy(ALLOW)
+            res = page.evaluate("startShare()", timeout=T(30))
+            expect(res and res["ok"], "getDisplayMedia failed when allowed: %r" % res)
+            expect_eq(len(cast_ids(s)), 1, "oriel's casts while sharing")
+
+            def frames_arrive():
+                st = page.evaluate("sample(0, 0, 1, 1)")
+                if (st["videoWidth"], st["videoHeight"]) != OUTPUT:
+                    raise NotYet("video is %dx%d" % (st["videoWidth"], st["videoHeight"]))
+                if st["frames"] < 3:
+                    raise NotYet("%d frame callbacks" % st["frames"])
+                return st
+            st = s.wait_for(frames_arrive, T(20), "video frames of the output's size")
+            expect_eq((st["meta"]["width"], st["meta"]["height"]), OUTPUT,
+                      "requestVideoFrameCallback's frame size")
+            settings = page.evaluate("share.stream.getVideoTracks()[0].getSettings()")
+            harness.log("track settings: %r" % settings)
+            expect_eq((settings.get("width"), settings.get("height")), OUTPUT,
+                      "the track's size")
+
+            wait_pixels(s, page, inner(rect_a), RED, "the red window in the captured frames")
+
+            # Liveness: a new window of a new colour arrives in the frames.
+            before = page.evaluate("share.frames")
+            b = s.spawn_colour(BLUE, size=(160, 120), title="blue",
+                               app_id="org.oriel.test.blue")
+            b.wait_ready(size=(160, 120))
+            rect_b = geometry(s.wait_window(app_id="org.oriel.test.blue"))
+            wait_pixels(s, page, inner(rect_b), BLUE,
+                        "a window mapped while sharing, in the captured frames")
+            expect(page.evaluate("share.frames") > before, "no new frames after the change")
+
+            # Stopping the track closes the portal session and the cast.
+            page.evaluate("stopShare()")
+
+            def no_casts():
+                ids = cast_ids(s)
+                if ids:
+                    raise NotYet("casts %r" % ids)
+                return True
+            s.wait_for(no_casts, T(15), "the cast to end when the page stops sharing")
+            p.check_alive()
+            page.close()
+        expect_eq(p.stop_backend(), 0, "the backend's exit status on SIGTERM")
+        s.check_alive()
+
+
+if __name__ == "__main__":
+    harness.run(main)

@@ -76,6 +76,10 @@ def main():
             s.wait_for(lambda: page.evaluate("typeof startShare === 'function'") or
                        (_ for _ in ()).throw(NotYet("page not loaded")), T(30),
                        "the page to load")
+            # A Wayland window of oriel's, not a headless or X11 one.
+            win = s.wait_window(app_id="firefox-esr", kind="wayland",
+                                what="Firefox's Wayland window")
+            harness.log("firefox: %r" % win)
 
             # Denied by the policy: Firefox rejects cleanly, no cast.
             res = page.evaluate("startShare()", timeout=T(30))

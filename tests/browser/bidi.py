@@ -2,7 +2,7 @@
 JavaScript in the first tab, like cdp.Page.evaluate does for Chromium:
 
     page = bidi.Page("ws://127.0.0.1:%d/session" % port)
-    page.evaluate("startShare()")     # promises awaited, user activation on
+    page.evaluate("share.result")     # promises awaited
 
 Values cross as JSON (JSON.stringify in the page), which spares decoding
 BiDi's own serialisation of remote values.
@@ -43,13 +43,13 @@ class Page:
                 raise BiDiError("%s: %s: %s" % (method, msg.get("error"), msg.get("message")))
             return msg.get("result", {})
 
-    def evaluate(self, expression, timeout=30):
-        """The value of a JavaScript expression (promises are awaited), with
-        a user activation, as a click would give."""
+    def evaluate(self, expression, timeout=30, user_activation=False):
+        """The value of a JavaScript expression (promises are awaited);
+        user_activation=True makes it count as a user gesture."""
         wrapped = "(async () => JSON.stringify(await (%s)))()" % expression
         res = self.call("script.evaluate", timeout=timeout, expression=wrapped,
                         target={"context": self.context}, awaitPromise=True,
-                        resultOwnership="none", userActivation=True)
+                        resultOwnership="none", userActivation=user_activation)
         if res.get("type") == "exception":
             raise BiDiError("exception in %r: %s" % (
                 expression[:80], json.dumps(res.get("exceptionDetails"))[:1000]))

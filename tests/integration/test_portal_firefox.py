@@ -6,10 +6,11 @@ The session runs pipewire, wireplumber, xdg-desktop-portal-oriel and
 /usr/libexec/xdg-desktop-portal (tests/integration/portal.py). Firefox
 (MOZ_ENABLE_WAYLAND=1, a fresh kiosk profile: tests/browser/firefox.py)
 loads tests/browser/screenshare.html from a loopback HTTP server; the page
-is driven over WebDriver BiDi, whose script.evaluate carries a user
-activation as a click would. media.navigator.permission.disabled skips
-Firefox's own sharing prompt, so the portal's backend decides, from its
-policy. Firefox is not sandboxed by Flatpak, so its app_id is empty and the
+reports its state over WebDriver BiDi (script.evaluate). Firefox wants a
+user gesture for getDisplayMedia, so the test clicks the page's green box
+with oriel's injected pointer, found in a screenshot, as a person would.
+media.navigator.permission.disabled skips Firefox's own sharing prompt
+(its source chooser), so the portal's backend decides, from its policy. Firefox is not sandboxed by Flatpak, so its app_id is empty and the
 policy decides with allow-unidentified.
 
 Asserted as a person would see it:
@@ -36,6 +37,7 @@ import screenshare  # noqa: E402
 OUTPUT = (1024, 768)
 RED = (0xd0, 0x20, 0x30)
 BLUE = (0x20, 0x40, 0xe0)
+GREEN = (0x20, 0xc0, 0x40)  # the page's share button
 TOLERANCE = 24  # video encoding/colour conversion in Firefox's path
 ALLOW = "[screencast]\ndefault = deny\nallow-unidentified = true\n"
 DENY = "[screencast]\ndefault = deny\n"
@@ -61,6 +63,35 @@ def wait_pixels(s, page, rect, rgb, what):
     return s.wait_for(check, T(20), what)
 
 
+def find_box(img, rgb):
+    """The bounding box of the pixels of exactly rgb, or None."""
+    xs, ys = [], []
+    for (x, y), px in img.pixels((0, 0, img.width, img.height)):
+        if px == rgb:
+            xs.append(x)
+            ys.append(y)
+    if not xs:
+        return None
+    return (min(xs), min(ys), max(xs) - min(xs) + 1, max(ys) - min(ys) + 1)
+
+
+def click_share(s, page):
+    """Click the page's green box, as a person would, and wait for what
+    getDisplayMedia gave."""
+    page.evaluate("share.result = null")
+
+    def button():
+        box = find_box(s.screenshot(), GREEN)
+        if box is None or box[2] < 100:
+            raise NotYet("no green share button on the screen: %r" % (box,))
+        return box
+    x, y, w, h = s.wait_for(button, T(20), "the page's share button on the screen")
+    s.click(x + w // 2, y + h // 2)
+    s.park_pointer()
+    return s.wait_for(lambda: page.evaluate("share.result") or (_ for _ in ()).throw(
+        NotYet("no result yet")), T(30), "getDisplayMedia's result after the click")
+
+
 def inner(rect, margin=12, size=24):
     return (rect[0] + margin, rect[1] + margin, size, size)
 
@@ -82,8 +113,7 @@ def main():
             harness.log("firefox: %r" % win)
 
             # Denied by the policy: Firefox rejects cleanly, no cast.
-            res = page.evaluate("startShare()", timeout=T(30))
-            expect(res is not None, "startShare() returned nothing")
+            res = click_share(s, page)
             expect(not res["ok"], "getDisplayMedia resolved under a deny policy: %r" % res)
             expect_eq(res["name"], "NotAllowedError", "the error under a deny policy")
             expect(not cast_ids(s), "a denied request created a cast")
@@ -93,13 +123,20 @@ def main():
             # A known colour on the screen, above Firefox's window.
             a = s.spawn_colour(RED, size=(200, 150), title="red", app_id="org.oriel.test.red")
             a.wait_ready(size=(200, 150))
-            rect_a = geometry(s.wait_window(app_id="org.oriel.test.red"))
+            win_a = s.wait_window(app_id="org.oriel.test.red")
+            rect_a = geometry(win_a)
             s.wait_colour(rect_a, RED)
 
             p.set_policy(ALLOW)
-            res = page.evaluate("startShare()", timeout=T(30))
-            expect(res and res["ok"], "getDisplayMedia failed when allowed: %r" % res)
+            res = click_share(s, page)
+            expect(res["ok"], "getDisplayMedia failed when allowed: %r" % res)
+            settings = res["settings"]
+            expect_eq((settings.get("width"), settings.get("height")), OUTPUT,
+                      "the track's size")
             expect_eq(len(cast_ids(s)), 1, "oriel's casts while sharing")
+            # The click raised Firefox over the red window; raise it again.
+            s.orielctl("focus", win_a["id"], json=False)
+            s.wait_colour(rect_a, RED)
 
             def frames_arrive():
                 st = page.evaluate("sample(0, 0, 1, 1)")
@@ -111,10 +148,6 @@ def main():
             st = s.wait_for(frames_arrive, T(20), "video frames of the output's size")
             expect_eq((st["meta"]["width"], st["meta"]["height"]), OUTPUT,
                       "requestVideoFrameCallback's frame size")
-            settings = page.evaluate("share.stream.getVideoTracks()[0].getSettings()")
-            harness.log("track settings: %r" % settings)
-            expect_eq((settings.get("width"), settings.get("height")), OUTPUT,
-                      "the track's size")
 
             wait_pixels(s, page, inner(rect_a), RED, "the red window in the captured frames")
 

@@ -1019,6 +1019,7 @@ class Session:
                 _kill_group(self.dbus, signal.SIGKILL)
                 self.dbus.wait()
         self._remove_stale_x_files()
+        self._unmount_leftovers()
         problems += self.sanitizer_reports()
         if failed or problems:
             self.dump_logs()
@@ -1042,6 +1043,24 @@ class Session:
                     re.search(r"^\S+:\d+:\d+: runtime error: ", line)):
                 found.append("sanitizer: " + line.strip())
         return found[:5]
+
+    def _unmount_leftovers(self):
+        """xdg-desktop-portal activates xdg-document-portal, which FUSE-mounts
+        $XDG_RUNTIME_DIR/doc; killed with the session, it leaves the mount
+        behind, and with it a temporary directory that cannot be removed."""
+        if not hasattr(self, "tmp"):
+            return
+        prefix = str(self.tmp) + "/"
+        try:
+            with open("/proc/self/mounts") as f:
+                points = [line.split()[1] for line in f]
+        except OSError:
+            return
+        for point in points:
+            point = point.replace("\\040", " ")
+            if point.startswith(prefix):
+                subprocess.run(["fusermount", "-u", "-z", point],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
     def _remove_stale_x_files(self):
         """If oriel was killed hard, its X lock files stay; remove ours only."""

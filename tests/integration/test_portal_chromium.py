@@ -19,49 +19,21 @@ no frames), so this asserts what a person would see:
   sharing appears in them (liveness);
 - stopping the track ends the portal session, and oriel's cast with it.
 """
-import json
 import sys
 import time
 
 import harness
 import pipewire
 import portal
+from browser_share import (ALLOW, DENY, RED, cast_ids, check_live_share,
+                           colour_window)
 from harness import NotYet, REPO, Session, expect, expect_eq, geometry, tool, T
 
 sys.path.insert(0, str(REPO / "tests" / "browser"))
 import screenshare  # noqa: E402
 
 OUTPUT = (1024, 768)
-RED = (0xd0, 0x20, 0x30)
-BLUE = (0x20, 0x40, 0xe0)
-TOLERANCE = 24  # video encoding/colour conversion in Chromium's path
-ALLOW = "[screencast]\ndefault = deny\nallow-unidentified = true\n"
-DENY = "[screencast]\ndefault = deny\n"
 DENIED_WATCH = 3.0  # seconds to watch a denied share for frames
-
-
-def cast_ids(s):
-    return [c["id"] for c in json.loads(s.orielctl("cast", "list", "--json", json=False))]
-
-
-def wait_pixels(s, page, rect, rgb, what):
-    x, y, w, h = rect
-
-    def check():
-        st = page.evaluate("sample(%d, %d, %d, %d)" % (x, y, w, h))
-        if not st or not st.get("pixels"):
-            raise NotYet("no video frame yet: %r" % st)
-        bad = [p for p in st["pixels"]
-               if any(abs(p[i] - rgb[i]) > TOLERANCE for i in range(3))]
-        if bad:
-            raise NotYet("%d of %d pixels differ, e.g. #%s" % (
-                len(bad), len(st["pixels"]), harness.colour_hex(bad[0])))
-        return st
-    return s.wait_for(check, T(20), what)
-
-
-def inner(rect, margin=12, size=24):
-    return (rect[0] + margin, rect[1] + margin, size, size)
 
 
 def main():
@@ -97,10 +69,7 @@ def main():
                    "the backend did not log the policy's denial")
 
             # A known colour on the screen, above Chromium's window.
-            a = s.spawn_colour(RED, size=(200, 150), title="red", app_id="org.oriel.test.red")
-            a.wait_ready(size=(200, 150))
-            rect_a = geometry(s.wait_window(app_id="org.oriel.test.red"))
-            s.wait_colour(rect_a, RED)
+            rect_a = geometry(colour_window(s, RED, (200, 150), "red"))
 
             p.set_policy(ALLOW)
             res = page.evaluate("startShare()", timeout=T(30))
@@ -110,38 +79,7 @@ def main():
                       "the track's size")
             expect_eq(len(cast_ids(s)), 1, "oriel's casts while sharing")
 
-            def frames_arrive():
-                st = page.evaluate("sample(0, 0, 1, 1)")
-                if (st["videoWidth"], st["videoHeight"]) != OUTPUT:
-                    raise NotYet("video is %dx%d" % (st["videoWidth"], st["videoHeight"]))
-                if st["frames"] < 3:
-                    raise NotYet("%d frame callbacks" % st["frames"])
-                return st
-            st = s.wait_for(frames_arrive, T(20), "video frames of the output's size")
-            expect_eq((st["meta"]["width"], st["meta"]["height"]), OUTPUT,
-                      "requestVideoFrameCallback's frame size")
-
-            wait_pixels(s, page, inner(rect_a), RED, "the red window in the captured frames")
-
-            # Liveness: a new window of a new colour arrives in the frames.
-            before = page.evaluate("share.frames")
-            b = s.spawn_colour(BLUE, size=(160, 120), title="blue",
-                               app_id="org.oriel.test.blue")
-            b.wait_ready(size=(160, 120))
-            rect_b = geometry(s.wait_window(app_id="org.oriel.test.blue"))
-            wait_pixels(s, page, inner(rect_b), BLUE,
-                        "a window mapped while sharing, in the captured frames")
-            expect(page.evaluate("share.frames") > before, "no new frames after the change")
-
-            # Stopping the track closes the portal session and the cast.
-            page.evaluate("stopShare()")
-
-            def no_casts():
-                ids = cast_ids(s)
-                if ids:
-                    raise NotYet("casts %r" % ids)
-                return True
-            s.wait_for(no_casts, T(15), "the cast to end when the page stops sharing")
+            check_live_share(s, page, OUTPUT, rect_a)
             p.check_alive()
             page.close()
         expect_eq(p.stop_backend(), 0, "the backend's exit status on SIGTERM")

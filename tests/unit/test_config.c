@@ -6,17 +6,8 @@
 #include <string.h>
 #include <unistd.h>
 #include "compositor/config.h"
+#include "expect.h"
 
-static int failures;
-
-#define EXPECT(cond, ...) do { \
-	if (!(cond)) { \
-		fprintf(stderr, "%s:%d: FAILED %s: ", __FILE__, __LINE__, #cond); \
-		fprintf(stderr, __VA_ARGS__); \
-		fputc('\n', stderr); \
-		failures++; \
-	} \
-} while (0)
 
 #define EXPECT_STR(actual, expected) do { \
 	const char *a_ = (actual), *e_ = (expected); \

@@ -8,17 +8,8 @@
 #include <stdlib.h>
 #include <xkbcommon/xkbcommon.h>
 #include "capture/keysym_map.h"
+#include "expect.h"
 
-static int failures;
-
-#define EXPECT(cond, ...) do { \
-	if (!(cond)) { \
-		fprintf(stderr, "%s:%d: FAILED %s: ", __FILE__, __LINE__, #cond); \
-		fprintf(stderr, __VA_ARGS__); \
-		fputc('\n', stderr); \
-		failures++; \
-	} \
-} while (0)
 
 static struct xkb_keymap *compile(struct xkb_context *context, const char *layout) {
 	/* Spelt out in full so XKB_DEFAULT_* in the environment changes nothing. */

@@ -7,17 +7,8 @@
 #include "compositor/config.h"
 #include "compositor/exe_path.h"
 #include "compositor/privileged_policy.h"
+#include "expect.h"
 
-static int failures;
-
-#define EXPECT(cond, ...) do { \
-	if (!(cond)) { \
-		fprintf(stderr, "%s:%d: FAILED %s: ", __FILE__, __LINE__, #cond); \
-		fprintf(stderr, __VA_ARGS__); \
-		fputc('\n', stderr); \
-		failures++; \
-	} \
-} while (0)
 
 static void test_interfaces(void) {
 	static const struct {

@@ -4,17 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "capture/vnc_http_request.h"
+#include "expect.h"
 
-static int failures;
-
-#define EXPECT(cond, ...) do { \
-	if (!(cond)) { \
-		fprintf(stderr, "%s:%d: FAILED %s: ", __FILE__, __LINE__, #cond); \
-		fprintf(stderr, __VA_ARGS__); \
-		fputc('\n', stderr); \
-		failures++; \
-	} \
-} while (0)
 
 static void test_plain_get(void) {
 	static const struct {

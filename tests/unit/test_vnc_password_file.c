@@ -4,17 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "capture/vnc_password_file.h"
+#include "expect.h"
 
-static int failures;
-
-#define EXPECT(cond, ...) do { \
-	if (!(cond)) { \
-		fprintf(stderr, "%s:%d: FAILED %s: ", __FILE__, __LINE__, #cond); \
-		fprintf(stderr, __VA_ARGS__); \
-		fputc('\n', stderr); \
-		failures++; \
-	} \
-} while (0)
 
 static struct vnc_password_file parse(const char *text, size_t len) {
 	struct vnc_password_file file;

@@ -15,17 +15,8 @@
 #include <time.h>
 #include <unistd.h>
 #include "capture/vnc_relay.h"
+#include "expect.h"
 
-static int failures;
-
-#define EXPECT(cond, ...) do { \
-	if (!(cond)) { \
-		fprintf(stderr, "%s:%d: FAILED %s: ", __FILE__, __LINE__, #cond); \
-		fprintf(stderr, __VA_ARGS__); \
-		fputc('\n', stderr); \
-		failures++; \
-	} \
-} while (0)
 
 /* Generous: each wait ends as soon as its condition holds. */
 #define DEADLINE_MS 10000

@@ -6,17 +6,8 @@
 #include <unistd.h>
 #include "portal/grants.h"
 #include "portal/paths.h"
+#include "expect.h"
 
-static int failures;
-
-#define CHECK(cond, ...) do { \
-	if (!(cond)) { \
-		fprintf(stderr, "%s:%d: ", __FILE__, __LINE__); \
-		fprintf(stderr, __VA_ARGS__); \
-		fputc('\n', stderr); \
-		failures++; \
-	} \
-} while (0)
 
 #define ID_A "0123456789abcdef0123456789abcdef"
 #define ID_B "fedcba9876543210fedcba9876543210"
@@ -39,26 +30,26 @@ static void test_parse(void) {
 		"00000000000000000000000000000004\tapp\tscreencast\t1\t\n"
 		"00000000000000000000000000000005\tapp\tscreencast\t1\tmonitor:X\textra\n",
 		NULL);
-	CHECK(w == 9, "warnings %d, want 9", w);
-	CHECK(g.n == 2, "grants %d, want 2", g.n);
+	EXPECT(w == 9, "warnings %d, want 9", w);
+	EXPECT(g.n == 2, "grants %d, want 2", g.n);
 	const struct portal_grant *a = portal_grants_find(&g, ID_A);
-	CHECK(a && !strcmp(a->app_id, "org.example.Meeting") && a->created == 1700000000 &&
+	EXPECT(a && !strcmp(a->app_id, "org.example.Meeting") && a->created == 1700000000 &&
 		!strcmp(a->sources, "monitor:HEADLESS-1"), "grant A");
 	const struct portal_grant *b = portal_grants_find(&g, ID_B);
-	CHECK(b && !strcmp(b->app_id, ""), "grant B has the empty app_id");
+	EXPECT(b && !strcmp(b->app_id, ""), "grant B has the empty app_id");
 
 	/* Format and parse again: the same grants. */
 	char *text = portal_grants_format(&g);
 	struct portal_grants again;
 	portal_grants_init(&again);
-	CHECK(text && portal_grants_parse(&again, text, NULL) == 0 && again.n == 2,
+	EXPECT(text && portal_grants_parse(&again, text, NULL) == 0 && again.n == 2,
 		"round trip: %s", text ? text : "(null)");
 	free(text);
 	portal_grants_finish(&again);
 
-	CHECK(portal_grants_remove(&g, ID_A) && g.n == 1, "remove");
-	CHECK(!portal_grants_remove(&g, ID_A), "remove twice");
-	CHECK(portal_grants_find(&g, ID_B) != NULL, "B stays");
+	EXPECT(portal_grants_remove(&g, ID_A) && g.n == 1, "remove");
+	EXPECT(!portal_grants_remove(&g, ID_A), "remove twice");
+	EXPECT(portal_grants_find(&g, ID_B) != NULL, "B stays");
 	portal_grants_finish(&g);
 }
 
@@ -70,13 +61,13 @@ static void test_usable(void) {
 	const struct portal_grant *a = &g.items[0];
 	const char *both[] = {"monitor:B", "monitor:A", "monitor:C", NULL};
 	const char *only_a[] = {"monitor:A", NULL};
-	CHECK(portal_grant_usable(a, "org.example.App", "screencast", both), "usable");
-	CHECK(!portal_grant_usable(a, "org.example.Other", "screencast", both), "other app");
-	CHECK(!portal_grant_usable(a, "", "screencast", both), "unidentified caller");
-	CHECK(!portal_grant_usable(a, "org.example.App", "screenshot", both), "other kind");
-	CHECK(!portal_grant_usable(a, "org.example.App", "screencast", only_a),
+	EXPECT(portal_grant_usable(a, "org.example.App", "screencast", both), "usable");
+	EXPECT(!portal_grant_usable(a, "org.example.Other", "screencast", both), "other app");
+	EXPECT(!portal_grant_usable(a, "", "screencast", both), "unidentified caller");
+	EXPECT(!portal_grant_usable(a, "org.example.App", "screenshot", both), "other kind");
+	EXPECT(!portal_grant_usable(a, "org.example.App", "screencast", only_a),
 		"an output is gone");
-	CHECK(!portal_grant_usable(a, "org.example.App", "screencast", NULL), "nothing exists");
+	EXPECT(!portal_grant_usable(a, "org.example.App", "screencast", NULL), "nothing exists");
 	portal_grants_finish(&g);
 
 	/* Windows and virtual screens: a closed window's grant is not usable. */
@@ -84,9 +75,9 @@ static void test_usable(void) {
 	portal_grants_parse(&g, ID_B "\t\tscreencast\t1\twindow:7 virtual\n", NULL);
 	const char *open_now[] = {"monitor:A", "window:7", "virtual", NULL};
 	const char *closed[] = {"monitor:A", "window:8", "virtual", NULL};
-	CHECK(g.n == 1 && portal_grant_usable(&g.items[0], "", "screencast", open_now),
+	EXPECT(g.n == 1 && portal_grant_usable(&g.items[0], "", "screencast", open_now),
 		"a window's grant while it is open");
-	CHECK(g.n == 1 && !portal_grant_usable(&g.items[0], "", "screencast", closed),
+	EXPECT(g.n == 1 && !portal_grant_usable(&g.items[0], "", "screencast", closed),
 		"a closed window's grant");
 	portal_grants_finish(&g);
 }
@@ -95,60 +86,60 @@ static void test_add_and_fields(void) {
 	struct portal_grants g;
 	portal_grants_init(&g);
 	char id1[PORTAL_GRANT_ID_LEN + 1], id2[PORTAL_GRANT_ID_LEN + 1];
-	CHECK(portal_grants_add(&g, "", "screencast", 7, "monitor:A", id1) == 0, "add");
-	CHECK(portal_grants_add(&g, "org.x", "screencast", 8, "monitor:B", id2) == 0, "add 2");
-	CHECK(portal_grant_id_valid(id1) && strcmp(id1, id2) != 0, "ids %s %s", id1, id2);
-	CHECK(portal_grants_add(&g, "tab\there", "screencast", 1, "monitor:A", id1) == -EINVAL,
+	EXPECT(portal_grants_add(&g, "", "screencast", 7, "monitor:A", id1) == 0, "add");
+	EXPECT(portal_grants_add(&g, "org.x", "screencast", 8, "monitor:B", id2) == 0, "add 2");
+	EXPECT(portal_grant_id_valid(id1) && strcmp(id1, id2) != 0, "ids %s %s", id1, id2);
+	EXPECT(portal_grants_add(&g, "tab\there", "screencast", 1, "monitor:A", id1) == -EINVAL,
 		"a tab in app_id");
-	CHECK(portal_grants_add(&g, "nl\n", "screencast", 1, "monitor:A", id1) == -EINVAL,
+	EXPECT(portal_grants_add(&g, "nl\n", "screencast", 1, "monitor:A", id1) == -EINVAL,
 		"a newline in app_id");
-	CHECK(portal_grants_add(&g, "a", "screencast", 1, "", id1) == -EINVAL, "no sources");
-	CHECK(g.n == 2, "refused grants were added: %d", g.n);
+	EXPECT(portal_grants_add(&g, "a", "screencast", 1, "", id1) == -EINVAL, "no sources");
+	EXPECT(g.n == 2, "refused grants were added: %d", g.n);
 	portal_grants_finish(&g);
 }
 
 static void test_file(void) {
 	char dir[] = "/tmp/oriel-test-grants-XXXXXX";
-	CHECK(mkdtemp(dir) != NULL, "mkdtemp");
+	EXPECT(mkdtemp(dir) != NULL, "mkdtemp");
 	char path[256];
 	snprintf(path, sizeof(path), "%s/state/oriel/portal-grants", dir);
 
 	struct portal_grants g;
 	portal_grants_init(&g);
 	int lock = portal_grants_lock_load(&g, path, NULL);
-	CHECK(lock >= 0 && g.n == 0, "a missing file is no grants (%d)", lock);
+	EXPECT(lock >= 0 && g.n == 0, "a missing file is no grants (%d)", lock);
 	char id[PORTAL_GRANT_ID_LEN + 1];
-	CHECK(portal_grants_add(&g, "org.example.App", "screencast", 1, "monitor:A", id) == 0,
+	EXPECT(portal_grants_add(&g, "org.example.App", "screencast", 1, "monitor:A", id) == 0,
 		"add");
-	CHECK(portal_grants_save(&g, path) == 0, "save");
+	EXPECT(portal_grants_save(&g, path) == 0, "save");
 	portal_grants_unlock(lock);
 	portal_grants_finish(&g);
 
 	portal_grants_init(&g);
 	lock = portal_grants_lock_load(&g, path, NULL);
-	CHECK(lock >= 0 && g.n == 1 && portal_grants_find(&g, id), "reload");
+	EXPECT(lock >= 0 && g.n == 1 && portal_grants_find(&g, id), "reload");
 	portal_grants_unlock(lock);
 	portal_grants_finish(&g);
-	CHECK(access(path, R_OK) == 0, "the file exists");
+	EXPECT(access(path, R_OK) == 0, "the file exists");
 
 	char cmd[300];
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	CHECK(system(cmd) == 0, "cleanup");
+	EXPECT(system(cmd) == 0, "cleanup");
 }
 
 static void test_paths(void) {
 	char *uri = portal_file_uri("/run/user/0/oriel/a b%.png");
-	CHECK(uri && !strcmp(uri, "file:///run/user/0/oriel/a%20b%25.png"), "uri %s", uri);
+	EXPECT(uri && !strcmp(uri, "file:///run/user/0/oriel/a%20b%25.png"), "uri %s", uri);
 	free(uri);
-	CHECK(portal_file_uri("relative.png") == NULL, "relative path");
+	EXPECT(portal_file_uri("relative.png") == NULL, "relative path");
 	setenv("XDG_STATE_HOME", "/state", 1);
 	char *p = portal_grants_path();
-	CHECK(p && !strcmp(p, "/state/oriel/portal-grants"), "path %s", p);
+	EXPECT(p && !strcmp(p, "/state/oriel/portal-grants"), "path %s", p);
 	free(p);
 	unsetenv("XDG_STATE_HOME");
 	setenv("HOME", "/home/x", 1);
 	p = portal_grants_path();
-	CHECK(p && !strcmp(p, "/home/x/.local/state/oriel/portal-grants"), "path %s", p);
+	EXPECT(p && !strcmp(p, "/home/x/.local/state/oriel/portal-grants"), "path %s", p);
 	free(p);
 }
 

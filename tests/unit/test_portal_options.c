@@ -1,27 +1,18 @@
 /* The portal backend's pure logic: SelectSources options. */
 #include <stdio.h>
 #include "portal/options.h"
+#include "expect.h"
 
-static int failures;
-
-#define CHECK(cond, ...) do { \
-	if (!(cond)) { \
-		fprintf(stderr, "%s:%d: ", __FILE__, __LINE__); \
-		fprintf(stderr, __VA_ARGS__); \
-		fputc('\n', stderr); \
-		failures++; \
-	} \
-} while (0)
 
 static void test_select_defaults(void) {
 	struct portal_select_options opts = {0};
 	struct portal_selection sel;
 	const char *why = portal_select_options_validate(&opts, &sel);
-	CHECK(!why, "no options: %s", why);
-	CHECK(sel.types == PORTAL_SOURCE_MONITOR, "default types %u", sel.types);
-	CHECK(!sel.multiple, "default multiple");
-	CHECK(sel.cursor_mode == PORTAL_CURSOR_EMBEDDED, "default cursor %u", sel.cursor_mode);
-	CHECK(sel.persist_mode == PORTAL_PERSIST_NONE, "default persist %u", sel.persist_mode);
+	EXPECT(!why, "no options: %s", why);
+	EXPECT(sel.types == PORTAL_SOURCE_MONITOR, "default types %u", sel.types);
+	EXPECT(!sel.multiple, "default multiple");
+	EXPECT(sel.cursor_mode == PORTAL_CURSOR_EMBEDDED, "default cursor %u", sel.cursor_mode);
+	EXPECT(sel.persist_mode == PORTAL_PERSIST_NONE, "default persist %u", sel.persist_mode);
 }
 
 static void test_select_valid(void) {
@@ -34,10 +25,10 @@ static void test_select_valid(void) {
 	};
 	struct portal_selection sel;
 	const char *why = portal_select_options_validate(&opts, &sel);
-	CHECK(!why, "valid options refused: %s", why);
-	CHECK(sel.types == (PORTAL_SOURCE_MONITOR | PORTAL_SOURCE_WINDOW), "types %u", sel.types);
-	CHECK(sel.multiple, "multiple");
-	CHECK(sel.persist_mode == PORTAL_PERSIST_PERSISTENT, "persist %u", sel.persist_mode);
+	EXPECT(!why, "valid options refused: %s", why);
+	EXPECT(sel.types == (PORTAL_SOURCE_MONITOR | PORTAL_SOURCE_WINDOW), "types %u", sel.types);
+	EXPECT(sel.multiple, "multiple");
+	EXPECT(sel.persist_mode == PORTAL_PERSIST_PERSISTENT, "persist %u", sel.persist_mode);
 }
 
 static void test_select_invalid(void) {
@@ -54,7 +45,7 @@ static void test_select_invalid(void) {
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct portal_selection sel = {0};
-		CHECK(portal_select_options_validate(&cases[i].opts, &sel) != NULL,
+		EXPECT(portal_select_options_validate(&cases[i].opts, &sel) != NULL,
 			"%s accepted", cases[i].what);
 	}
 }
@@ -72,8 +63,8 @@ static void test_select_each(void) {
 		};
 		struct portal_selection sel;
 		const char *why = portal_select_options_validate(&opts, &sel);
-		CHECK(!why, "type %u cursor %u refused: %s", types[i], modes[i], why);
-		CHECK(sel.types == types[i] && sel.cursor_mode == modes[i], "selection %u %u",
+		EXPECT(!why, "type %u cursor %u refused: %s", types[i], modes[i], why);
+		EXPECT(sel.types == types[i] && sel.cursor_mode == modes[i], "selection %u %u",
 			sel.types, sel.cursor_mode);
 	}
 }

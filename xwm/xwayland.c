@@ -1,6 +1,9 @@
+#include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <wlr/types/wlr_seat.h>
 #include <wlr/types/wlr_xcursor_manager.h>
 #include <wlr/util/log.h>
@@ -11,6 +14,7 @@
 #include "compositor/util.h"
 #include "xwm/x11.h"
 #include "xwm/xwayland.h"
+#include "xwm/xwayland_process.h"
 
 struct xwm {
 	struct server *server;
@@ -44,6 +48,7 @@ static void xwm_stop(struct xwm *xwm);
 
 #define RESTART_CHECK_MS 20
 #define RESTART_MAX_WAITS 100
+#define X_EXIT_GRACE_MS 2000
 
 /*
  * wlroots restarts Xwayland only when it ran for more than 5 seconds. A
@@ -121,14 +126,37 @@ static bool xwm_start(struct xwm *xwm) {
 	return true;
 }
 
+static int64_t monotonic_ms(void) {
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Runs the event loop until wlroots has freed its WM or the deadline passes. */
+static bool wait_for_wm_gone(struct xwm *xwm, int timeout_ms) {
+	int64_t deadline = monotonic_ms() + timeout_ms;
+	while (xwm->xwayland->xwm) {
+		int64_t left = deadline - monotonic_ms();
+		if (left <= 0) {
+			return false;
+		}
+		wl_event_loop_dispatch(xwm->server->loop,
+			left < RESTART_CHECK_MS ? (int)left : RESTART_CHECK_MS);
+	}
+	return true;
+}
+
 /*
- * Ends the X server and waits (bounded) until wlroots freed its WM.
- * wlroots 0.15 restarts Xwayland whenever its client goes away, so its
- * listener is taken off first; Xwayland then exits on the broken pipe.
+ * Ends the X server and waits until wlroots freed its WM. The wait is by
+ * the clock: with busy clients each dispatch returns at once. wlroots 0.15
+ * frees the WM only when it sees the hangup, never in wlr_xwayland_destroy,
+ * so an X server that lingers is killed. wlroots restarts Xwayland whenever
+ * its client goes away, so its listener is taken off first; Xwayland then
+ * exits on the broken pipe.
  */
 static void end_x_server(struct xwm *xwm) {
-	struct wlr_xwayland *xwayland = xwm->xwayland;
-	struct wlr_xwayland_server *server = xwayland->server;
+	struct wlr_xwayland_server *server = xwm->xwayland->server;
+	pid_t pid = xwayland_process_find(xwm->display_name);
 	if (server && server->client) {
 		struct wl_client *client = server->client;
 		wl_list_remove(&server->client_destroy.link);
@@ -136,8 +164,13 @@ static void end_x_server(struct xwm *xwm) {
 		server->client = NULL;
 		wl_client_destroy(client);
 	}
-	for (int i = 0; i < RESTART_MAX_WAITS && xwayland->xwm; i++) {
-		wl_event_loop_dispatch(xwm->server->loop, RESTART_CHECK_MS);
+	if (wait_for_wm_gone(xwm, X_EXIT_GRACE_MS) || pid <= 0) {
+		return;
+	}
+	wlr_log(WLR_INFO, "Xwayland (pid %d) did not exit; killing it", (int)pid);
+	kill(pid, SIGKILL);
+	if (!wait_for_wm_gone(xwm, X_EXIT_GRACE_MS)) {
+		wlr_log(WLR_ERROR, "The X window manager connection did not hang up");
 	}
 }
 

@@ -141,6 +141,8 @@ static bool control_add_interfaces(struct control *control) {
 struct control *control_create(struct server *server) {
 	struct control *control = zalloc(sizeof(*control));
 	control->server = server;
+	wl_list_init(&control->remotes);
+	control->next_remote_id = 1;
 
 	int r = sd_bus_open_user(&control->bus);
 	if (r < 0) {
@@ -198,6 +200,7 @@ void control_destroy(struct control *control) {
 	control_prompt_finish(control);
 	control->casts_slot = sd_bus_slot_unref(control->casts_slot);
 	control_casts_finish(control);
+	control_remote_finish(control);
 	control_share_finish(control);
 	control->vnc_slot = sd_bus_slot_unref(control->vnc_slot);
 	control_vnc_finish(control);

@@ -1,6 +1,7 @@
 /*
  * org.oriel.Compositor.Input: virtual input through capture/virtual_input.c,
- * as a person at the seat would type and point.
+ * as a person at the seat would type and point. Remote control sessions,
+ * which the sharing indicator shows and can stop, are control_remote.c's.
  */
 
 #include <inttypes.h>
@@ -43,6 +44,7 @@ static int method_pointer_motion_absolute(sd_bus_message *msg, void *data,
 	double x, y;
 	struct virtual_input *vi;
 	int r = begin_input(data, msg, error, &vi, "dd", &x, &y);
+	r = r < 0 ? r : control_remote_check_sender(data, msg, error);
 	if (r < 0) {
 		return r;
 	}
@@ -64,6 +66,10 @@ static int method_pointer_button(sd_bus_message *msg, void *data,
 	int pressed;
 	struct virtual_input *vi;
 	int r = begin_input(data, msg, error, &vi, "ub", &button, &pressed);
+	/* A release always passes: a stopped session leaves nothing held down. */
+	if (r >= 0 && pressed) {
+		r = control_remote_check_sender(data, msg, error);
+	}
 	if (r < 0) {
 		return r;
 	}
@@ -81,6 +87,7 @@ static int method_pointer_axis(sd_bus_message *msg, void *data, sd_bus_error *er
 	double steps;
 	struct virtual_input *vi;
 	int r = begin_input(data, msg, error, &vi, "ud", &axis, &steps);
+	r = r < 0 ? r : control_remote_check_sender(data, msg, error);
 	if (r < 0) {
 		return r;
 	}
@@ -103,6 +110,10 @@ static int method_keyboard_keycode(sd_bus_message *msg, void *data,
 	int pressed;
 	struct virtual_input *vi;
 	int r = begin_input(data, msg, error, &vi, "ub", &keycode, &pressed);
+	/* A release always passes: a stopped session leaves nothing held down. */
+	if (r >= 0 && pressed) {
+		r = control_remote_check_sender(data, msg, error);
+	}
 	if (r < 0) {
 		return r;
 	}
@@ -123,6 +134,10 @@ static int method_keyboard_keysym(sd_bus_message *msg, void *data,
 	int pressed;
 	struct virtual_input *vi;
 	int r = begin_input(data, msg, error, &vi, "ub", &keysym, &pressed);
+	/* A release always passes: a stopped session leaves nothing held down. */
+	if (r >= 0 && pressed) {
+		r = control_remote_check_sender(data, msg, error);
+	}
 	if (r < 0) {
 		return r;
 	}
@@ -174,6 +189,16 @@ const sd_bus_vtable control_input_vtable[] = {
 		SD_BUS_ARGS("u", keysym, "b", pressed),
 		SD_BUS_NO_RESULT,
 		method_keyboard_keysym, SD_BUS_VTABLE_UNPRIVILEGED),
+	SD_BUS_METHOD_WITH_ARGS("OpenSession",
+		SD_BUS_ARGS("s", client),
+		SD_BUS_RESULT("t", session_id),
+		control_remote_open_session, SD_BUS_VTABLE_UNPRIVILEGED),
+	SD_BUS_METHOD_WITH_ARGS("CloseSession",
+		SD_BUS_ARGS("t", session_id),
+		SD_BUS_NO_RESULT,
+		control_remote_close_session, SD_BUS_VTABLE_UNPRIVILEGED),
+	SD_BUS_SIGNAL_WITH_ARGS("SessionClosed",
+		SD_BUS_ARGS("t", session_id), 0),
 	SD_BUS_METHOD_WITH_ARGS("PointerPosition",
 		SD_BUS_NO_ARGS,
 		SD_BUS_RESULT("d", x, "d", y),

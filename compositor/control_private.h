@@ -4,6 +4,7 @@
 /* Shared by the control*.c files only. */
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <systemd/sd-bus.h>
 #include <wayland-server-core.h>
 
@@ -42,6 +43,9 @@ struct control {
 	sd_bus_slot *permission_slot;
 	/* control_prompt.c: permission requests, the first one shown. */
 	struct control_asks *asks;
+	/* control_remote.c: remote control sessions (Input.OpenSession). */
+	struct wl_list remotes;
+	uint64_t next_remote_id;
 	/* The pending UpdateActivationEnvironment call, if any. */
 	sd_bus_slot *activation_slot;
 };
@@ -64,7 +68,21 @@ void control_casts_for_each(struct control *control,
 	void (*fn)(const char *source, const char *client, void *data), void *data);
 /* Ends every cast, as if each was stopped; Closed says so. */
 void control_casts_stop_all(struct control *control, const char *why);
-/* control_share.c: the sharing indicator follows the casts. */
+/*
+ * control_remote.c: Input.OpenSession and CloseSession; whether the sender
+ * of an input call may send it (0, or AccessDenied set and returned: its
+ * sessions were stopped from the indicator); fn(client) per live session;
+ * stopping them all (SessionClosed says so); freeing them.
+ */
+int control_remote_open_session(sd_bus_message *msg, void *data, sd_bus_error *error);
+int control_remote_close_session(sd_bus_message *msg, void *data, sd_bus_error *error);
+int control_remote_check_sender(struct control *control, sd_bus_message *msg,
+	sd_bus_error *error);
+void control_remote_for_each(struct control *control,
+	void (*fn)(const char *client, void *data), void *data);
+void control_remote_stop_all(struct control *control);
+void control_remote_finish(struct control *control);
+/* control_share.c: the sharing indicator follows casts and remote control. */
 void control_share_update(struct control *control);
 void control_share_finish(struct control *control);
 

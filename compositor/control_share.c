@@ -1,8 +1,9 @@
 /*
- * The sharing indicator follows the control API's casts: while any is
- * live, the badge (share_indicator.h) says what is shared with whom, and
- * a click on it ends them all, as Casts.Stop would (Closed is emitted, so
- * the portal closes its sessions).
+ * The sharing indicator follows the control API's casts and remote
+ * control sessions: while any is live, the badge (share_indicator.h) says
+ * what is shared with whom, and a click on it ends them all, as
+ * Casts.Stop would (Closed and SessionClosed are emitted, so the portal
+ * closes its sessions).
  */
 
 #include <inttypes.h>
@@ -49,14 +50,24 @@ static void add_cast(const char *source, const char *client, void *data) {
 	t->n++;
 }
 
+static void add_remote(const char *client, void *data) {
+	struct share_text *t = data;
+	size_t used = strlen(t->text);
+	snprintf(t->text + used, sizeof(t->text) - used, "%s%s", t->n == 0 ?
+		"Remote control by " : ", remote control by ", client);
+	t->n++;
+}
+
 static void handle_stop(void *data) {
 	struct control *control = data;
 	control_casts_stop_all(control, "stopped from the sharing indicator");
+	control_remote_stop_all(control);
 }
 
 void control_share_update(struct control *control) {
 	struct share_text t = { .control = control };
 	control_casts_for_each(control, add_cast, &t);
+	control_remote_for_each(control, add_remote, &t);
 	if (t.n == 0 && !control->server->share_indicator) {
 		return;
 	}

@@ -79,10 +79,8 @@ static int cast_target(struct portal_session *session, const struct portal_targe
 	if (r >= 0) {
 		r = sd_bus_message_read(reply, "tu", &cast_id, &node_id);
 	}
-	if (r >= 0 && sd_bus_message_get_sender(reply)) {
-		/* Closed signals are believed from this unique name only. */
-		free(portal->oriel_unique_name);
-		portal->oriel_unique_name = strdup(sd_bus_message_get_sender(reply));
+	if (r >= 0) {
+		portal_note_oriel(portal, reply);
 	}
 	sd_bus_message_unref(reply);
 	if (r < 0) {

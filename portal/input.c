@@ -86,3 +86,74 @@ void portal_input_release_all(struct portal_session *session) {
 		sd_bus_error_free(&error);
 	}
 }
+
+void portal_note_oriel(struct portal *portal, sd_bus_message *reply) {
+	const char *sender = sd_bus_message_get_sender(reply);
+	if (sender && (!portal->oriel_unique_name || strcmp(sender, portal->oriel_unique_name))) {
+		free(portal->oriel_unique_name);
+		portal->oriel_unique_name = strdup(sender);
+	}
+}
+
+int portal_input_open_session(struct portal_session *session, const char *client,
+		sd_bus_error *error) {
+	struct portal *portal = session->portal;
+	sd_bus_message *reply = NULL;
+	int r = sd_bus_call_method(portal->bus, ORIEL_BUS_NAME, ORIEL_PATH, ORIEL_IFACE_INPUT,
+		"OpenSession", error, &reply, "s", client ? client : "");
+	r = r < 0 ? r : sd_bus_message_read(reply, "t", &session->input_session_id);
+	if (r >= 0) {
+		session->input_session_open = true;
+		portal_note_oriel(portal, reply);
+	}
+	sd_bus_message_unref(reply);
+	return r;
+}
+
+void portal_input_close_session(struct portal_session *session) {
+	if (!session->input_session_open) {
+		return;
+	}
+	session->input_session_open = false;
+	sd_bus_error error = SD_BUS_ERROR_NULL;
+	if (sd_bus_call_method(session->portal->bus, ORIEL_BUS_NAME, ORIEL_PATH,
+			ORIEL_IFACE_INPUT, "CloseSession", &error, NULL, "t",
+			session->input_session_id) < 0) {
+		/* Already stopped by the person, or oriel is gone. */
+		portal_log(session->portal, "session %s: closing remote control: %s",
+			session->handle, error.message ? error.message : "oriel is gone");
+	}
+	sd_bus_error_free(&error);
+}
+
+/* The person stopped remote control from oriel's indicator: the session is over. */
+static int handle_session_closed(sd_bus_message *msg, void *data, sd_bus_error *error) {
+	struct portal *portal = data;
+	const char *sender = sd_bus_message_get_sender(msg);
+	uint64_t id;
+	if (!sender || !portal->oriel_unique_name ||
+			strcmp(sender, portal->oriel_unique_name) != 0 ||
+			sd_bus_message_read(msg, "t", &id) < 0) {
+		return 0;
+	}
+	for (struct portal_session *s = portal->sessions; s; s = s->next) {
+		if (s->input_session_open && s->input_session_id == id) {
+			portal_log(portal, "remote control %llu stopped by the person: closing "
+				"session %s", (unsigned long long)id, s->handle);
+			/* Stopped in oriel already; releasing what it holds still works. */
+			s->input_session_open = false;
+			portal_session_destroy(s, true);
+			return 0;
+		}
+	}
+	return 0;
+}
+
+int portal_input_init(struct portal *portal) {
+	return sd_bus_match_signal(portal->bus, &portal->remote_closed_slot, NULL, ORIEL_PATH,
+		ORIEL_IFACE_INPUT, "SessionClosed", handle_session_closed, portal);
+}
+
+void portal_input_finish(struct portal *portal) {
+	portal->remote_closed_slot = sd_bus_slot_unref(portal->remote_closed_slot);
+}

@@ -56,6 +56,7 @@ struct portal {
 	sd_bus_slot *remote_desktop_slot;
 	sd_bus_slot *access_slot;
 	sd_bus_slot *cast_closed_slot;
+	sd_bus_slot *remote_closed_slot; /* oriel's Input.SessionClosed */
 	sd_bus_slot *name_lost_slot;
 	struct portal_session *sessions; /* singly linked */
 	struct portal_ask *asks; /* permission.c: questions the prompt shows */
@@ -63,7 +64,7 @@ struct portal {
 	char *policy_path;
 	char *grants_path; /* persistent grants, see grants.h */
 	struct portal_grants transient_grants; /* live as long as this process */
-	char *oriel_unique_name; /* sender of our casts' replies */
+	char *oriel_unique_name; /* sender of our casts' and input sessions' replies */
 	bool verbose;
 };
 
@@ -270,6 +271,9 @@ struct portal_session {
 	uint32_t devices;
 	struct portal_held *held;
 	int n_held;
+	/* oriel's remote control session (Input.OpenSession), once started. */
+	uint64_t input_session_id;
+	bool input_session_open;
 	struct portal_ask *ask; /* permission.c: the prompt Start waits for */
 };
 
@@ -327,6 +331,19 @@ int portal_input_call(struct portal_session *session, const char *method,
 int portal_input_press(struct portal_session *session, int type, uint32_t code,
 	bool pressed, sd_bus_error *error);
 void portal_input_release_all(struct portal_session *session);
+/*
+ * oriel's remote control session for a started RemoteDesktop session,
+ * shown on the sharing indicator as remote control by client; closing it
+ * releases nothing (portal_input_release_all does). When the person stops
+ * it from the indicator, the portal session is closed (Closed is emitted).
+ */
+int portal_input_open_session(struct portal_session *session, const char *client,
+	sd_bus_error *error);
+void portal_input_close_session(struct portal_session *session);
+int portal_input_init(struct portal *portal);
+void portal_input_finish(struct portal *portal);
+/* Remembers the sender of a reply from oriel: its signals are believed from it only. */
+void portal_note_oriel(struct portal *portal, sd_bus_message *reply);
 
 /* One file per portal interface. */
 int portal_screencast_init(struct portal *portal);

@@ -146,6 +146,11 @@ static void handle_decided(struct portal *portal, sd_bus_message *msg,
 		}
 		r = r < 0 ? r : portal_session_cast(session, targets, n, answer->app, &call_error);
 	}
+	/* Shown on oriel's sharing indicator, which can stop it, while it lasts. */
+	r = r < 0 ? r : portal_input_open_session(session, answer->app, &call_error);
+	if (r < 0) {
+		portal_session_stop_casts(session);
+	}
 	sd_bus_error_free(&call_error);
 	portal_targets_free(targets, n);
 	portal_catalog_finish(&cat);
@@ -455,10 +460,12 @@ static const sd_bus_vtable remote_desktop_vtable[] = {
 };
 
 int portal_remote_desktop_init(struct portal *portal) {
-	return sd_bus_add_object_vtable(portal->bus, &portal->remote_desktop_slot,
+	int r = sd_bus_add_object_vtable(portal->bus, &portal->remote_desktop_slot,
 		PORTAL_OBJECT_PATH, PORTAL_IFACE_REMOTE_DESKTOP, remote_desktop_vtable, portal);
+	return r < 0 ? r : portal_input_init(portal);
 }
 
 void portal_remote_desktop_finish(struct portal *portal) {
+	portal_input_finish(portal);
 	portal->remote_desktop_slot = sd_bus_slot_unref(portal->remote_desktop_slot);
 }

@@ -7,7 +7,7 @@
  * ScreenCast and RemoteDesktop share sessions: the frontend calls
  * ScreenCast.SelectSources on a RemoteDesktop session to cast with it.
  * Keys and buttons a RemoteDesktop session still holds are released
- * when it ends.
+ * when it ends, and its remote control session in oriel is closed.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -107,6 +107,7 @@ void portal_session_destroy(struct portal_session *session, bool emit_closed) {
 	portal_permission_cancel(portal, session);
 	portal_session_stop_casts(session);
 	portal_input_release_all(session);
+	portal_input_close_session(session);
 	if (emit_closed) {
 		sd_bus_emit_signal(portal->bus, session->handle, PORTAL_IFACE_SESSION, "Closed", "");
 	}

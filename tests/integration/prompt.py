@@ -132,3 +132,18 @@ def call_error(s, *args):
     expect(res.returncode != 0, "Permission.Ask %r was answered: %s" % (args, res.stdout))
     return res.stderr
 
+
+
+def badges(s):
+    """The sharing indicator's badges on the first output's screenshot."""
+    return bands(s.screenshot(output=s.output()["name"]), BADGE)
+
+
+def wait_badge(s, shown, what):
+    """Waits until the indicator is shown (its boxes) or gone (True)."""
+    def check():
+        found = badges(s)
+        if bool(found) != shown:
+            raise NotYet("badges: %r" % found)
+        return found or True
+    return s.wait_for(check, T(10), what)

@@ -343,6 +343,14 @@ static const struct config_key cursor_keys[] = {
 		.offset = offsetof(struct oriel_config, cursor_size), .min = 1, .max = 512 },
 };
 
+/* [indicator] */
+
+static const struct config_key indicator_keys[] = {
+	{ .name = "screenshot-notice", .set = set_int,
+		.offset = offsetof(struct oriel_config, screenshot_notice), .min = 0,
+		.max = 3600 },
+};
+
 /* [control] */
 
 static bool add_allowed_exe(struct parser *p, const struct config_key *key,
@@ -608,6 +616,7 @@ static const struct config_section sections[] = {
 		.begin = output_begin, .end = output_end },
 	{ .name = "keyboard", SECTION_KEYS(keyboard_keys) },
 	{ .name = "cursor", SECTION_KEYS(cursor_keys) },
+	{ .name = "indicator", SECTION_KEYS(indicator_keys) },
 	{ .name = "control", SECTION_KEYS(control_keys) },
 	{ .name = "vnc", SECTION_KEYS(vnc_keys) },
 	{ .name = "privileged", SECTION_KEYS(privileged_keys) },
@@ -743,6 +752,7 @@ void config_init(struct oriel_config *config) {
 	config->repeat_rate = -1;
 	config->repeat_delay = -1;
 	config->vnc_view_only = -1;
+	config->screenshot_notice = -1;
 }
 
 void config_finish(struct oriel_config *config) {

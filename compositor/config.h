@@ -57,6 +57,9 @@ struct oriel_config {
 	char *cursor_theme;
 	int cursor_size; /* 0 when unset */
 
+	/* [indicator] screenshot-notice: seconds; -1 when unset, 0 shows none */
+	int screenshot_notice;
+
 	/* [control] allow = /abs/path/to/exe, repeatable */
 	char *allowed_exes[CONFIG_MAX_ALLOWED_EXES];
 	int n_allowed_exes;

@@ -46,6 +46,9 @@ struct control {
 	/* control_remote.c: remote control sessions (Input.OpenSession). */
 	struct wl_list remotes;
 	uint64_t next_remote_id;
+	/* control_share.c: who a screenshot was just taken for, while noticed. */
+	char *screenshot_client;
+	struct wl_event_source *screenshot_timer;
 	/* The pending UpdateActivationEnvironment call, if any. */
 	sd_bus_slot *activation_slot;
 };
@@ -85,6 +88,8 @@ void control_remote_finish(struct control *control);
 /* control_share.c: the sharing indicator follows casts and remote control. */
 void control_share_update(struct control *control);
 void control_share_finish(struct control *control);
+/* Shows for a few seconds that a screenshot was taken for client. */
+void control_share_screenshot_taken(struct control *control, const char *client);
 
 /* control_prompt.c: takes the prompt down; pending asks get no answer. */
 void control_prompt_finish(struct control *control);

@@ -1,6 +1,7 @@
 /*
  * org.oriel.Compositor.Screenshot: PNGs written by capture/screenshot.c to
- * a file descriptor the caller passes.
+ * a file descriptor the caller passes. Taken notes on the sharing
+ * indicator that a screenshot was taken for an app.
  */
 
 #include <errno.h>
@@ -19,6 +20,7 @@
 #include "compositor/view.h"
 
 #define CONTROL_MAX_COORD 1000000
+#define CONTROL_MAX_CLIENT_NAME 256
 
 /*
  * The fd must be a file (or memfd), pipe or socket open for writing;
@@ -141,6 +143,22 @@ static int method_region(sd_bus_message *msg, void *data, sd_bus_error *error) {
 	return reply_size(msg, error, r, out_w, out_h, what);
 }
 
+/* For an app (the portal calls it): the sharing indicator notes the screenshot. */
+static int method_taken(sd_bus_message *msg, void *data, sd_bus_error *error) {
+	struct control *control = data;
+	const char *client;
+	int r = control_read_checked(control, msg, error, "s", &client);
+	if (r < 0) {
+		return r;
+	}
+	if (!client[0] || strlen(client) > CONTROL_MAX_CLIENT_NAME) {
+		return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS,
+			"the client's name must have 1 to %d bytes", CONTROL_MAX_CLIENT_NAME);
+	}
+	control_share_screenshot_taken(control, client);
+	return sd_bus_reply_method_return(msg, "");
+}
+
 const sd_bus_vtable control_screenshot_vtable[] = {
 	SD_BUS_VTABLE_START(0),
 	SD_BUS_METHOD_WITH_ARGS("Output",
@@ -155,5 +173,9 @@ const sd_bus_vtable control_screenshot_vtable[] = {
 		SD_BUS_ARGS("i", x, "i", y, "u", width, "u", height, "h", fd),
 		SD_BUS_RESULT("u", width, "u", height),
 		method_region, SD_BUS_VTABLE_UNPRIVILEGED),
+	SD_BUS_METHOD_WITH_ARGS("Taken",
+		SD_BUS_ARGS("s", client),
+		SD_BUS_NO_RESULT,
+		method_taken, SD_BUS_VTABLE_UNPRIVILEGED),
 	SD_BUS_VTABLE_END,
 };

@@ -161,6 +161,12 @@ static void handle_screenshot_decided(struct portal *portal, sd_bus_message *msg
 	char *path = shoot_layout(portal);
 	char *uri = path ? portal_file_uri(path) : NULL;
 	if (uri) {
+		/* oriel's sharing indicator says so for a moment. */
+		if (answer->app && answer->app[0] && sd_bus_call_method(portal->bus,
+				ORIEL_BUS_NAME, ORIEL_PATH, ORIEL_IFACE_SCREENSHOT, "Taken", NULL, NULL,
+				"s", answer->app) < 0) {
+			portal_log(portal, "cannot note the screenshot on the indicator");
+		}
 		sd_bus_reply_method_return(msg, "ua{sv}", PORTAL_RESPONSE_SUCCESS, 1, "uri", "s",
 			uri);
 	} else {

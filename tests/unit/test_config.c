@@ -69,6 +69,7 @@ static void test_init_finish(void) {
 	EXPECT(config.repeat_rate == -1, "repeat_rate %d", config.repeat_rate);
 	EXPECT(config.repeat_delay == -1, "repeat_delay %d", config.repeat_delay);
 	EXPECT(config.cursor_size == 0, "cursor_size %d", config.cursor_size);
+	EXPECT(config.screenshot_notice == -1, "screenshot_notice %d", config.screenshot_notice);
 	EXPECT(!config.xkb_layout && !config.cursor_theme, "strings not NULL");
 	EXPECT(config.n_allowed_exes == 0, "n_allowed_exes %d", config.n_allowed_exes);
 	config_finish(&config);
@@ -100,6 +101,8 @@ static void test_full_file(void) {
 		"[cursor]\n"
 		"theme = Adwaita\n"
 		"size = 24\n"
+		"[indicator]\n"
+		"screenshot-notice = 0\n"
 		"[control]\n"
 		"allow = /usr/bin/some-tool   ; absolute path\n"
 		"allow = /usr/libexec/xdg-desktop-portal-oriel\n"
@@ -129,6 +132,7 @@ static void test_full_file(void) {
 	EXPECT(config.repeat_delay == 600, "repeat_delay %d", config.repeat_delay);
 	EXPECT_STR(config.cursor_theme, "Adwaita");
 	EXPECT(config.cursor_size == 24, "cursor_size %d", config.cursor_size);
+	EXPECT(config.screenshot_notice == 0, "screenshot_notice %d", config.screenshot_notice);
 	EXPECT(config.n_allowed_exes == 3, "n_allowed_exes %d", config.n_allowed_exes);
 	EXPECT_STR(config.allowed_exes[0], "/usr/bin/some-tool");
 	EXPECT_STR(config.allowed_exes[1], "/usr/libexec/xdg-desktop-portal-oriel");
@@ -269,6 +273,8 @@ static void test_errors(void) {
 	EXPECT_ERROR("[keyboard]\nrepeat-delay = 4294967896\n", 2,
 		"repeat-delay", "out of range");
 	EXPECT_ERROR("[cursor]\nsize = 0\n", 2, "size", "out of range", "1..512");
+	EXPECT_ERROR("[indicator]\nscreenshot-notice = -1\n", 2, "screenshot-notice",
+		"out of range", "0..3600");
 	EXPECT_ERROR("[cursor]\nsize = 513\n", 2, "size", "out of range", "1..512");
 	EXPECT_ERROR("[output]\nsize = 1280x\n", 2, "size", "'1280x'");
 	EXPECT_ERROR("[output]\nsize = 0x0\n", 2, "size", "'0x0'");

@@ -10,7 +10,8 @@ the cast exists, as a browser's is), then CreateSession, SelectSources
 (one monitor), and times from sending Start:
   - its Response (the node id),
   - OpenPipeWireRemote's reply (the fd the consumer connects through),
-  - the consumer's first delivered buffer with pixels.
+  - the consumer's stream getting its format, going to streaming, and
+    its first delivered buffer with pixels.
 Prints one JSON object (CLOCK_MONOTONIC ns, and ms since Start), closes
 the session and exits; status 3 when Start's response is not 0.
 """
@@ -68,8 +69,9 @@ def main():
     first = json.loads(consumer.stdout.read() or "{}")
     consumer.wait()
     out.update(node=node, remote_ms=(t2 - t0) / 1e6, consumer=first)
-    if "first_frame_ns" in first:
-        out["first_frame_ms"] = (first["first_frame_ns"] - t0) / 1e6
+    for step in ("format", "streaming", "first_frame"):
+        if first.get(step + "_ns"):
+            out[step + "_ms"] = (first[step + "_ns"] - t0) / 1e6
     c.bus.call_sync(DEST, c.session, "org.freedesktop.portal.Session", "Close", None, None,
                     Gio.DBusCallFlags.NONE, 10000, None)
     print(json.dumps(out), flush=True)

@@ -16,7 +16,8 @@
  * before the node is known; the node id (text), and optionally a PipeWire
  * remote fd as SCM_RIGHTS (the portal's OpenPipeWireRemote), then come as
  * one message on fd 0, a Unix socket. The stream is connected at once.
- * It prints {"ready": true} once it waits for that message.
+ * It prints {"ready": true} once it waits for that message, and at the end
+ * also when the format was fixed and the stream went to streaming.
  *
  * Build: cc -O2 -o bench-pwcounter bench-pwcounter.c \
  *            $(pkg-config --cflags --libs libpipewire-0.3)
@@ -67,7 +68,7 @@ struct counter {
 	unsigned long long busy0, total0, busy1, total1;
 
 	bool first_frame; /* --first-frame: stop at the first buffer with pixels */
-	uint64_t t_connect, t_first;
+	uint64_t t_connect, t_format, t_streaming, t_first;
 	long first_counter;
 	bool first_nonzero;
 };
@@ -321,6 +322,9 @@ static void on_param_changed(void *data, uint32_t id, const struct spa_pod *para
 	if (id != SPA_PARAM_Format || !param || spa_format_video_raw_parse(param, &c->info) < 0) {
 		return;
 	}
+	if (!c->t_format) {
+		c->t_format = now_ns();
+	}
 	uint8_t buf[256];
 	struct spa_pod_builder b = SPA_POD_BUILDER_INIT(buf, sizeof(buf));
 	const struct spa_pod *params[2];
@@ -339,6 +343,9 @@ static void on_param_changed(void *data, uint32_t id, const struct spa_pod *para
 static void on_state_changed(void *data, enum pw_stream_state old,
 		enum pw_stream_state state, const char *error) {
 	struct counter *c = data;
+	if (state == PW_STREAM_STATE_STREAMING && !c->t_streaming) {
+		c->t_streaming = now_ns();
+	}
 	if (state == PW_STREAM_STATE_ERROR || state == PW_STREAM_STATE_UNCONNECTED) {
 		fprintf(stderr, "bench-pwcounter: stream %s%s%s\n", pw_stream_state_as_string(state),
 			error ? ": " : "", error ? error : "");
@@ -511,9 +518,11 @@ int main(int argc, char *argv[]) {
 	pw_main_loop_run(c.loop);
 	int status = 1;
 	if (c.phase == 2 && c.first_frame) {
-		printf("{\"connect_ns\": %llu, \"first_frame_ns\": %llu, \"width\": %u, "
+		printf("{\"connect_ns\": %llu, \"format_ns\": %llu, \"streaming_ns\": %llu, "
+			"\"first_frame_ns\": %llu, \"width\": %u, "
 			"\"height\": %u, \"counter\": %ld, \"nonzero\": %s}\n",
-			(unsigned long long)c.t_connect, (unsigned long long)c.t_first,
+			(unsigned long long)c.t_connect, (unsigned long long)c.t_format,
+			(unsigned long long)c.t_streaming, (unsigned long long)c.t_first,
 			c.info.size.width, c.info.size.height, c.first_counter,
 			c.first_nonzero ? "true" : "false");
 		status = 0;

@@ -11,6 +11,14 @@
  *     frame on this machine, under the same load, in the same run.
  * Output: one JSON object on stdout.
  *
+ * --first-frame: only the time of the first delivered buffer with pixels
+ * (CLOCK_MONOTONIC), for bench/run-portal. The PipeWire context is made
+ * before the node is known; the node id (text), and optionally a PipeWire
+ * remote fd as SCM_RIGHTS (the portal's OpenPipeWireRemote), then come as
+ * one message on fd 0, a Unix socket. The stream is connected at once.
+ * It prints {"ready": true} once it waits for that message, and at the end
+ * also when the format was fixed and the stream went to streaming.
+ *
  * Build: cc -O2 -o bench-pwcounter bench-pwcounter.c \
  *            $(pkg-config --cflags --libs libpipewire-0.3)
  */
@@ -23,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 #include <pipewire/pipewire.h>
@@ -35,6 +44,8 @@
 
 struct counter {
 	struct pw_main_loop *loop;
+	struct pw_context *context;
+	struct pw_core *core;
 	struct pw_stream *stream;
 	struct spa_video_info_raw info;
 	struct spa_source *timer;
@@ -55,6 +66,11 @@ struct counter {
 	int pids[MAX_PIDS], npids;
 	double cpu0[MAX_PIDS], cpu1[MAX_PIDS];
 	unsigned long long busy0, total0, busy1, total1;
+
+	bool first_frame; /* --first-frame: stop at the first buffer with pixels */
+	uint64_t t_connect, t_format, t_streaming, t_first;
+	long first_counter;
+	bool first_nonzero;
 };
 
 static uint64_t now_ns(void) {
@@ -253,6 +269,30 @@ static void on_process(void *data) {
 	while ((b = pw_stream_dequeue_buffer(c->stream))) {
 		struct spa_data *d = &b->buffer->datas[0];
 		const uint8_t *data = d->data ? d->data : own_mapping(b);
+		if (c->first_frame) {
+			if (data && d->chunk->size > 0 && !c->t_first) {
+				c->t_first = now_ns();
+				const uint8_t *px = data + d->chunk->offset;
+				int stride = d->chunk->stride ? d->chunk->stride :
+					(int)c->info.size.width * 4;
+				c->first_counter = decode_counter(c, px, stride);
+				/* Real pixels, not a zeroed buffer: any non-zero colour
+				 * on a 64x64 grid. */
+				for (uint32_t y = 0; y < c->info.size.height && !c->first_nonzero; y += 64) {
+					for (uint32_t x = 0; x < c->info.size.width; x += 64) {
+						const uint8_t *p = px + (size_t)y * stride + (size_t)x * 4;
+						if (p[0] || p[1] || p[2]) {
+							c->first_nonzero = true;
+							break;
+						}
+					}
+				}
+				c->phase = 2;
+				pw_main_loop_quit(c->loop);
+			}
+			pw_stream_queue_buffer(c->stream, b);
+			continue;
+		}
 		if (c->phase == 1 && (!data || d->chunk->size == 0)) {
 			if (!c->empty++) {
 				snprintf(c->empty_why, sizeof(c->empty_why),
@@ -282,6 +322,9 @@ static void on_param_changed(void *data, uint32_t id, const struct spa_pod *para
 	if (id != SPA_PARAM_Format || !param || spa_format_video_raw_parse(param, &c->info) < 0) {
 		return;
 	}
+	if (!c->t_format) {
+		c->t_format = now_ns();
+	}
 	uint8_t buf[256];
 	struct spa_pod_builder b = SPA_POD_BUILDER_INIT(buf, sizeof(buf));
 	const struct spa_pod *params[2];
@@ -300,6 +343,9 @@ static void on_param_changed(void *data, uint32_t id, const struct spa_pod *para
 static void on_state_changed(void *data, enum pw_stream_state old,
 		enum pw_stream_state state, const char *error) {
 	struct counter *c = data;
+	if (state == PW_STREAM_STATE_STREAMING && !c->t_streaming) {
+		c->t_streaming = now_ns();
+	}
 	if (state == PW_STREAM_STATE_ERROR || state == PW_STREAM_STATE_UNCONNECTED) {
 		fprintf(stderr, "bench-pwcounter: stream %s%s%s\n", pw_stream_state_as_string(state),
 			error ? ": " : "", error ? error : "");
@@ -324,6 +370,11 @@ static void arm(struct counter *c, double seconds) {
 
 static void on_timer(void *data, uint64_t expirations) {
 	struct counter *c = data;
+	if (c->first_frame) { /* no frame within --duration */
+		fprintf(stderr, "bench-pwcounter: no frame with pixels within %.1f s\n", c->duration);
+		pw_main_loop_quit(c->loop);
+		return;
+	}
 	if (c->phase == 0) {
 		for (int i = 0; i < c->npids; i++) {
 			c->cpu0[i] = cpu_ms_of(c->pids[i]);
@@ -364,17 +415,42 @@ static void report(const struct counter *c) {
 			100.0 * (double)(c->busy1 - c->busy0) / (double)(c->total1 - c->total0) : -1.0);
 }
 
+/* The node id, and maybe a PipeWire remote fd, as one message on fd 0. */
+static bool receive_node(uint32_t *node, int *fd) {
+	char text[32] = {0};
+	union {
+		char buf[CMSG_SPACE(sizeof(int))];
+		struct cmsghdr align;
+	} control;
+	struct iovec iov = { text, sizeof(text) - 1 };
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = control.buf, .msg_controllen = sizeof(control.buf) };
+	ssize_t n = recvmsg(0, &msg, MSG_CMSG_CLOEXEC);
+	if (n <= 0) {
+		return false;
+	}
+	*fd = -1;
+	for (struct cmsghdr *cm = CMSG_FIRSTHDR(&msg); cm; cm = CMSG_NXTHDR(&msg, cm)) {
+		if (cm->cmsg_level == SOL_SOCKET && cm->cmsg_type == SCM_RIGHTS) {
+			memcpy(fd, CMSG_DATA(cm), sizeof(int));
+		}
+	}
+	*node = (uint32_t)strtoul(text, NULL, 10);
+	return true;
+}
+
 int main(int argc, char *argv[]) {
 	struct counter c = { .warmup = 2, .duration = 10, .last_frame = -1 };
 	uint32_t node = PW_ID_ANY;
 	static const struct option opts[] = {
 		{"node", required_argument, 0, 'n'}, {"warmup", required_argument, 0, 'w'},
 		{"duration", required_argument, 0, 'd'}, {"pids", required_argument, 0, 'p'},
-		{0, 0, 0, 0},
+		{"first-frame", no_argument, 0, 'f'}, {0, 0, 0, 0},
 	};
 	int o;
-	while ((o = getopt_long(argc, argv, "n:w:d:p:", opts, NULL)) != -1) {
+	while ((o = getopt_long(argc, argv, "n:w:d:p:f", opts, NULL)) != -1) {
 		switch (o) {
+		case 'f': c.first_frame = true; break;
 		case 'n': node = (uint32_t)strtoul(optarg, NULL, 10); break;
 		case 'w': c.warmup = atof(optarg); break;
 		case 'd': c.duration = atof(optarg); break;
@@ -385,15 +461,35 @@ int main(int argc, char *argv[]) {
 			break;
 		default:
 			fprintf(stderr, "usage: bench-pwcounter --node ID [--warmup S] [--duration S] "
-				"[--pids PID,...]\n");
+				"[--pids PID,...]\n"
+				"       bench-pwcounter --first-frame [--duration S] < unix socket\n");
 			return 2;
 		}
 	}
 	pw_init(&argc, &argv);
 	c.loop = pw_main_loop_new(NULL);
-	c.stream = pw_stream_new_simple(pw_main_loop_get_loop(c.loop), "bench-pwcounter",
+	c.context = pw_context_new(pw_main_loop_get_loop(c.loop), NULL, 0);
+	int remote_fd = -1;
+	if (c.first_frame) {
+		printf("{\"ready\": true}\n");
+		fflush(stdout);
+	}
+	if (c.first_frame && !receive_node(&node, &remote_fd)) {
+		fprintf(stderr, "bench-pwcounter: no node id on fd 0\n");
+		return 1;
+	}
+	c.t_connect = now_ns();
+	c.core = remote_fd >= 0 ? pw_context_connect_fd(c.context, remote_fd, NULL, 0) :
+		pw_context_connect(c.context, NULL, 0);
+	if (!c.core) {
+		fprintf(stderr, "bench-pwcounter: cannot connect to PipeWire\n");
+		return 1;
+	}
+	c.stream = pw_stream_new(c.core, "bench-pwcounter",
 		pw_properties_new(PW_KEY_MEDIA_TYPE, "Video", PW_KEY_MEDIA_CATEGORY, "Capture",
-			PW_KEY_MEDIA_ROLE, "Screen", NULL), &stream_events, &c);
+			PW_KEY_MEDIA_ROLE, "Screen", NULL));
+	struct spa_hook stream_listener;
+	pw_stream_add_listener(c.stream, &stream_listener, &stream_events, &c);
 	uint8_t buf[1024];
 	struct spa_pod_builder b = SPA_POD_BUILDER_INIT(buf, sizeof(buf));
 	struct spa_rectangle def = SPA_RECTANGLE(1920, 1080), min = SPA_RECTANGLE(1, 1),
@@ -418,14 +514,25 @@ int main(int argc, char *argv[]) {
 		return 1;
 	}
 	c.timer = pw_loop_add_timer(pw_main_loop_get_loop(c.loop), on_timer, &c);
-	arm(&c, c.warmup);
+	arm(&c, c.first_frame ? c.duration : c.warmup);
 	pw_main_loop_run(c.loop);
 	int status = 1;
-	if (c.phase == 2) {
+	if (c.phase == 2 && c.first_frame) {
+		printf("{\"connect_ns\": %llu, \"format_ns\": %llu, \"streaming_ns\": %llu, "
+			"\"first_frame_ns\": %llu, \"width\": %u, "
+			"\"height\": %u, \"counter\": %ld, \"nonzero\": %s}\n",
+			(unsigned long long)c.t_connect, (unsigned long long)c.t_format,
+			(unsigned long long)c.t_streaming, (unsigned long long)c.t_first,
+			c.info.size.width, c.info.size.height, c.first_counter,
+			c.first_nonzero ? "true" : "false");
+		status = 0;
+	} else if (c.phase == 2) {
 		report(&c);
 		status = 0;
 	}
 	pw_stream_destroy(c.stream);
+	pw_core_disconnect(c.core);
+	pw_context_destroy(c.context);
 	pw_main_loop_destroy(c.loop);
 	free(c.scratch);
 	pw_deinit();

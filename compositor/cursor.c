@@ -35,9 +35,36 @@ static struct wlr_surface *surface_at(struct seat *seat, double lx, double ly,
 	return wlr_scene_surface_from_node(node)->surface;
 }
 
+struct wlr_surface *seat_surface_at(struct seat *seat, double lx, double ly,
+		double *sx, double *sy) {
+	return surface_at(seat, lx, ly, sx, sy, NULL);
+}
+
+/*
+ * While a button is held, the surface it was pressed on keeps the pointer
+ * (the implicit grab of every X server and Wayland compositor): a
+ * scrollbar, a text selection or a drag that leaves its window goes on,
+ * and the release goes where the press went. Other seat grabs (a drag, a
+ * popup's) decide focus themselves.
+ */
+static bool implicit_grab_motion(struct seat *seat, uint32_t time_msec) {
+	struct wlr_seat_pointer_state *state = &seat->wlr_seat->pointer_state;
+	if (!seat->implicit_grab || state->button_count == 0 || !state->focused_surface ||
+			state->grab != state->default_grab) {
+		seat->implicit_grab = false;
+		return false;
+	}
+	wlr_seat_pointer_notify_motion(seat->wlr_seat, time_msec,
+		seat->cursor->x - seat->implicit_grab_x, seat->cursor->y - seat->implicit_grab_y);
+	return true;
+}
+
 void seat_update_pointer_focus(struct seat *seat, uint32_t time_msec) {
 	if (seat->server->prompt) {
 		prompt_pointer_motion(seat->server->prompt, seat->cursor->x, seat->cursor->y);
+		return;
+	}
+	if (implicit_grab_motion(seat, time_msec)) {
 		return;
 	}
 	double sx, sy;
@@ -186,10 +213,11 @@ void seat_pointer_button(struct seat *seat, uint32_t time_msec, uint32_t button,
 		seat_update_pointer_focus(seat, time_msec);
 		return;
 	}
+	double sx = 0, sy = 0;
+	struct wlr_surface *surface = NULL;
 	if (pressed) {
-		double sx, sy;
 		struct wlr_scene_node *node;
-		surface_at(seat, seat->cursor->x, seat->cursor->y, &sx, &sy, &node);
+		surface = surface_at(seat, seat->cursor->x, seat->cursor->y, &sx, &sy, &node);
 		struct view *view = node ? view_from_node(node) : NULL;
 		if (view) {
 			if (alt_held(seat) && (button == BTN_LEFT || button == BTN_RIGHT)) {
@@ -204,8 +232,19 @@ void seat_pointer_button(struct seat *seat, uint32_t time_msec, uint32_t button,
 			layer_shell_focus_at(seat->server, node);
 		}
 	}
+	struct wlr_seat_pointer_state *state = &seat->wlr_seat->pointer_state;
+	bool first_press = pressed && state->button_count == 0;
 	wlr_seat_pointer_notify_button(seat->wlr_seat, time_msec, button,
 		pressed ? WLR_BUTTON_PRESSED : WLR_BUTTON_RELEASED);
+	if (first_press && surface && state->focused_surface == surface) {
+		seat->implicit_grab = true;
+		seat->implicit_grab_x = seat->cursor->x - sx;
+		seat->implicit_grab_y = seat->cursor->y - sy;
+	} else if (!pressed && state->button_count == 0 && seat->implicit_grab) {
+		/* The grab ends: the surface under the pointer gets it again. */
+		seat->implicit_grab = false;
+		seat_update_pointer_focus(seat, time_msec);
+	}
 }
 
 static void handle_button(struct wl_listener *listener, void *data) {

@@ -29,6 +29,9 @@ struct seat {
 	double grab_x, grab_y;
 	struct wlr_box grab_geometry;
 	uint32_t resize_edges;
+	/* The implicit grab (cursor.c): the pressed surface's layout origin. */
+	bool implicit_grab;
+	double implicit_grab_x, implicit_grab_y;
 	/* Keyboard move/resize (keyboard_moveresize.c). */
 	struct view *key_grab_view;
 	bool key_grab_resize;
@@ -65,6 +68,9 @@ void seat_view_gone(struct seat *seat, struct view *view);
 void seat_begin_interactive(struct seat *seat, struct view *view,
 	enum cursor_mode mode, uint32_t edges);
 struct wlr_cursor *seat_cursor(struct seat *seat);
+/* The surface at a layout point (what the pointer would enter), or NULL. */
+struct wlr_surface *seat_surface_at(struct seat *seat, double lx, double ly,
+	double *sx, double *sy);
 /* Re-evaluates pointer focus after the scene changed under the cursor. */
 void seat_update_pointer_focus(struct seat *seat, uint32_t time_msec);
 

@@ -115,5 +115,5 @@ void ewmh_root_update_geometry(struct xwm_x11 *x11) {
 	set_cardinals(x11, ATOM_NET_DESKTOP_GEOMETRY, geometry, 2);
 	set_cardinals(x11, ATOM_NET_DESKTOP_VIEWPORT, viewport, 2);
 	set_cardinals(x11, ATOM_NET_WORKAREA, workarea, 4);
-	xcb_flush(x11->conn);
+	xwm_x11_flush(x11);
 }

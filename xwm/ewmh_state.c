@@ -121,7 +121,7 @@ static void write_states(struct xwm_x11 *x11, struct view *view, uint32_t states
 			x11->atoms[ATOM_NET_WM_STATE], XCB_ATOM_ATOM, 32, n, atoms);
 	}
 	xcb_ungrab_server(x11->conn);
-	xcb_flush(x11->conn);
+	xwm_x11_flush(x11);
 	free(reply);
 }
 

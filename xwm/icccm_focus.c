@@ -21,5 +21,5 @@ void icccm_focus_activated(struct xwm_x11 *x11, struct wlr_xwayland_surface *xsu
 	};
 	xcb_send_event(x11->conn, 0, xsurface->window_id, XCB_EVENT_MASK_NO_EVENT,
 		(const char *)&event);
-	xcb_flush(x11->conn);
+	xwm_x11_flush(x11);
 }

@@ -8,6 +8,7 @@
 #include "xwm/ewmh_icon.h"
 #include "xwm/icccm_hints.h"
 #include "xwm/x11.h"
+#include "xwm/xdnd_bridge.h"
 #include "xwm/xwayland.h"
 
 static const char *const atom_names[ATOM_COUNT] = {
@@ -106,10 +107,19 @@ static void drain_events(struct xwm_x11 *x11) {
 			break;
 		}
 		case XCB_CLIENT_MESSAGE:
-			ewmh_client_message(x11, (xcb_client_message_event_t *)event);
+			if (!xdnd_bridge_client_message(x11->xdnd,
+					(xcb_client_message_event_t *)event)) {
+				ewmh_client_message(x11, (xcb_client_message_event_t *)event);
+			}
 			break;
 		case XCB_PROPERTY_NOTIFY:
-			ewmh_property_notify(x11, (xcb_property_notify_event_t *)event);
+			if (!xdnd_bridge_property_notify(x11->xdnd,
+					(xcb_property_notify_event_t *)event)) {
+				ewmh_property_notify(x11, (xcb_property_notify_event_t *)event);
+			}
+			break;
+		case XCB_SELECTION_NOTIFY:
+			xdnd_bridge_selection_notify(x11->xdnd, (xcb_selection_notify_event_t *)event);
 			break;
 		}
 		free(event);
@@ -128,6 +138,11 @@ void xwm_x11_schedule_drain(struct xwm_x11 *x11) {
 		x11->drain_idle = wl_event_loop_add_idle(x11->server->loop,
 			handle_drain_idle, x11);
 	}
+}
+
+void xwm_x11_flush(struct xwm_x11 *x11) {
+	xcb_flush(x11->conn);
+	xwm_x11_schedule_drain(x11);
 }
 
 static int handle_x11_event(int fd, uint32_t mask, void *data) {
@@ -180,6 +195,7 @@ struct xwm_x11 *xwm_x11_connect(struct server *server, const char *display) {
 	uint32_t mask = XCB_EVENT_MASK_SUBSTRUCTURE_NOTIFY;
 	xcb_change_window_attributes(conn, x11->root, XCB_CW_EVENT_MASK, &mask);
 	ewmh_root_init(x11);
+	x11->xdnd = xdnd_bridge_create(x11);
 	ewmh_client_answer_early_requests(x11);
 	drain_events(x11);
 	return x11;
@@ -189,6 +205,7 @@ void xwm_x11_disconnect(struct xwm_x11 *x11) {
 	if (!x11) {
 		return;
 	}
+	xdnd_bridge_destroy(x11->xdnd);
 	wl_list_remove(&x11->outputs_changed.link);
 	wl_list_remove(&x11->stacking_changed.link);
 	if (x11->drain_idle) {
@@ -213,7 +230,7 @@ void xwm_x11_window_created(struct xwm_x11 *x11, xcb_window_t window) {
 	}
 	uint32_t mask = XCB_EVENT_MASK_PROPERTY_CHANGE;
 	xcb_change_window_attributes(x11->conn, window, XCB_CW_EVENT_MASK, &mask);
-	xcb_flush(x11->conn);
+	xwm_x11_flush(x11);
 }
 
 void xwm_x11_window_managed(struct xwm_x11 *x11, xcb_window_t window) {
@@ -226,7 +243,7 @@ void xwm_x11_window_managed(struct xwm_x11 *x11, xcb_window_t window) {
 	/* Struts and attention may change while mapped. */
 	uint32_t mask = XCB_EVENT_MASK_PROPERTY_CHANGE;
 	xcb_change_window_attributes(x11->conn, window, XCB_CW_EVENT_MASK, &mask);
-	xcb_flush(x11->conn);
+	xwm_x11_flush(x11);
 }
 
 void xwm_x11_send_configure_notify(struct xwm_x11 *x11, xcb_window_t window,
@@ -248,7 +265,7 @@ void xwm_x11_send_configure_notify(struct xwm_x11 *x11, xcb_window_t window,
 	};
 	xcb_send_event(x11->conn, 0, window, XCB_EVENT_MASK_STRUCTURE_NOTIFY,
 		(const char *)&event);
-	xcb_flush(x11->conn);
+	xwm_x11_flush(x11);
 }
 
 int xwm_x11_border_width(struct xwm_x11 *x11, xcb_window_t window) {
@@ -396,7 +413,7 @@ bool xwm_x11_client_is_local(struct xwm_x11 *x11, xcb_window_t window) {
 void xwm_x11_kill_client(struct xwm_x11 *x11, xcb_window_t window) {
 	if (x11) {
 		xcb_kill_client(x11->conn, window);
-		xcb_flush(x11->conn);
+		xwm_x11_flush(x11);
 	}
 }
 
@@ -413,7 +430,7 @@ void xwm_x11_set_frame_extents(struct xwm_x11 *x11, xcb_window_t window,
 	}
 	xcb_change_property(x11->conn, XCB_PROP_MODE_REPLACE, window,
 		x11->atoms[ATOM_NET_FRAME_EXTENTS], XCB_ATOM_CARDINAL, 32, 4, extents);
-	xcb_flush(x11->conn);
+	xwm_x11_flush(x11);
 }
 
 void xwm_x11_set_allowed_actions(struct xwm_x11 *x11, xcb_window_t window,
@@ -434,7 +451,7 @@ void xwm_x11_set_allowed_actions(struct xwm_x11 *x11, xcb_window_t window,
 	actions[n++] = x11->atoms[ATOM_ACTION_CLOSE];
 	xcb_change_property(x11->conn, XCB_PROP_MODE_REPLACE, window,
 		x11->atoms[ATOM_NET_WM_ALLOWED_ACTIONS], XCB_ATOM_ATOM, 32, n, actions);
-	xcb_flush(x11->conn);
+	xwm_x11_flush(x11);
 }
 
 bool xwm_x11_has_protocol(const xcb_atom_t *protocols, size_t n, xcb_atom_t protocol) {

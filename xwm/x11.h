@@ -15,6 +15,7 @@
 #include <xcb/xcb.h>
 
 struct server;
+struct xdnd_bridge;
 
 /* Everything here but UTF8_STRING and the WM_* atoms is in _NET_SUPPORTED. */
 enum xwm_atom {
@@ -96,6 +97,7 @@ struct xwm_x11 {
 	struct wl_event_source *drain_idle; /* events queued by a sync request */
 	struct wl_listener outputs_changed;
 	struct wl_listener stacking_changed;
+	struct xdnd_bridge *xdnd; /* X to Wayland drag and drop */
 };
 
 /* Connects to display and sets the root window properties; NULL on failure. */
@@ -144,6 +146,11 @@ bool xwm_x11_has_protocol(const xcb_atom_t *protocols, size_t n, xcb_atom_t prot
 
 /* Events queued while a reply was awaited outside the event handler. */
 void xwm_x11_schedule_drain(struct xwm_x11 *x11);
+/*
+ * Sends what is queued. Writing may read what the X server sent meanwhile
+ * into xcb's queue, where the fd no longer tells of it: a drain follows.
+ */
+void xwm_x11_flush(struct xwm_x11 *x11);
 
 /*
  * ewmh_state.c: the _NET_WM_STATE atoms oriel implements beyond wlroots'

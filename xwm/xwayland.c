@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <wlr/types/wlr_data_device.h>
 #include <wlr/types/wlr_seat.h>
 #include <wlr/types/wlr_xcursor_manager.h>
 #include <wlr/util/log.h>
@@ -222,6 +223,14 @@ void xwm_destroy(struct xwm *xwm) {
 
 const char *xwm_display_name(struct xwm *xwm) {
 	return xwm->display_name;
+}
+
+void xwm_start_drag_unbridged(struct xwm *xwm, struct wlr_drag *drag, uint32_t serial) {
+	struct wlr_seat *seat = xwm->server->seat->wlr_seat;
+	/* Without a seat for the moment, wlroots' XWM does not hear of the drag. */
+	wlr_xwayland_set_seat(xwm->xwayland, NULL);
+	wlr_seat_start_pointer_drag(seat, drag, serial);
+	wlr_xwayland_set_seat(xwm->xwayland, seat);
 }
 
 struct xwm_x11 *xwm_get_x11(struct xwm *xwm) {

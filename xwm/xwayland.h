@@ -15,6 +15,13 @@ void xwm_destroy(struct xwm *xwm);
 const char *xwm_display_name(struct xwm *xwm);
 /* oriel's own X connection (xwm/x11.h), or NULL while Xwayland is not ready. */
 struct xwm_x11 *xwm_get_x11(struct xwm *xwm);
+/*
+ * Starts a Wayland drag that wlroots' XWM does not take for a Wayland-to-X
+ * drag (it would claim XdndSelection from the X source of an X-to-Wayland
+ * drag, xdnd_bridge.h).
+ */
+struct wlr_drag;
+void xwm_start_drag_unbridged(struct xwm *xwm, struct wlr_drag *drag, uint32_t serial);
 
 /* Window types, one file each: managed views and override-redirect windows. */
 void xwayland_view_create(struct server *server, struct wlr_xwayland_surface *xsurface);

@@ -16,17 +16,23 @@
 #include <string.h>
 #include <time.h>
 #include <wlr/util/log.h>
+#include "capture/thumbnail.h"
 #include "compositor/control_private.h"
 #include "compositor/control_utf8.h"
+#include "compositor/output.h"
 #include "compositor/prompt.h"
 #include "compositor/prompt_layout.h"
 #include "compositor/server.h"
 #include "compositor/util.h"
+#include "compositor/view.h"
 
 #define MAX_PENDING_ASKS 8
 #define MAX_TEXT_BYTES 1024
 #define DEFAULT_TIMEOUT_MS 30000u
 #define MAX_TIMEOUT_MS 600000u
+/* Source ids that the prompt shows a thumbnail of (the portal's words). */
+#define SOURCE_MONITOR "monitor:"
+#define SOURCE_WINDOW "window:"
 /* What a withdrawn Ask is answered with; its caller no longer waits. */
 #define ERROR_WITHDRAWN CONTROL_BUS_NAME ".Error.Withdrawn"
 
@@ -93,6 +99,33 @@ static void ask_free(struct control_ask *ask) {
 
 static void show_next(struct control *control);
 
+/* A picture of the output "monitor:NAME" or the window "window:ID"; none else. */
+static struct wlr_buffer *draw_thumbnail(int choice, int max_width, int max_height,
+		void *data) {
+	struct control_ask *ask = data;
+	struct server *server = ask->control->server;
+	if (choice < 0 || choice >= ask->n_sources) {
+		return NULL;
+	}
+	const char *id = ask->ids[choice];
+	if (strncmp(id, SOURCE_MONITOR, strlen(SOURCE_MONITOR)) == 0) {
+		struct output *output = output_by_name(server, id + strlen(SOURCE_MONITOR));
+		return output ? thumbnail_output(server, output, max_width, max_height) : NULL;
+	}
+	if (strncmp(id, SOURCE_WINDOW, strlen(SOURCE_WINDOW)) == 0) {
+		const char *digits = id + strlen(SOURCE_WINDOW);
+		char *end = NULL;
+		errno = 0;
+		unsigned long long view_id = strtoull(digits, &end, 10);
+		if (digits[0] < '0' || digits[0] > '9' || *end || errno) {
+			return NULL;
+		}
+		struct view *view = view_from_id(server, view_id);
+		return view ? thumbnail_view(server, view, max_width, max_height) : NULL;
+	}
+	return NULL;
+}
+
 static void handle_answer(const struct prompt_answer *answer, void *data) {
 	struct control_ask *ask = data;
 	struct control *control = ask->control;
@@ -139,6 +172,7 @@ static void show_next(struct control *control) {
 			.n_choices = ask->n_sources,
 			.persist_allowed = ask->persist_allowed,
 			.timeout_ms = (uint32_t)left_ms,
+			.thumbnail = draw_thumbnail,
 		};
 		asks->shown = prompt_create(control->server, &request, handle_answer, ask);
 		if (asks->shown) {

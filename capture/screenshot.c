@@ -46,24 +46,31 @@ static int capture(struct server *server, const struct scene_render_params *para
 	return ret;
 }
 
-int screenshot_output(struct server *server, struct output *output, int fd,
-		uint32_t *width, uint32_t *height) {
+int screenshot_output_params(struct server *server, struct output *output,
+		struct scene_render_params *params) {
 	if (!output) {
 		return -EINVAL;
 	}
-	struct scene_render_params params = {
+	*params = (struct scene_render_params){
 		.root = &server->scene->node,
 		.scale = output->wlr_output->scale,
 	};
-	output_layout_box(output, &params.box);
-	if (params.box.width <= 0 || params.box.height <= 0) {
+	output_layout_box(output, &params->box);
+	if (params->box.width <= 0 || params->box.height <= 0) {
 		return -ENODEV; /* disabled, or not in the layout */
 	}
-	return capture(server, &params, fd, width, height);
+	return 0;
 }
 
-int screenshot_view(struct server *server, struct view *view, int fd,
+int screenshot_output(struct server *server, struct output *output, int fd,
 		uint32_t *width, uint32_t *height) {
+	struct scene_render_params params;
+	int r = screenshot_output_params(server, output, &params);
+	return r < 0 ? r : capture(server, &params, fd, width, height);
+}
+
+int screenshot_view_params(struct server *server, struct view *view,
+		struct scene_render_params *params) {
 	if (!view) {
 		return -EINVAL;
 	}
@@ -78,7 +85,7 @@ int screenshot_view(struct server *server, struct view *view, int fd,
 	 * view's disabled tree does not matter: only the subtree's own nodes
 	 * are checked.
 	 */
-	struct scene_render_params params = {
+	*params = (struct scene_render_params){
 		.root = view->content,
 		.box = {
 			.width = view->geometry.width,
@@ -86,8 +93,15 @@ int screenshot_view(struct server *server, struct view *view, int fd,
 		},
 		.scale = 1.0f,
 	};
-	wlr_scene_node_coords(&view->scene_tree->node, &params.box.x, &params.box.y);
-	return capture(server, &params, fd, width, height);
+	wlr_scene_node_coords(&view->scene_tree->node, &params->box.x, &params->box.y);
+	return 0;
+}
+
+int screenshot_view(struct server *server, struct view *view, int fd,
+		uint32_t *width, uint32_t *height) {
+	struct scene_render_params params;
+	int r = screenshot_view_params(server, view, &params);
+	return r < 0 ? r : capture(server, &params, fd, width, height);
 }
 
 int screenshot_region(struct server *server, int x, int y, int width, int height,

@@ -11,8 +11,18 @@
 #include <stdint.h>
 
 struct output;
+struct scene_render_params;
 struct server;
 struct view;
+
+/*
+ * What screenshot_output and screenshot_view render (thumbnail.h draws
+ * the same): 0, or the negative errno those return.
+ */
+int screenshot_output_params(struct server *server, struct output *output,
+	struct scene_render_params *params);
+int screenshot_view_params(struct server *server, struct view *view,
+	struct scene_render_params *params);
 
 /* Everything the output shows, at the output's scale. */
 int screenshot_output(struct server *server, struct output *output, int fd,

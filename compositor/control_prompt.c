@@ -3,26 +3,38 @@
  * the session through oriel's own prompt (prompt.h). Ask is answered when
  * the person answers, or when the timeout denies: the reply is sent from
  * the prompt's callback, long after the method handler returned. Asks
- * queue up behind the one shown; an ask whose caller leaves the bus is
- * withdrawn (its prompt taken down).
+ * queue up behind the one shown. An ask is withdrawn when its caller
+ * leaves the bus, or when it calls Withdraw with the cookie of its Ask
+ * call (the portal does when the app closes its request): a queued ask
+ * leaves the queue, a shown one takes its prompt down and the next one
+ * shows.
  */
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <wlr/util/log.h>
+#include "capture/thumbnail.h"
 #include "compositor/control_private.h"
 #include "compositor/control_utf8.h"
+#include "compositor/output.h"
 #include "compositor/prompt.h"
 #include "compositor/prompt_layout.h"
 #include "compositor/server.h"
 #include "compositor/util.h"
+#include "compositor/view.h"
 
 #define MAX_PENDING_ASKS 8
 #define MAX_TEXT_BYTES 1024
 #define DEFAULT_TIMEOUT_MS 30000u
 #define MAX_TIMEOUT_MS 600000u
+/* Source ids that the prompt shows a thumbnail of (the portal's words). */
+#define SOURCE_MONITOR "monitor:"
+#define SOURCE_WINDOW "window:"
+/* What a withdrawn Ask is answered with; its caller no longer waits. */
+#define ERROR_WITHDRAWN CONTROL_BUS_NAME ".Error.Withdrawn"
 
 struct control_ask {
 	struct control *control;
@@ -87,6 +99,33 @@ static void ask_free(struct control_ask *ask) {
 
 static void show_next(struct control *control);
 
+/* A picture of the output "monitor:NAME" or the window "window:ID"; none else. */
+static struct wlr_buffer *draw_thumbnail(int choice, int max_width, int max_height,
+		void *data) {
+	struct control_ask *ask = data;
+	struct server *server = ask->control->server;
+	if (choice < 0 || choice >= ask->n_sources) {
+		return NULL;
+	}
+	const char *id = ask->ids[choice];
+	if (strncmp(id, SOURCE_MONITOR, strlen(SOURCE_MONITOR)) == 0) {
+		struct output *output = output_by_name(server, id + strlen(SOURCE_MONITOR));
+		return output ? thumbnail_output(server, output, max_width, max_height) : NULL;
+	}
+	if (strncmp(id, SOURCE_WINDOW, strlen(SOURCE_WINDOW)) == 0) {
+		const char *digits = id + strlen(SOURCE_WINDOW);
+		char *end = NULL;
+		errno = 0;
+		unsigned long long view_id = strtoull(digits, &end, 10);
+		if (digits[0] < '0' || digits[0] > '9' || *end || errno) {
+			return NULL;
+		}
+		struct view *view = view_from_id(server, view_id);
+		return view ? thumbnail_view(server, view, max_width, max_height) : NULL;
+	}
+	return NULL;
+}
+
 static void handle_answer(const struct prompt_answer *answer, void *data) {
 	struct control_ask *ask = data;
 	struct control *control = ask->control;
@@ -133,6 +172,7 @@ static void show_next(struct control *control) {
 			.n_choices = ask->n_sources,
 			.persist_allowed = ask->persist_allowed,
 			.timeout_ms = (uint32_t)left_ms,
+			.thumbnail = draw_thumbnail,
 		};
 		asks->shown = prompt_create(control->server, &request, handle_answer, ask);
 		if (asks->shown) {
@@ -148,19 +188,63 @@ static void show_next(struct control *control) {
 	}
 }
 
-static int handle_caller_gone(sd_bus_track *track, void *data) {
-	struct control_ask *ask = data;
-	struct control *control = ask->control;
-	wlr_log(WLR_INFO, "control: the caller asking for '%s' left the bus", ask->app);
-	bool shown = control->asks->shown &&
-		control->asks->queue.next == &ask->link;
-	if (shown) {
-		prompt_destroy(control->asks->shown);
-		control->asks->shown = NULL;
+/* Takes ask out: its prompt down if it is shown, then the next one up. */
+static void withdraw(struct control *control, struct control_ask *ask) {
+	struct control_asks *asks = control->asks;
+	if (asks->shown && asks->queue.next == &ask->link) {
+		prompt_destroy(asks->shown);
+		asks->shown = NULL;
 	}
 	ask_free(ask);
 	show_next(control);
+}
+
+static int handle_caller_gone(sd_bus_track *track, void *data) {
+	struct control_ask *ask = data;
+	wlr_log(WLR_INFO, "control: the caller asking for '%s' left the bus", ask->app);
+	withdraw(ask->control, ask);
 	return 0;
+}
+
+static int method_withdraw(sd_bus_message *msg, void *data, sd_bus_error *error) {
+	struct control *control = data;
+	uint64_t cookie = 0;
+	int r = control_read_checked(control, msg, error, "t", &cookie);
+	if (r < 0) {
+		return r;
+	}
+	if (cookie == 0) {
+		return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS,
+			"cookie 0 names no call");
+	}
+	const char *sender = sd_bus_message_get_sender(msg);
+	struct control_ask *found = NULL;
+	if (control->asks && sender) {
+		struct control_ask *ask;
+		wl_list_for_each(ask, &control->asks->queue, link) {
+			uint64_t asked = 0;
+			const char *asker = sd_bus_message_get_sender(ask->msg);
+			if (sd_bus_message_get_cookie(ask->msg, &asked) >= 0 && asked == cookie &&
+					asker && strcmp(asker, sender) == 0) {
+				found = ask;
+				break;
+			}
+		}
+	}
+	if (!found) {
+		return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS,
+			"no Ask with cookie %" PRIu64 " from this caller is waiting "
+			"(answered already, or never asked)", cookie);
+	}
+	wlr_log(WLR_INFO, "control: the caller withdrew its question for '%s'%s", found->app,
+		control->asks->shown && control->asks->queue.next == &found->link ?
+		" (shown: taken down)" : " (queued)");
+	sd_bus_error withdrawn = SD_BUS_ERROR_NULL;
+	sd_bus_error_setf(&withdrawn, ERROR_WITHDRAWN, "withdrawn by its caller");
+	sd_bus_reply_method_error(found->msg, &withdrawn);
+	sd_bus_error_free(&withdrawn);
+	withdraw(control, found);
+	return sd_bus_reply_method_return(msg, "");
 }
 
 static int read_sources(struct control_ask *ask, sd_bus_message *msg, sd_bus_error *error) {
@@ -282,5 +366,7 @@ const sd_bus_vtable control_permission_vtable[] = {
 			"u", timeout_ms),
 		SD_BUS_RESULT("b", allowed, "s", choice, "b", remember),
 		method_ask, SD_BUS_VTABLE_UNPRIVILEGED),
+	SD_BUS_METHOD_WITH_ARGS("Withdraw", SD_BUS_ARGS("t", ask_cookie), SD_BUS_NO_RESULT,
+		method_withdraw, SD_BUS_VTABLE_UNPRIVILEGED),
 	SD_BUS_VTABLE_END,
 };

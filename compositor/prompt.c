@@ -1,7 +1,8 @@
 /*
  * The permission prompt (see prompt.h): scene rects for the panel, the
  * rows and the buttons, pango text through text_buffer.c, laid out by
- * prompt_layout.c. The whole overlay is rebuilt when the outputs change;
+ * prompt_layout.c, and the choices' thumbnails as the caller draws them.
+ * The whole overlay (thumbnails too) is rebuilt when the outputs change;
  * selection, checkbox and keyboard focus only recolour it.
  */
 #include <linux/input-event-codes.h>
@@ -34,6 +35,7 @@ static const float allow_colour[4] = RGB(0x2e, 0x8b, 0x3e);
 static const float deny_colour[4] = RGB(0xc0, 0x39, 0x2b);
 static const float focus_colour[4] = RGB(0xf0, 0xc0, 0x40);
 static const float text_colour[4] = { 1.0f, 1.0f, 1.0f, 1.0f };
+static const float thumbnail_frame_colour[4] = RGB(0x8a, 0x8a, 0x96);
 
 #define FOCUS_FRAME 2
 #define CHECK_INSET 3
@@ -51,6 +53,7 @@ struct prompt {
 	char **choices;
 	int n_choices;
 	bool persist_allowed;
+	struct wlr_buffer *(*thumbnail)(int choice, int max_width, int max_height, void *data);
 
 	int selected;
 	bool remember;
@@ -75,6 +78,25 @@ static struct wlr_scene_rect *add_rect(struct wlr_scene_tree *tree,
 		wlr_scene_node_set_position(&rect->node, box->x, box->y);
 	}
 	return rect;
+}
+
+/* The picture centered in its thumbnail box, framed. */
+static void add_thumbnail(struct wlr_scene_tree *tree, const struct placement_box *box,
+		struct wlr_buffer *picture) {
+	struct placement_box at = prompt_layout_thumbnail_picture(box, picture->width,
+		picture->height);
+	if (at.width != picture->width || at.height != picture->height) {
+		return; /* empty, or larger than asked for */
+	}
+	struct placement_box frame = {
+		at.x - PROMPT_THUMBNAIL_FRAME, at.y - PROMPT_THUMBNAIL_FRAME,
+		at.width + 2 * PROMPT_THUMBNAIL_FRAME, at.height + 2 * PROMPT_THUMBNAIL_FRAME,
+	};
+	add_rect(tree, &frame, thumbnail_frame_colour);
+	struct wlr_scene_buffer *node = wlr_scene_buffer_create(&tree->node, picture);
+	if (node) {
+		wlr_scene_node_set_position(&node->node, at.x, at.y);
+	}
 }
 
 static void add_text(struct wlr_scene_tree *tree, const struct placement_box *box,
@@ -163,19 +185,37 @@ static void build(struct prompt *prompt) {
 	struct server *server = prompt->server;
 	if (prompt->tree) {
 		wlr_scene_node_destroy(&prompt->tree->node);
+		prompt->tree = NULL;
 	}
-	prompt->tree = wlr_scene_tree_create(&server->layers[LAYER_SYSTEM]->node);
 	prompt->focus_frame = NULL;
 	prompt->check = NULL;
 	for (int i = 0; i < PROMPT_MAX_CHOICES; i++) {
 		prompt->rows[i] = NULL;
 	}
 	struct placement_box area;
-	if (!prompt->tree || !first_output_box(server, &area)) {
+	if (!first_output_box(server, &area)) {
 		return;
 	}
 	struct prompt_layout *l = &prompt->layout;
-	prompt_layout_compute(l, &area, prompt->n_choices, prompt->persist_allowed);
+	prompt_layout_compute(l, &area, prompt->n_choices, prompt->persist_allowed,
+		prompt->thumbnail != NULL);
+
+	/* Drawn now, while the scene shows no prompt: once, not per frame. */
+	struct wlr_buffer *thumbnails[PROMPT_MAX_CHOICES] = {0};
+	for (int i = 0; l->has_thumbnails && i < l->n_choices; i++) {
+		thumbnails[i] = prompt->thumbnail(i,
+			l->thumbnails[i].width - 2 * PROMPT_THUMBNAIL_FRAME,
+			l->thumbnails[i].height - 2 * PROMPT_THUMBNAIL_FRAME, prompt->data);
+	}
+	prompt->tree = wlr_scene_tree_create(&server->layers[LAYER_SYSTEM]->node);
+	if (!prompt->tree) {
+		for (int i = 0; i < l->n_choices; i++) {
+			if (thumbnails[i]) {
+				wlr_buffer_drop(thumbnails[i]);
+			}
+		}
+		return;
+	}
 
 	/* Dims every output: the rest of the session does not take input now. */
 	struct wlr_box *all = wlr_output_layout_get_box(server->output_layout, NULL);
@@ -200,7 +240,11 @@ static void build(struct prompt *prompt) {
 	}
 	for (int i = 0; i < l->n_choices; i++) {
 		prompt->rows[i] = add_rect(prompt->tree, &l->choices[i], row_colour);
-		add_text(prompt->tree, &l->choices[i], prompt->choices[i]);
+		if (thumbnails[i]) {
+			add_thumbnail(prompt->tree, &l->thumbnails[i], thumbnails[i]);
+			wlr_buffer_drop(thumbnails[i]);
+		}
+		add_text(prompt->tree, &l->labels[i], prompt->choices[i]);
 	}
 	if (l->has_remember) {
 		add_rect(prompt->tree, &l->remember, checkbox_border);
@@ -293,6 +337,7 @@ struct prompt *prompt_create(struct server *server, const struct prompt_request 
 		prompt->choices[i] = xstrdup(request->choices[i]);
 	}
 	prompt->persist_allowed = request->persist_allowed;
+	prompt->thumbnail = request->thumbnail;
 	prompt->focus = FOCUS_ALLOW;
 	prompt->pressed.kind = PROMPT_HIT_NONE;
 

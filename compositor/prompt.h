@@ -5,7 +5,8 @@
  * The permission prompt oriel draws itself: a scene overlay above every
  * window (fullscreen too), centered on the first output, so that it shows
  * in kiosk mode and over VNC alike. It names the app and what it asks for,
- * lists the choices with one selected, and has Allow, Deny and, when
+ * lists the choices with one selected (each with a thumbnail when the
+ * caller draws them and the output has room), and has Allow, Deny and, when
  * persistence is allowed, a "remember" checkbox. While it is up it takes
  * all pointer and keyboard input (seat.c and keyboard.c hand it over);
  * clients get none. No answer within the timeout means deny.
@@ -17,6 +18,7 @@
 
 struct server;
 struct prompt;
+struct wlr_buffer;
 
 enum prompt_kind {
 	PROMPT_KIND_SCREENCAST,
@@ -32,6 +34,14 @@ struct prompt_request {
 	int n_choices;              /* at most PROMPT_MAX_CHOICES */
 	bool persist_allowed;
 	uint32_t timeout_ms;
+	/*
+	 * Optional: a picture of choice i scaled to fit inside max_width x
+	 * max_height, or NULL when it has none; the prompt drops it. Called
+	 * with the data of prompt_create when the prompt is built (when it
+	 * shows, and again when the outputs change), before the prompt is in
+	 * the scene, and only while the prompt lives.
+	 */
+	struct wlr_buffer *(*thumbnail)(int choice, int max_width, int max_height, void *data);
 };
 
 struct prompt_answer {

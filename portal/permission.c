@@ -4,8 +4,11 @@
  * answers once the person does, so the portal request stays open
  * meanwhile and the frontend's call is answered from the reply's
  * callback. A request closed, a session gone or the backend stopping
- * meanwhile answers "cancelled" at once; oriel's prompt then denies on its
- * own when answered or timed out, and that answer is dropped.
+ * meanwhile answers "cancelled" at once. A closed request or a gone
+ * session also withdraws the question (Permission.Withdraw, naming the
+ * Ask call by its cookie), so oriel takes the prompt down at once; when
+ * the backend stops, oriel withdraws it on its own as the backend leaves
+ * the bus.
  *
  * The prompt names the app by its app_id, or, for an unsandboxed caller
  * (empty app_id), by the executable of the bus connection that made the
@@ -31,6 +34,7 @@ struct portal_ask {
 	struct portal_request *request; /* the frontend may Close it meanwhile */
 	sd_bus_message *call;           /* answered by fn */
 	sd_bus_slot *slot;              /* the pending Ask call */
+	uint64_t cookie;                /* of the Ask call, for Withdraw */
 	portal_decided_fn fn;
 	bool persist_allowed;
 	char *app;
@@ -111,16 +115,47 @@ static void ask_free(struct portal_ask *ask) {
 	free(ask);
 }
 
-/* Nobody waits for the answer any more: the frontend's call is cancelled. */
-static void ask_cancel(struct portal_ask *ask, const char *why) {
+static int handle_withdraw_reply(sd_bus_message *reply, void *data, sd_bus_error *ret_error) {
+	const sd_bus_error *error = sd_bus_message_get_error(reply);
+	if (error) {
+		/* It was answered meanwhile: that answer is dropped. */
+		portal_log(data, "oriel did not withdraw the prompt: %s",
+			error->message ? error->message : error->name);
+	}
+	return 0;
+}
+
+/* Has oriel take the question down: its prompt, or its place in the queue. */
+static void ask_withdraw(struct portal_ask *ask) {
+	if (!ask->slot || ask->cookie == 0) {
+		return;
+	}
+	/* A floating slot: the reply only logs, and the ask is gone by then. */
+	int r = sd_bus_call_method_async(ask->portal->bus, NULL, ORIEL_BUS_NAME, ORIEL_PATH,
+		ORIEL_IFACE_PERMISSION, "Withdraw", handle_withdraw_reply, ask->portal, "t",
+		ask->cookie);
+	if (r < 0) {
+		portal_log(ask->portal, "cannot withdraw the prompt for '%s': %s", ask->app,
+			strerror(-r));
+	}
+}
+
+/*
+ * Nobody waits for the answer any more: the frontend's call is cancelled,
+ * and when withdraw, oriel's prompt goes too.
+ */
+static void ask_cancel(struct portal_ask *ask, const char *why, bool withdraw) {
 	portal_log(ask->portal, "%s while the prompt for '%s' was up: cancelled", why,
 		ask->app);
 	portal_reply_response(ask->call, PORTAL_RESPONSE_CANCELLED);
+	if (withdraw) {
+		ask_withdraw(ask);
+	}
 	ask_free(ask);
 }
 
 static void handle_request_close(struct portal_request *request, void *data) {
-	ask_cancel(data, "the request was closed");
+	ask_cancel(data, "the request was closed", true);
 }
 
 static int handle_reply(sd_bus_message *reply, void *data, sd_bus_error *ret_error) {
@@ -203,6 +238,9 @@ int portal_permission_ask(struct portal *portal, const struct portal_question *q
 		r = sd_bus_call_async(portal->bus, &ask->slot, msg, handle_reply, ask,
 			timeout_ms * 1000ull + CALL_MARGIN_USEC);
 	}
+	if (r >= 0 && sd_bus_message_get_cookie(msg, &ask->cookie) < 0) {
+		ask->cookie = 0; /* sent, but it cannot be withdrawn */
+	}
 	sd_bus_message_unref(msg);
 	if (r < 0) {
 		portal_log(portal, "cannot ask oriel's prompt: %s", strerror(-r));
@@ -228,6 +266,7 @@ void portal_permission_cancel(struct portal *portal, struct portal_session *sess
 			p = &(*p)->next;
 			continue;
 		}
-		ask_cancel(*p, session ? "the session went" : "the backend stops");
+		ask_cancel(*p, session ? "the session went" : "the backend stops",
+			session != NULL);
 	}
 }

@@ -6,6 +6,7 @@ frontend binds sessions to the connection that created them.
 
     /usr/bin/python3 portal_client.py [--multiple] [--cursor-mode N] [--types N]
                                       [--persist-mode N] [--restore-token T]
+                                      [--close-start-on-usr1]
     /usr/bin/python3 portal_client.py --screenshot [--interactive]
     /usr/bin/python3 portal_client.py --pick-color
     /usr/bin/python3 portal_client.py --remote-desktop [--devices N]
@@ -27,6 +28,13 @@ then holds the session open until SIGTERM, on which it calls
 org.freedesktop.portal.Session.Close and prints {"step": "closed"}. A
 Session.Closed signal from the portal prints {"step": "session-closed"}.
 A response other than 0 prints its step and exits with status 3.
+
+--close-start-on-usr1: once Start's request handle is known the client
+prints {"step": "start-pending"}; on SIGUSR1 after that, while Start waits
+for its Response, the client calls org.freedesktop.portal.Request.Close on Start's request
+handle (as an app does when it gives up, e.g. a closed browser tab),
+prints {"step": "Start", "closed": true}, and then holds its connection
+until SIGTERM, when it exits.
 """
 import argparse
 import json
@@ -62,8 +70,9 @@ class Client:
         self.session = None
         self.status = 0
 
-    def request(self, method, params, options, iface=IFACE):
-        """Calls method with options + a handle_token; returns (response, results)."""
+    def request(self, method, params, options, iface=IFACE, close_on_usr1=False):
+        """Calls method with options + a handle_token; returns (response, results),
+        or (None, None) when close_on_usr1 and SIGUSR1 closed the request."""
         self.counter += 1
         token = "oriel%d_%d" % (os.getpid(), self.counter)
         path = "%s/request/%s/%s" % (PATH, self.sender, token)
@@ -88,10 +97,24 @@ class Client:
             sys.exit(4)
         if reply.unpack()[0] != path:
             emit({"step": method, "warning": "request path %s" % reply.unpack()[0]})
+        usr1 = None
+        if close_on_usr1:
+            def close_request():
+                self.bus.call_sync(DEST, reply.unpack()[0], "org.freedesktop.portal.Request",
+                                   "Close", None, None, Gio.DBusCallFlags.NONE, 10000, None)
+                answer["closed"] = True
+                self.loop.quit()
+                return GLib.SOURCE_REMOVE
+            usr1 = GLib.unix_signal_add(GLib.PRIORITY_DEFAULT, signal.SIGUSR1, close_request)
+            emit({"step": "start-pending"})
         timeout = GLib.timeout_add_seconds(60, self.loop.quit)
         self.loop.run()
-        GLib.source_remove(timeout) if "response" in answer else None
+        GLib.source_remove(timeout) if "response" in answer or "closed" in answer else None
+        if usr1 is not None and "closed" not in answer:
+            GLib.source_remove(usr1)
         self.bus.signal_unsubscribe(sub)
+        if "closed" in answer:
+            return None, None
         if "response" not in answer:
             emit({"step": method, "error": "no Response within 60 s"})
             sys.exit(5)
@@ -123,7 +146,13 @@ class Client:
         self.step("SelectSources", ("o", [self.session]), opts)
 
     def start(self, iface):
-        response, results = self.request("Start", ("os", [self.session, ""]), {}, iface)
+        response, results = self.request("Start", ("os", [self.session, ""]), {}, iface,
+                                         close_on_usr1=self.args.close_start_on_usr1)
+        if response is None:
+            emit({"step": "Start", "closed": True})
+            GLib.unix_signal_add(GLib.PRIORITY_DEFAULT, signal.SIGTERM, self.loop.quit)
+            self.loop.run()
+            sys.exit(0)
         emit({"step": "Start", "response": response, "streams": results.get("streams", []),
               "results": {k: v for k, v in results.items() if k != "streams"}})
         if response != 0:
@@ -202,6 +231,7 @@ def main():
     p.add_argument("--devices", type=int, default=3)
     p.add_argument("--with-screencast", action="store_true")
     p.add_argument("--commands", default=None)
+    p.add_argument("--close-start-on-usr1", action="store_true")
     Client(p.parse_args()).run()
 
 

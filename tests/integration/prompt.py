@@ -124,12 +124,13 @@ class Ask:
         return (m.group(1) == "true", m.group(2), m.group(3) == "true")
 
 
-def call_error(s, *args):
-    """Permission.Ask with raw busctl arguments, expected to fail: stderr."""
+def call_error(s, *args, method="Ask"):
+    """Permission.<method> with raw busctl arguments, expected to fail: stderr."""
     res = s.run_tool([BUSCTL, "--address=" + s.bus_address, "call", "--timeout=20",
                       "org.oriel.Compositor", "/org/oriel/Compositor",
-                      "org.oriel.Compositor.Permission", "Ask"] + list(args), check=False)
-    expect(res.returncode != 0, "Permission.Ask %r was answered: %s" % (args, res.stdout))
+                      "org.oriel.Compositor.Permission", method] + list(args), check=False)
+    expect(res.returncode != 0, "Permission.%s %r was answered: %s" % (
+        method, args, res.stdout))
     return res.stderr
 
 

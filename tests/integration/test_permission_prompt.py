@@ -16,6 +16,9 @@ allowlist) and answered with injected input, as a person would:
   Return allows the second source; no answer within the timeout denies;
 - bad arguments are refused, and a caller off the allowlist (gdbus) is
   refused, with oriel going on;
+- Withdraw names an Ask by its caller and cookie: another caller's
+  withdraw (whatever the cookie), cookie 0 or a malformed call get an
+  error and leave the prompt up; gdbus is refused;
 - in kiosk mode, over the kiosk's fullscreen window, a click on Deny
   denies.
 """
@@ -130,6 +133,29 @@ def main():
         ask = prompt.Ask(s, "org.example.Meeting", "screenshot", timeout_ms=1500)
         prompt.wait_shown(s)
         expect_eq(ask.answer(), (False, "", False), "the answer when nobody answers")
+        prompt.wait_gone(s)
+
+        # Withdraw: only the asker's own Ask goes; others get an error.
+        ask = prompt.Ask(s, "org.example.Meeting", "screencast", SOURCES)
+        prompt.wait_shown(s, "the prompt that others try to withdraw")
+        for cookie in range(1, 6):
+            err = prompt.call_error(s, "t", str(cookie), method="Withdraw")
+            expect("no Ask with cookie %d from this caller" % cookie in err,
+                   "a withdraw of cookie %d by another caller: %s" % (cookie, err))
+        err = prompt.call_error(s, "t", "0", method="Withdraw")
+        expect("cookie 0" in err, "a withdraw of cookie 0: %s" % err)
+        err = prompt.call_error(s, "s", "1", method="Withdraw")
+        expect("InvalidArgs" in err or "Invalid" in err, "a malformed withdraw: %s" % err)
+        res = s.run_tool([tool("gdbus"), "call", "--session", "--dest",
+                          "org.oriel.Compositor", "--object-path", "/org/oriel/Compositor",
+                          "--method", "org.oriel.Compositor.Permission.Withdraw", "2"],
+                         check=False)
+        expect(res.returncode != 0 and "AccessDenied" in res.stderr,
+               "gdbus's withdraw was not refused: %r %r" % (res.stdout, res.stderr))
+        prompt.wait_shown(s, "the prompt after the withdraws that failed")
+        expect(not ask.answered(), "another caller's withdraw answered the Ask")
+        s.key_sym("Escape")
+        expect_eq(ask.answer(), (False, "", False), "the answer to Escape after the withdraws")
         prompt.wait_gone(s)
 
         # Bad arguments, and a caller off the allowlist.

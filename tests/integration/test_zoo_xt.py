@@ -9,7 +9,6 @@ X I/O error). xterm's Ctrl+click menu, an override-redirect window, shows
 on screen exactly where xterm placed it in X (xwininfo): where it hangs
 below the xterm, its colours fill that rectangle and stop at its edges.
 """
-import re
 
 import harness
 from harness import NotYet, Session, expect, tool
@@ -18,33 +17,15 @@ import zoo
 XTERM_BG = (0x20, 0x40, 0x60)
 
 
-def new_override_redirect(s, before):
-    """A viewable top-level window that was not in `before` (window ids)."""
-    out = s.x_tool(tool("xwininfo"), "-root", "-children").stdout
-    for line in out.splitlines():
-        m = re.match(r"\s+(0x[0-9a-f]+) .*?(\d+)x(\d+)\+(-?\d+)\+(-?\d+)\s+\+(-?\d+)\+(-?\d+)",
-                     line)
-        if m and m.group(1) not in before:
-            info = s.xwininfo(int(m.group(1), 16))
-            if info["map_state"] == "IsViewable":
-                return m.group(1), info
-    raise NotYet("no new viewable top-level window")
-
-
-def top_level_ids(s):
-    out = s.x_tool(tool("xwininfo"), "-root", "-children").stdout
-    return set(re.findall(r"^\s+(0x[0-9a-f]+) ", out, re.M))
-
-
 def xterm_menu(s, xterm):
     """Ctrl+left press opens xterm's main menu where the pointer is."""
-    before = top_level_ids(s)
+    before = zoo.top_level_ids(s)
     x, y = xterm["x"] + 200, xterm["y"] + 40
     s.pointer_move(x, y)
     s.key_sym("Control_L", "press")
     s.orielctl("pointer", "button", "left", "press", json=False)
     try:
-        wid, menu = s.wait_for(lambda: new_override_redirect(s, before),
+        wid, menu = s.wait_for(lambda: zoo.new_override_redirect(s, before),
                                what="xterm's menu mapped")
         rect = (menu["x"], menu["y"], menu["width"], menu["height"])
 

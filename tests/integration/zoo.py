@@ -6,7 +6,7 @@ import re
 import subprocess
 import sys
 
-from harness import NotYet, expect
+from harness import NotYet, expect, tool
 
 TITLE = 24                  # compositor/decoration.h DECORATION_TITLE_HEIGHT
 FOCUSED = (41, 89, 153)     # decoration.c title_focused
@@ -102,6 +102,58 @@ def python_with(module):
     return None
 
 
+def top_level_ids(s):
+    """The X ids ("0x...") of the root's children."""
+    out = s.x_tool(tool("xwininfo"), "-root", "-children").stdout
+    return set(re.findall(r"^\s+(0x[0-9a-f]+) ", out, re.M))
+
+
+def viewable_top_level_ids(s):
+    """The X ids of the root's children that are viewable now (toolkits
+    such as Qt map the same menu window again and again)."""
+    return set(wid for wid in top_level_ids(s) if viewable(s, wid))
+
+
+def new_override_redirect(s, before):
+    """A viewable top-level window that was not in `before` (window ids,
+    from top_level_ids or viewable_top_level_ids): its id and xwininfo,
+    where its app put it in X."""
+    out = s.x_tool(tool("xwininfo"), "-root", "-children").stdout
+    for line in out.splitlines():
+        m = re.match(r"\s+(0x[0-9a-f]+) .*?(\d+)x(\d+)\+(-?\d+)\+(-?\d+)\s+\+(-?\d+)\+(-?\d+)",
+                     line)
+        if m and m.group(1) not in before and viewable(s, m.group(1)):
+            return m.group(1), s.xwininfo(int(m.group(1), 16))
+    raise NotYet("no new viewable top-level window")
+
+
+def viewable(s, wid):
+    """Whether X window wid ("0x...") is mapped and viewable; a window
+    destroyed meanwhile is not."""
+    res = s.x_tool(tool("xwininfo"), "-id", wid, check=False)
+    return res.returncode == 0 and re.search(r"Map State:\s+IsViewable", res.stdout) is not None
+
+
+def menu_on_screen(s, rect, what, colour=MENU):
+    """The menu's colour fills rect (root coordinates) on the screenshot and
+    stops at its left, right and bottom edges."""
+    def on_screen():
+        img = s.screenshot()
+
+        def share(box):
+            return img.count_colour(box, colour, 10) / float(box[2] * box[3])
+        inside = share((rect[0] + 2, rect[1] + 2, rect[2] - 4, rect[3] - 4))
+        left = share((rect[0] - 5, rect[1] + 2, 3, rect[3] - 4))
+        right = share((rect[0] + rect[2] + 2, rect[1] + 2, 3, rect[3] - 4))
+        below = share((rect[0] + 2, rect[1] + rect[3] + 2, rect[2] - 4, 3))
+        if inside < 0.5 or max(left, right, below) > 0.05:
+            raise NotYet("menu %r coloured: %.0f%% inside, %.0f%% left, %.0f%% right, "
+                         "%.0f%% below" % (rect, inside * 100, left * 100, right * 100,
+                                           below * 100))
+        return True
+    s.wait_for(on_screen, what="%s on screen where the app put it" % what)
+
+
 # The zoo apps with a menubar and a dialog (test_zoo_tk.py, test_zoo_gtk.py)
 # are titled "zoo-NAME", have an orange File menu first in their menubar,
 # print "menu X Y W H" (root geometry) when a menu maps and "menu-unmap"
@@ -122,21 +174,7 @@ def menu_lands(s, client, win, count, hold=False):
     rect = s.wait_for(placed, what="%s's menu mapped" % win["title"])
     expect(rect[2] > 20 and rect[3] > 20, "menu geometry %r" % (rect,))
 
-    def on_screen():
-        img = s.screenshot()
-
-        def share(box):
-            return img.count_colour(box, MENU, 10) / float(box[2] * box[3])
-        inside = share((rect[0] + 2, rect[1] + 2, rect[2] - 4, rect[3] - 4))
-        left = share((rect[0] - 5, rect[1] + 2, 3, rect[3] - 4))
-        right = share((rect[0] + rect[2] + 2, rect[1] + 2, 3, rect[3] - 4))
-        below = share((rect[0] + 2, rect[1] + rect[3] + 2, rect[2] - 4, 3))
-        if inside < 0.5 or max(left, right, below) > 0.05:
-            raise NotYet("menu %r orange: %.0f%% inside, %.0f%% left, %.0f%% right, "
-                         "%.0f%% below" % (rect, inside * 100, left * 100, right * 100,
-                                           below * 100))
-        return True
-    s.wait_for(on_screen, what="%s's menu on screen where the app put it" % win["title"])
+    menu_on_screen(s, rect, "%s's menu" % win["title"])
     if hold:
         s.orielctl("pointer", "button", "left", "release", json=False)
     else:

@@ -13,9 +13,10 @@
  * _NET_SUPPORTED: what oriel and wlroots' XWM implement together, nothing
  * more. Every atom in enum xwm_atom is an EWMH feature, except these.
  */
-static bool is_supported(enum xwm_atom atom) {
+static bool is_supported(struct xwm_x11 *x11, enum xwm_atom atom) {
 	return atom != ATOM_UTF8_STRING && atom != ATOM_WM_PROTOCOLS &&
-		atom != ATOM_WM_TAKE_FOCUS;
+		atom != ATOM_WM_TAKE_FOCUS &&
+		(atom != ATOM_NET_WM_SYNC_REQUEST || x11->has_sync);
 }
 
 static void set_cardinals(struct xwm_x11 *x11, enum xwm_atom atom,
@@ -62,7 +63,7 @@ void ewmh_root_init(struct xwm_x11 *x11) {
 	xcb_atom_t atoms[ATOM_COUNT];
 	uint32_t n = 0;
 	for (enum xwm_atom atom = 0; atom < ATOM_COUNT; atom++) {
-		if (is_supported(atom)) {
+		if (is_supported(x11, atom)) {
 			atoms[n++] = x11->atoms[atom];
 		}
 	}

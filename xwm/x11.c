@@ -7,6 +7,7 @@
 #include "compositor/decoration.h"
 #include "xwm/ewmh_icon.h"
 #include "xwm/icccm_hints.h"
+#include "xwm/sync_request.h"
 #include "xwm/x11.h"
 #include "xwm/xdnd_bridge.h"
 #include "xwm/xwayland.h"
@@ -51,6 +52,7 @@ static const char *const atom_names[ATOM_COUNT] = {
 	[ATOM_NET_WM_PING] = "_NET_WM_PING",
 	[ATOM_NET_WM_PID] = "_NET_WM_PID",
 	[ATOM_NET_WM_ICON] = "_NET_WM_ICON",
+	[ATOM_NET_WM_SYNC_REQUEST] = "_NET_WM_SYNC_REQUEST",
 	[ATOM_WM_PROTOCOLS] = "WM_PROTOCOLS",
 	[ATOM_WM_TAKE_FOCUS] = "WM_TAKE_FOCUS",
 	[ATOM_TYPE_NORMAL] = "_NET_WM_WINDOW_TYPE_NORMAL",
@@ -120,6 +122,13 @@ static void drain_events(struct xwm_x11 *x11) {
 			break;
 		case XCB_SELECTION_NOTIFY:
 			xdnd_bridge_selection_notify(x11->xdnd, (xcb_selection_notify_event_t *)event);
+			break;
+		default:
+			if (x11->has_sync && (event->response_type & 0x7f) ==
+					x11->sync_event_base + XCB_SYNC_ALARM_NOTIFY) {
+				sync_request_alarm_notify(x11,
+					(xcb_sync_alarm_notify_event_t *)event);
+			}
 			break;
 		}
 		free(event);
@@ -194,6 +203,7 @@ struct xwm_x11 *xwm_x11_connect(struct server *server, const char *display) {
 	/* Client messages to the root (EWMH requests) reach every listener. */
 	uint32_t mask = XCB_EVENT_MASK_SUBSTRUCTURE_NOTIFY;
 	xcb_change_window_attributes(conn, x11->root, XCB_CW_EVENT_MASK, &mask);
+	sync_request_init_connection(x11);
 	ewmh_root_init(x11);
 	x11->xdnd = xdnd_bridge_create(x11);
 	ewmh_client_answer_early_requests(x11);

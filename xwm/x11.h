@@ -60,6 +60,8 @@ enum xwm_atom {
 	ATOM_NET_WM_PING,
 	ATOM_NET_WM_PID,
 	ATOM_NET_WM_ICON,
+	/* In _NET_SUPPORTED only when the server has the SYNC extension. */
+	ATOM_NET_WM_SYNC_REQUEST,
 	ATOM_WM_PROTOCOLS,
 	ATOM_WM_TAKE_FOCUS,
 	/* _NET_WM_WINDOW_TYPE_* */
@@ -98,6 +100,10 @@ struct xwm_x11 {
 	struct wl_listener outputs_changed;
 	struct wl_listener stacking_changed;
 	struct xdnd_bridge *xdnd; /* X to Wayland drag and drop */
+	/* SYNC extension (xwm/sync_request.c). */
+	bool has_sync;
+	uint8_t sync_event_base;
+	xcb_atom_t sync_counter_atom;
 };
 
 /* Connects to display and sets the root window properties; NULL on failure. */

@@ -45,6 +45,8 @@ void xwayland_view_update_icon(struct view *view);
 uint32_t *xwayland_view_states(struct view *view);
 /* The X surface of a view, or NULL when it is not an X window. */
 struct wlr_xwayland_surface *xwayland_view_xsurface(struct view *view);
+/* The view's _NET_WM_SYNC_REQUEST state, or NULL when it is not an X window. */
+struct sync_request *xwayland_view_sync(struct view *view);
 
 /* xwayland_stacking.c: X's stacking order follows oriel's. */
 void xwayland_stacking_sync(struct server *server);

@@ -15,6 +15,7 @@
 #include "compositor/placement.h"
 #include "xwm/icccm_focus.h"
 #include "xwm/icccm_hints.h"
+#include "xwm/sync_request.h"
 #include "xwm/x11.h"
 #include "xwm/xwayland.h"
 
@@ -44,6 +45,9 @@ struct xwayland_view {
 	bool type_decorated;
 	uint32_t ewmh_states; /* EWMH_STATE_* (xwm/ewmh_state.c) */
 	char *marked_title; /* the title + " (not responding)" */
+	struct sync_request sync;
+	/* Answering the client's own ConfigureRequest: no sync request. */
+	bool client_request;
 };
 
 static const struct view_impl xwayland_view_impl;
@@ -83,8 +87,13 @@ static struct xwm_x11 *view_x11(struct view *view) {
 }
 
 static void configure(struct view *view, const struct wlr_box *geometry) {
+	struct xwayland_view *xview = xwayland_view_from_view(view);
+	/* A resize of oriel's waits until the client drew the one before. */
+	if (!xview->client_request && sync_request_configure(&xview->sync, geometry)) {
+		return;
+	}
 	/* X windows live in root coordinates, which are layout coordinates. */
-	struct wlr_xwayland_surface *xsurface = xwayland_view_from_view(view)->xsurface;
+	struct wlr_xwayland_surface *xsurface = xview->xsurface;
 	wlr_xwayland_surface_configure(xsurface,
 		geometry->x, geometry->y, geometry->width, geometry->height);
 	/*
@@ -247,6 +256,7 @@ static void unlink_listeners(struct xwayland_view *xview) {
 static void destroy(struct view *view) {
 	struct xwayland_view *xview = xwayland_view_from_view(view);
 	unlink_listeners(xview);
+	sync_request_finish(&xview->sync);
 	xview->xsurface->data = NULL;
 	free(xview->marked_title);
 	free(xview);
@@ -379,6 +389,7 @@ static void handle_unmap(struct wl_listener *listener, void *data) {
 		wl_list_remove(&xview->commit.link);
 		xview->commit_linked = false;
 	}
+	sync_request_unmapped(&xview->sync);
 	/* An X window may map again with another surface: start afresh then. */
 	if (view->content) {
 		wlr_scene_node_destroy(view->content);
@@ -401,12 +412,14 @@ static void handle_request_configure(struct wl_listener *listener, void *data) {
 		return;
 	}
 	/* Floating windows may place and size themselves; managed states win. */
+	xview->client_request = true;
 	if (view->fullscreen || view->maximized || view->server->options->kiosk) {
 		configure(view, &view->geometry);
-		return;
+	} else {
+		struct wlr_box box = {event->x, event->y, event->width, event->height};
+		view_move_resize(view, &box);
 	}
-	struct wlr_box box = {event->x, event->y, event->width, event->height};
-	view_move_resize(view, &box);
+	xview->client_request = false;
 }
 
 static void handle_request_move(struct wl_listener *listener, void *data) {
@@ -578,6 +591,11 @@ uint32_t *xwayland_view_states(struct view *view) {
 	return &xwayland_view_from_view(view)->ewmh_states;
 }
 
+struct sync_request *xwayland_view_sync(struct view *view) {
+	return view->impl == &xwayland_view_impl ? &xwayland_view_from_view(view)->sync :
+		NULL;
+}
+
 struct wlr_xwayland_surface *xwayland_view_xsurface(struct view *view) {
 	return view->impl == &xwayland_view_impl ? xwayland_view_from_view(view)->xsurface :
 		NULL;
@@ -594,6 +612,7 @@ void xwayland_view_create(struct server *server, struct wlr_xwayland_surface *xs
 	xview->ewmh_states = ewmh_state_read(xwm_get_x11(server->xwm), xsurface->window_id);
 	view_init(&xview->base, server, &xwayland_view_impl, xsurface->surface);
 	xsurface->data = &xview->base;
+	sync_request_init(&xview->sync, &xview->base, xsurface);
 
 	xview->destroy.notify = handle_destroy;
 	wl_signal_add(&xsurface->events.destroy, &xview->destroy);

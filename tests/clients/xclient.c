@@ -34,6 +34,16 @@
  *   --take-focus         WM_PROTOCOLS lists WM_TAKE_FOCUS; each one received
  *                        prints "take-focus", and a window without input
  *                        (Globally Active) then sets the focus itself
+ *   --sync-request answer|never
+ *                        WM_PROTOCOLS lists _NET_WM_SYNC_REQUEST, with an XSync
+ *                        counter in _NET_WM_SYNC_REQUEST_COUNTER. The window has
+ *                        no background: the client fills it with its colour on
+ *                        Expose and on each new size. Prints "sync-request N"
+ *                        for each request; "answer" sets the counter to N after
+ *                        drawing the size that followed (taking --draw-time ms,
+ *                        then handling first any event already queued) and
+ *                        prints "sync-set N WxH"; "never" never does
+ *   --draw-time MS       what drawing a new size takes (default 100)
  *
  * Send mode: "oriel-test-xclient send MESSAGE WINDOW [values...]" sends a
  * client message to the root window, as a pager or the app would, and
@@ -48,6 +58,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <xcb/sync.h>
 #include <xcb/xcb.h>
 
 static xcb_connection_t *conn;
@@ -190,6 +201,8 @@ int main(int argc, char **argv) {
 	int strut_n = 0;
 	bool strut_partial = false;
 	const char *icon = NULL, *icon_raw = NULL, *client_machine = NULL;
+	const char *sync_mode = NULL;
+	int draw_time = 100;
 	for (int i = 1; i < argc; i++) {
 		const char *arg = argv[i];
 		const char *val = i + 1 < argc ? argv[i + 1] : NULL;
@@ -256,6 +269,12 @@ int main(int argc, char **argv) {
 			take_focus = true;
 		} else if (strcmp(arg, "--request-extents") == 0) {
 			request_extents = true;
+		} else if (strcmp(arg, "--sync-request") == 0) {
+			TAKES_VALUE;
+			sync_mode = val;
+		} else if (strcmp(arg, "--draw-time") == 0) {
+			TAKES_VALUE;
+			draw_time = atoi(val);
 		} else {
 			fprintf(stderr, "unknown option %s\n", arg);
 			return 2;
@@ -264,12 +283,17 @@ int main(int argc, char **argv) {
 
 	intern_atoms(type, states);
 	xcb_window_t window = xcb_generate_id(conn);
-	uint32_t values[2] = {colour, XCB_EVENT_MASK_STRUCTURE_NOTIFY |
-		XCB_EVENT_MASK_FOCUS_CHANGE | XCB_EVENT_MASK_EXPOSURE | XCB_EVENT_MASK_KEY_PRESS |
+	/* With sync requests the client draws everything: no background. */
+	uint32_t values[2] = {sync_mode ? XCB_BACK_PIXMAP_NONE : colour,
+		XCB_EVENT_MASK_STRUCTURE_NOTIFY | XCB_EVENT_MASK_FOCUS_CHANGE |
+		XCB_EVENT_MASK_EXPOSURE | XCB_EVENT_MASK_KEY_PRESS |
 		XCB_EVENT_MASK_PROPERTY_CHANGE};
 	xcb_create_window(conn, XCB_COPY_FROM_PARENT, window, screen->root, x, y,
 		width, height, 0, XCB_WINDOW_CLASS_INPUT_OUTPUT, screen->root_visual,
-		XCB_CW_BACK_PIXEL | XCB_CW_EVENT_MASK, values);
+		(sync_mode ? XCB_CW_BACK_PIXMAP : XCB_CW_BACK_PIXEL) | XCB_CW_EVENT_MASK,
+		values);
+	xcb_gcontext_t gc = xcb_generate_id(conn);
+	xcb_create_gc(conn, gc, window, XCB_GC_FOREGROUND, &colour);
 
 	xcb_atom_t utf8 = atom("UTF8_STRING");
 	xcb_change_property(conn, XCB_PROP_MODE_REPLACE, window, XCB_ATOM_WM_NAME,
@@ -303,7 +327,8 @@ int main(int argc, char **argv) {
 	xcb_atom_t wm_delete = atom("WM_DELETE_WINDOW");
 	xcb_atom_t net_ping = atom("_NET_WM_PING");
 	xcb_atom_t wm_take_focus = atom("WM_TAKE_FOCUS");
-	xcb_atom_t protocols[3];
+	xcb_atom_t net_sync = atom("_NET_WM_SYNC_REQUEST");
+	xcb_atom_t protocols[4];
 	int n_protocols = 0;
 	if (!no_delete) {
 		protocols[n_protocols++] = wm_delete;
@@ -313,6 +338,15 @@ int main(int argc, char **argv) {
 	}
 	if (take_focus) {
 		protocols[n_protocols++] = wm_take_focus;
+	}
+	xcb_sync_counter_t counter = 0;
+	if (sync_mode) {
+		protocols[n_protocols++] = net_sync;
+		free(xcb_sync_initialize_reply(conn, xcb_sync_initialize(conn,
+			XCB_SYNC_MAJOR_VERSION, XCB_SYNC_MINOR_VERSION), NULL));
+		counter = xcb_generate_id(conn);
+		xcb_sync_create_counter(conn, counter, (xcb_sync_int64_t){0, 0});
+		set_cardinals(window, "_NET_WM_SYNC_REQUEST_COUNTER", &counter, 1);
 	}
 	xcb_change_property(conn, XCB_PROP_MODE_REPLACE, window, wm_protocols,
 		XCB_ATOM_ATOM, 32, n_protocols, protocols);
@@ -414,16 +448,62 @@ int main(int argc, char **argv) {
 	xcb_flush(conn);
 	printf("window 0x%x\n", window);
 
+	bool answer = sync_mode && strcmp(sync_mode, "answer") == 0;
+	int drawn_width = width, drawn_height = height;
+	/* The serial of the last sync request, and the one due once drawn. */
+	uint64_t requested = 0, due = 0;
+	bool drew_slowly = false;
 	xcb_generic_event_t *event;
-	while ((event = xcb_wait_for_event(conn))) {
+	for (;;) {
+		if (due) {
+			/* Drawing the new size takes a while; events that came meanwhile first. */
+			if (!drew_slowly) {
+				usleep((useconds_t)draw_time * 1000);
+				drew_slowly = true;
+			}
+			free(xcb_get_input_focus_reply(conn, xcb_get_input_focus(conn), NULL));
+			event = xcb_poll_for_queued_event(conn);
+			if (!event) {
+				xcb_sync_set_counter(conn, counter, (xcb_sync_int64_t){
+					.hi = (int32_t)(due >> 32), .lo = (uint32_t)due});
+				xcb_flush(conn);
+				printf("sync-set %llu %dx%d\n", (unsigned long long)due,
+					drawn_width, drawn_height);
+				due = 0;
+				drew_slowly = false;
+				continue;
+			}
+		} else if (!(event = xcb_wait_for_event(conn))) {
+			break;
+		}
 		bool synthetic = event->response_type & 0x80;
 		switch (event->response_type & 0x7f) {
 		case XCB_CONFIGURE_NOTIFY: {
 			xcb_configure_notify_event_t *ev = (xcb_configure_notify_event_t *)event;
 			printf("configure %d %d %u %u %s\n", ev->x, ev->y, ev->width, ev->height,
 				synthetic ? "synthetic" : "real");
+			if (sync_mode && !synthetic && (ev->width != drawn_width ||
+					ev->height != drawn_height)) {
+				drawn_width = ev->width;
+				drawn_height = ev->height;
+				xcb_rectangle_t all = {0, 0, ev->width, ev->height};
+				xcb_poly_fill_rectangle(conn, window, gc, 1, &all);
+				xcb_flush(conn);
+				if (answer && requested) {
+					due = requested;
+					requested = 0;
+				}
+			}
 			break;
 		}
+		case XCB_EXPOSE:
+			if (sync_mode) {
+				xcb_expose_event_t *ev = (xcb_expose_event_t *)event;
+				xcb_rectangle_t area = {ev->x, ev->y, ev->width, ev->height};
+				xcb_poly_fill_rectangle(conn, window, gc, 1, &area);
+				xcb_flush(conn);
+			}
+			break;
 		case XCB_KEY_PRESS:
 			printf("key-press\n");
 			break;
@@ -452,6 +532,11 @@ int main(int argc, char **argv) {
 						ev->data.data32[1]);
 					xcb_flush(conn);
 				}
+			}
+			if (sync_mode && ev->data.data32[0] == net_sync) {
+				requested = (uint64_t)ev->data.data32[2] |
+					(uint64_t)ev->data.data32[3] << 32;
+				printf("sync-request %llu\n", (unsigned long long)requested);
 			}
 			if (ev->data.data32[0] == net_ping) {
 				printf("ping\n");

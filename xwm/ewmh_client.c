@@ -164,6 +164,12 @@ void ewmh_client_message(struct xwm_x11 *x11, xcb_client_message_event_t *event)
 }
 
 void ewmh_property_notify(struct xwm_x11 *x11, xcb_property_notify_event_t *event) {
+	if (event->window == x11->root) {
+		if (event->atom == x11->atoms[ATOM_NET_CLIENT_LIST]) {
+			ewmh_root_client_list_changed(x11);
+		}
+		return;
+	}
 	if (event->atom == x11->atoms[ATOM_NET_WM_STATE]) {
 		struct view *view = xwayland_view_find(x11->server, event->window);
 		if (view) {

@@ -5,9 +5,14 @@
 #include <wlr/util/log.h>
 #include "compositor/output.h"
 #include "compositor/server.h"
+#include "compositor/util.h"
+#include "compositor/view.h"
 #include "xwm/x11.h"
+#include "xwm/xwayland.h"
 
 #define WM_NAME "oriel"
+/* Longest _NET_CLIENT_LIST read, in windows. */
+#define CLIENT_LIST_MAX 4096
 
 /*
  * _NET_SUPPORTED: what oriel and wlroots' XWM implement together, nothing
@@ -117,4 +122,56 @@ void ewmh_root_update_geometry(struct xwm_x11 *x11) {
 	set_cardinals(x11, ATOM_NET_DESKTOP_VIEWPORT, viewport, 2);
 	set_cardinals(x11, ATOM_NET_WORKAREA, workarea, 4);
 	xwm_x11_flush(x11);
+}
+
+/* Windows with no view yet sort last, in the order wlroots gave them. */
+static uint64_t map_order(struct xwm_x11 *x11, xcb_window_t window) {
+	struct view *view = xwayland_view_find(x11->server, window);
+	return view ? view->id : UINT64_MAX;
+}
+
+/*
+ * EWMH: _NET_CLIENT_LIST is in initial mapping order, oldest first.
+ * wlroots 0.15's XWM writes it newest first; views are numbered as they
+ * are created, which is the order their windows first map. The server is
+ * grabbed so that wlroots' XWM cannot write in between; the rewrite
+ * notifies again, and then the list is in order and left alone.
+ */
+void ewmh_root_client_list_changed(struct xwm_x11 *x11) {
+	xcb_grab_server(x11->conn);
+	xcb_get_property_reply_t *reply = xcb_get_property_reply(x11->conn,
+		xcb_get_property(x11->conn, 0, x11->root, x11->atoms[ATOM_NET_CLIENT_LIST],
+			XCB_ATOM_WINDOW, 0, CLIENT_LIST_MAX), NULL);
+	xwm_x11_schedule_drain(x11);
+	if (reply && reply->type == XCB_ATOM_WINDOW && reply->format == 32) {
+		const xcb_window_t *old = xcb_get_property_value(reply);
+		uint32_t n = (uint32_t)xcb_get_property_value_length(reply) / 4;
+		xcb_window_t *sorted = zalloc((n ? n : 1) * sizeof(*sorted));
+		uint64_t *keys = zalloc((n ? n : 1) * sizeof(*keys));
+		bool changed = false;
+		for (uint32_t i = 0; i < n; i++) {
+			/* Insertion sort: stable, and the list is short. */
+			uint64_t key = map_order(x11, old[i]);
+			uint32_t j = i;
+			while (j > 0 && keys[j - 1] > key) {
+				sorted[j] = sorted[j - 1];
+				keys[j] = keys[j - 1];
+				j--;
+			}
+			sorted[j] = old[i];
+			keys[j] = key;
+		}
+		for (uint32_t i = 0; i < n; i++) {
+			changed |= sorted[i] != old[i];
+		}
+		if (changed) {
+			xcb_change_property(x11->conn, XCB_PROP_MODE_REPLACE, x11->root,
+				x11->atoms[ATOM_NET_CLIENT_LIST], XCB_ATOM_WINDOW, 32, n, sorted);
+		}
+		free(sorted);
+		free(keys);
+	}
+	free(reply);
+	xcb_ungrab_server(x11->conn);
+	xcb_flush(x11->conn);
 }

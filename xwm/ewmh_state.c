@@ -6,6 +6,7 @@
  */
 #include <stdlib.h>
 #include <wlr/util/log.h>
+#include <wlr/xwayland.h>
 #include "compositor/view.h"
 #include "xwm/icccm_hints.h"
 #include "xwm/x11.h"
@@ -59,6 +60,13 @@ uint32_t ewmh_state_read(struct xwm_x11 *x11, xcb_window_t window) {
 	uint32_t states = 0;
 	for (int i = 0; i < n; i++) {
 		states |= state_bit(x11, atoms[i]);
+		if (atoms[i] == x11->atoms[ATOM_NET_WM_STATE_FULLSCREEN]) {
+			states |= EWMH_STATE_INITIAL_FULLSCREEN;
+		} else if (atoms[i] == x11->atoms[ATOM_NET_WM_STATE_MAXIMIZED_VERT]) {
+			states |= EWMH_STATE_INITIAL_MAXIMIZED_VERT;
+		} else if (atoms[i] == x11->atoms[ATOM_NET_WM_STATE_MAXIMIZED_HORZ]) {
+			states |= EWMH_STATE_INITIAL_MAXIMIZED_HORZ;
+		}
 	}
 	free(reply);
 	/* A client asking for both gets neither guess wrong: ABOVE wins. */
@@ -125,21 +133,45 @@ static void write_states(struct xwm_x11 *x11, struct view *view, uint32_t states
 	free(reply);
 }
 
-static enum view_band band_of(uint32_t states) {
+/* ABOVE or BELOW as asked, else where the window's type stacks. */
+static enum view_band band_of(struct xwm_x11 *x11, xcb_window_t window, uint32_t states) {
 	if (states & EWMH_STATE_ABOVE) {
 		return VIEW_BAND_ABOVE;
+	} else if (states & EWMH_STATE_BELOW) {
+		return VIEW_BAND_BELOW;
+	} else if (!x11) {
+		return VIEW_BAND_NORMAL;
 	}
-	return states & EWMH_STATE_BELOW ? VIEW_BAND_BELOW : VIEW_BAND_NORMAL;
+	struct ewmh_type_policy policy;
+	ewmh_window_type_policy(xwm_x11_window_type(x11, window), &policy);
+	return policy.layer == EWMH_LAYER_ABOVE ? VIEW_BAND_ABOVE :
+		policy.layer == EWMH_LAYER_BELOW ? VIEW_BAND_BELOW : VIEW_BAND_NORMAL;
+}
+
+/* What the client asked for before mapping, now that it is mapped. */
+static void apply_initial(struct view *view, uint32_t initial) {
+	if (!view->mapped) {
+		return;
+	}
+	if (initial & EWMH_STATE_INITIAL_FULLSCREEN) {
+		view_set_fullscreen(view, true);
+	} else if ((initial & EWMH_STATE_INITIAL_MAXIMIZED_VERT) &&
+			(initial & EWMH_STATE_INITIAL_MAXIMIZED_HORZ)) {
+		view_set_maximized(view, true);
+	}
 }
 
 void ewmh_state_apply(struct xwm_x11 *x11, struct view *view, uint32_t states) {
+	uint32_t initial = states & EWMH_STATE_INITIAL_MASK;
+	states &= ~EWMH_STATE_INITIAL_MASK;
+	xcb_window_t window = xwayland_view_window(view);
 	*xwayland_view_states(view) = states;
-	view_set_band(view, band_of(states));
+	view_set_band(view, band_of(x11, window, states));
 	view_set_skip_taskbar(view, states & EWMH_STATE_SKIP_TASKBAR);
+	apply_initial(view, initial);
 	if (!x11) {
 		return;
 	}
-	xcb_window_t window = xwayland_view_window(view);
 	/* One desktop: a sticky window is on all of them (EWMH _NET_WM_DESKTOP). */
 	uint32_t desktop = states & EWMH_STATE_STICKY ? ALL_DESKTOPS : 0;
 	xcb_change_property(x11->conn, XCB_PROP_MODE_REPLACE, window,
@@ -171,7 +203,16 @@ void ewmh_desktop_request(struct xwm_x11 *x11, struct view *view, const uint32_t
 
 void ewmh_state_property_changed(struct xwm_x11 *x11, struct view *view) {
 	xcb_window_t window = xwayland_view_window(view);
-	if (view->mapped) {
+	struct wlr_xwayland_surface *xsurface = xwayland_view_xsurface(view);
+	if (view->mapped && xsurface &&
+			xsurface->maximized_vert != xsurface->maximized_horz) {
+		/*
+		 * wlroots' XWM took a request for one axis alone into the
+		 * property; views are maximized on both or none, so the
+		 * property goes back to what the view is (and notifies again).
+		 */
+		view_set_maximized(view, view->maximized);
+	} else if (view->mapped) {
 		write_states(x11, view, *xwayland_view_states(view));
 	} else {
 		/*

@@ -127,6 +127,7 @@ void ewmh_window_type_policy(enum ewmh_window_type type, struct ewmh_type_policy
 		.decorated = true,
 		.focus_on_map = true,
 		.placement = EWMH_PLACE_DEFAULT,
+		.layer = EWMH_LAYER_NORMAL,
 	};
 	switch (type) {
 	case EWMH_TYPE_NORMAL:
@@ -151,6 +152,7 @@ void ewmh_window_type_policy(enum ewmh_window_type type, struct ewmh_type_policy
 		policy->decorated = false;
 		policy->focus_on_map = false;
 		policy->placement = EWMH_PLACE_AS_REQUESTED;
+		policy->layer = type == EWMH_TYPE_DOCK ? EWMH_LAYER_ABOVE : EWMH_LAYER_BELOW;
 		break;
 	case EWMH_TYPE_MENU:
 	case EWMH_TYPE_TOOLTIP:

@@ -86,10 +86,18 @@ enum ewmh_placement {
 	EWMH_PLACE_AS_REQUESTED, /* where the client put it (docks) */
 };
 
+/* Where the window stacks unless its _NET_WM_STATE says ABOVE or BELOW. */
+enum ewmh_layer {
+	EWMH_LAYER_NORMAL,
+	EWMH_LAYER_ABOVE, /* docks and panels stay over windows */
+	EWMH_LAYER_BELOW, /* the desktop stays under them */
+};
+
 struct ewmh_type_policy {
 	bool decorated;
 	bool focus_on_map;
 	enum ewmh_placement placement;
+	enum ewmh_layer layer;
 };
 
 void ewmh_window_type_policy(enum ewmh_window_type type, struct ewmh_type_policy *policy);
@@ -138,6 +146,16 @@ bool ewmh_activation_allowed(uint32_t source, uint32_t timestamp,
 #define EWMH_STATE_SKIP_TASKBAR (1u << 3)
 #define EWMH_STATE_SKIP_PAGER (1u << 4)
 #define EWMH_STATE_COUNT 5
+/*
+ * States wlroots' XWM implements but loses when the client sets them
+ * before mapping (it rewrites the property as the window maps, before it
+ * reads it): oriel remembers them, to apply at map. Never written back.
+ */
+#define EWMH_STATE_INITIAL_FULLSCREEN (1u << 8)
+#define EWMH_STATE_INITIAL_MAXIMIZED_VERT (1u << 9)
+#define EWMH_STATE_INITIAL_MAXIMIZED_HORZ (1u << 10)
+#define EWMH_STATE_INITIAL_MASK (EWMH_STATE_INITIAL_FULLSCREEN | \
+	EWMH_STATE_INITIAL_MAXIMIZED_VERT | EWMH_STATE_INITIAL_MAXIMIZED_HORZ)
 
 /*
  * A _NET_WM_STATE request: action 0 removes state (one bit), 1 adds it,

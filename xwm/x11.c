@@ -200,8 +200,11 @@ struct xwm_x11 *xwm_x11_connect(struct server *server, const char *display) {
 	wl_signal_add(&server->events_outputs_changed, &x11->outputs_changed);
 	x11->stacking_changed.notify = handle_stacking_changed;
 	wl_signal_add(&server->events_stacking_changed, &x11->stacking_changed);
-	/* Client messages to the root (EWMH requests) reach every listener. */
-	uint32_t mask = XCB_EVENT_MASK_SUBSTRUCTURE_NOTIFY;
+	/*
+	 * Client messages to the root (EWMH requests) reach every listener;
+	 * property changes tell when wlroots' XWM rewrote _NET_CLIENT_LIST.
+	 */
+	uint32_t mask = XCB_EVENT_MASK_SUBSTRUCTURE_NOTIFY | XCB_EVENT_MASK_PROPERTY_CHANGE;
 	xcb_change_window_attributes(conn, x11->root, XCB_CW_EVENT_MASK, &mask);
 	sync_request_init_connection(x11);
 	ewmh_root_init(x11);

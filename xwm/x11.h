@@ -114,6 +114,8 @@ void xwm_x11_disconnect(struct xwm_x11 *x11);
 void ewmh_root_init(struct xwm_x11 *x11);
 /* Output layout or usable areas changed. */
 void ewmh_root_update_geometry(struct xwm_x11 *x11);
+/* wlroots' XWM wrote _NET_CLIENT_LIST: put it in mapping order. */
+void ewmh_root_client_list_changed(struct xwm_x11 *x11);
 
 /* Per managed window: as it is created, and when it maps. */
 void xwm_x11_window_created(struct xwm_x11 *x11, xcb_window_t window);

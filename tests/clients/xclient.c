@@ -14,7 +14,8 @@
  *   --transient-for ID   WM_TRANSIENT_FOR (hex or decimal)
  *   --iconic             WM_HINTS initial_state IconicState
  *   --urgent             WM_HINTS XUrgencyHint
- *   --type NAME          _NET_WM_WINDOW_TYPE_<NAME> (DIALOG, DOCK, SPLASH...)
+ *   --type A,B,...       _NET_WM_WINDOW_TYPE_<A>, ... (DIALOG, DOCK, SPLASH...),
+ *                        in order of preference
  *   --strut L,R,T,B      _NET_WM_STRUT
  *   --strut-partial 12 comma-separated values: _NET_WM_STRUT_PARTIAL
  *   --user-time N        _NET_WM_USER_TIME
@@ -44,11 +45,23 @@
  *                        then handling first any event already queued) and
  *                        prints "sync-set N WxH"; "never" never does
  *   --draw-time MS       what drawing a new size takes (default 100)
+ *   --wm-name T          WM_NAME alone (the legacy title) differs: T
+ *   --min-size WxH       WM_NORMAL_HINTS PMinSize
+ *   --max-size WxH       WM_NORMAL_HINTS PMaxSize
+ *   --ignore-delete      WM_DELETE_WINDOW prints "delete-window" but the
+ *                        window stays (an app that asks first)
+ *   --motif-decorations N  _MOTIF_WM_HINTS with MWM_HINTS_DECORATIONS = N
  *
  * Send mode: "oriel-test-xclient send MESSAGE WINDOW [values...]" sends a
  * client message to the root window, as a pager or the app would, and
  * exits. MESSAGE is an atom name (e.g. _NET_ACTIVE_WINDOW); values are up
  * to five 32-bit numbers or atom names (data.l[0..4]).
+ *
+ * Property mode: "oriel-test-xclient set WINDOW PROPERTY TYPE [values...]"
+ * replaces a property of any window, as its app would: TYPE STRING or
+ * UTF8_STRING takes one string (format 8); any other type (CARDINAL,
+ * ATOM, WINDOW...) takes 32-bit numbers or atom names (up to 32).
+ * "oriel-test-xclient delete WINDOW PROPERTY" deletes one.
  *
  * Focus mode: "oriel-test-xclient focus" prints "focus 0x<id>", the X input
  * focus window (GetInputFocus), and exits.
@@ -106,11 +119,12 @@ static void intern_atoms(const char *type, const char *states) {
 		atom(names[i]);
 	}
 	char name[128];
-	if (type) {
-		snprintf(name, sizeof(name), "_NET_WM_WINDOW_TYPE_%s", type);
+	char buf[256];
+	snprintf(buf, sizeof(buf), "%s", type ? type : "");
+	for (char *save, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		snprintf(name, sizeof(name), "_NET_WM_WINDOW_TYPE_%s", t);
 		atom(name);
 	}
-	char buf[256];
 	snprintf(buf, sizeof(buf), "%s", states ? states : "");
 	for (char *save, *state = strtok_r(buf, ",", &save); state;
 			state = strtok_r(NULL, ",", &save)) {
@@ -167,6 +181,37 @@ static int send_mode(int argc, char **argv, xcb_window_t root) {
 	return 0;
 }
 
+static int property_mode(int argc, char **argv) {
+	bool set = strcmp(argv[1], "set") == 0;
+	if (argc < (set ? 5 : 4)) {
+		fprintf(stderr, "usage: set WINDOW PROPERTY TYPE [values...] | "
+			"delete WINDOW PROPERTY\n");
+		return 2;
+	}
+	xcb_window_t window = (xcb_window_t)strtoul(argv[2], NULL, 0);
+	xcb_atom_t property = atom(argv[3]);
+	if (!set) {
+		xcb_delete_property(conn, window, property);
+	} else if (strcmp(argv[4], "STRING") == 0 || strcmp(argv[4], "UTF8_STRING") == 0) {
+		const char *text = argc > 5 ? argv[5] : "";
+		xcb_atom_t type = strcmp(argv[4], "STRING") == 0 ? XCB_ATOM_STRING :
+			atom("UTF8_STRING");
+		xcb_change_property(conn, XCB_PROP_MODE_REPLACE, window, property, type, 8,
+			strlen(text), text);
+	} else {
+		uint32_t values[32];
+		int n = 0;
+		for (int i = 5; i < argc && n < 32; i++) {
+			values[n++] = number_or_atom(argv[i]);
+		}
+		xcb_change_property(conn, XCB_PROP_MODE_REPLACE, window, property,
+			atom(argv[4]), 32, n, values);
+	}
+	/* A round trip: the server applied it before this exits. */
+	free(xcb_get_input_focus_reply(conn, xcb_get_input_focus(conn), NULL));
+	return 0;
+}
+
 int main(int argc, char **argv) {
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	conn = xcb_connect(NULL, NULL);
@@ -182,6 +227,11 @@ int main(int argc, char **argv) {
 		free(focus);
 		xcb_disconnect(conn);
 		return 0;
+	}
+	if (argc > 1 && (strcmp(argv[1], "set") == 0 || strcmp(argv[1], "delete") == 0)) {
+		int r = property_mode(argc, argv);
+		xcb_disconnect(conn);
+		return r;
 	}
 	if (argc > 1 && strcmp(argv[1], "send") == 0) {
 		int r = send_mode(argc, argv, screen->root);
@@ -203,6 +253,11 @@ int main(int argc, char **argv) {
 	const char *icon = NULL, *icon_raw = NULL, *client_machine = NULL;
 	const char *sync_mode = NULL;
 	int draw_time = 100;
+	const char *wm_name = NULL;
+	int min_w = 0, min_h = 0, max_w = 0, max_h = 0;
+	bool has_min = false, has_max = false, ignore_delete = false;
+	bool has_motif = false;
+	uint32_t motif_decorations = 0;
 	for (int i = 1; i < argc; i++) {
 		const char *arg = argv[i];
 		const char *val = i + 1 < argc ? argv[i + 1] : NULL;
@@ -267,6 +322,21 @@ int main(int argc, char **argv) {
 			icon_raw = val;
 		} else if (strcmp(arg, "--take-focus") == 0) {
 			take_focus = true;
+		} else if (strcmp(arg, "--wm-name") == 0) {
+			TAKES_VALUE;
+			wm_name = val;
+		} else if (strcmp(arg, "--min-size") == 0) {
+			TAKES_VALUE;
+			has_min = sscanf(val, "%dx%d", &min_w, &min_h) == 2;
+		} else if (strcmp(arg, "--max-size") == 0) {
+			TAKES_VALUE;
+			has_max = sscanf(val, "%dx%d", &max_w, &max_h) == 2;
+		} else if (strcmp(arg, "--ignore-delete") == 0) {
+			ignore_delete = true;
+		} else if (strcmp(arg, "--motif-decorations") == 0) {
+			TAKES_VALUE;
+			motif_decorations = (uint32_t)strtoul(val, NULL, 0);
+			has_motif = true;
 		} else if (strcmp(arg, "--request-extents") == 0) {
 			request_extents = true;
 		} else if (strcmp(arg, "--sync-request") == 0) {
@@ -296,8 +366,9 @@ int main(int argc, char **argv) {
 	xcb_create_gc(conn, gc, window, XCB_GC_FOREGROUND, &colour);
 
 	xcb_atom_t utf8 = atom("UTF8_STRING");
+	const char *legacy_name = wm_name ? wm_name : title;
 	xcb_change_property(conn, XCB_PROP_MODE_REPLACE, window, XCB_ATOM_WM_NAME,
-		XCB_ATOM_STRING, 8, strlen(title), title);
+		XCB_ATOM_STRING, 8, strlen(legacy_name), legacy_name);
 	xcb_change_property(conn, XCB_PROP_MODE_REPLACE, window, atom("_NET_WM_NAME"),
 		utf8, 8, strlen(title), title);
 	char class_buf[256];
@@ -312,6 +383,16 @@ int main(int argc, char **argv) {
 	normal[2] = y;
 	normal[3] = width;
 	normal[4] = height;
+	if (has_min) {
+		normal[0] |= 1u << 4; /* PMinSize */
+		normal[5] = min_w;
+		normal[6] = min_h;
+	}
+	if (has_max) {
+		normal[0] |= 1u << 5; /* PMaxSize */
+		normal[7] = max_w;
+		normal[8] = max_h;
+	}
 	xcb_change_property(conn, XCB_PROP_MODE_REPLACE, window, XCB_ATOM_WM_NORMAL_HINTS,
 		XCB_ATOM_WM_SIZE_HINTS, 32, 18, normal);
 
@@ -384,16 +465,30 @@ int main(int argc, char **argv) {
 		int n = parse_list(icon_raw, values, 64);
 		set_cardinals(window, "_NET_WM_ICON", values, n);
 	}
+	if (has_motif) {
+		/* flags (MWM_HINTS_DECORATIONS), functions, decorations, input mode, status */
+		uint32_t motif[5] = {2, 0, motif_decorations, 0, 0};
+		xcb_atom_t motif_atom = atom("_MOTIF_WM_HINTS");
+		xcb_change_property(conn, XCB_PROP_MODE_REPLACE, window, motif_atom, motif_atom,
+			32, 5, motif);
+	}
 	if (transient_for) {
 		xcb_change_property(conn, XCB_PROP_MODE_REPLACE, window,
 			XCB_ATOM_WM_TRANSIENT_FOR, XCB_ATOM_WINDOW, 32, 1, &transient_for);
 	}
 	if (type) {
-		char name[128];
-		snprintf(name, sizeof(name), "_NET_WM_WINDOW_TYPE_%s", type);
-		xcb_atom_t type_atom = atom(name);
+		xcb_atom_t type_atoms[8];
+		int n = 0;
+		char buf[256];
+		snprintf(buf, sizeof(buf), "%s", type);
+		for (char *save, *t = strtok_r(buf, ",", &save); t && n < 8;
+				t = strtok_r(NULL, ",", &save)) {
+			char name[128];
+			snprintf(name, sizeof(name), "_NET_WM_WINDOW_TYPE_%s", t);
+			type_atoms[n++] = atom(name);
+		}
 		xcb_change_property(conn, XCB_PROP_MODE_REPLACE, window,
-			atom("_NET_WM_WINDOW_TYPE"), XCB_ATOM_ATOM, 32, 1, &type_atom);
+			atom("_NET_WM_WINDOW_TYPE"), XCB_ATOM_ATOM, 32, n, type_atoms);
 	}
 	if (states) {
 		xcb_atom_t state_atoms[16];
@@ -520,6 +615,9 @@ int main(int argc, char **argv) {
 			}
 			if (ev->data.data32[0] == wm_delete) {
 				printf("delete-window\n");
+				if (ignore_delete) {
+					break;
+				}
 				xcb_disconnect(conn);
 				free(event);
 				return 0;

@@ -178,7 +178,12 @@ static void test_type_policy(void) {
 		p.placement == EWMH_PLACE_CORNER);
 	ewmh_window_type_policy(EWMH_TYPE_DOCK, &p);
 	CHECK("dock", !p.decorated && !p.focus_on_map &&
-		p.placement == EWMH_PLACE_AS_REQUESTED);
+		p.placement == EWMH_PLACE_AS_REQUESTED && p.layer == EWMH_LAYER_ABOVE);
+	ewmh_window_type_policy(EWMH_TYPE_DESKTOP, &p);
+	CHECK("desktop", !p.decorated && !p.focus_on_map &&
+		p.placement == EWMH_PLACE_AS_REQUESTED && p.layer == EWMH_LAYER_BELOW);
+	ewmh_window_type_policy(EWMH_TYPE_TOOLBAR, &p);
+	CHECK("toolbar", p.decorated && p.layer == EWMH_LAYER_NORMAL);
 	enum ewmh_window_type plain[] = {EWMH_TYPE_MENU, EWMH_TYPE_TOOLTIP, EWMH_TYPE_COMBO};
 	for (size_t i = 0; i < sizeof(plain) / sizeof(plain[0]); i++) {
 		ewmh_window_type_policy(plain[i], &p);

@@ -137,7 +137,8 @@ static bool format_is_rgbx(uint32_t format) {
 
 bool output_capture_frame_copy(struct output_capture *capture,
 		const struct output_capture_frame *frame, const pixman_region32_t *region,
-		uint8_t *dst, int dst_stride, int dst_width, int dst_height, int dx, int dy) {
+		uint8_t *dst, int dst_stride, int dst_width, int dst_height, int dx, int dy,
+		bool dst_rgbx) {
 	pixman_region32_t clip;
 	pixman_region32_init(&clip);
 	pixman_region32_intersect_rect(&clip, (pixman_region32_t *)region, 0, 0,
@@ -155,7 +156,7 @@ bool output_capture_frame_copy(struct output_capture *capture,
 	if (wlr_buffer_begin_data_ptr_access(frame->buffer,
 			WLR_BUFFER_DATA_PTR_ACCESS_READ, &data, &format, &stride)) {
 		if (format_is_bgrx(format) || format_is_rgbx(format)) {
-			bool swap = format_is_rgbx(format);
+			bool swap = format_is_rgbx(format) != dst_rgbx;
 			for (int r = 0; r < n_rects; r++) {
 				const pixman_box32_t *b = &rects[r];
 				for (int y = b->y1; y < b->y2; y++) {
@@ -182,7 +183,8 @@ bool output_capture_frame_copy(struct output_capture *capture,
 	/* Offsets go into the pointer: 0.15's pixman read_pixels clips dst_x/y. */
 	for (int r = 0; r < n_rects && ok; r++) {
 		const pixman_box32_t *b = &rects[r];
-		ok = wlr_renderer_read_pixels(renderer, DRM_FORMAT_XRGB8888, NULL,
+		ok = wlr_renderer_read_pixels(renderer,
+			dst_rgbx ? DRM_FORMAT_XBGR8888 : DRM_FORMAT_XRGB8888, NULL,
 			dst_stride, b->x2 - b->x1, b->y2 - b->y1, b->x1, b->y1, 0, 0,
 			dst + (size_t)(b->y1 + dy) * dst_stride + (size_t)(b->x1 + dx) * 4);
 	}

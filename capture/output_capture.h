@@ -56,12 +56,14 @@ void output_capture_request_full(struct output_capture *capture);
 
 /*
  * Copies the rectangles of region (buffer coordinates, clipped to the
- * buffer) from frame->buffer into dst (XRGB8888 little-endian, i.e. bytes
- * B,G,R,X) at the same coordinates shifted by (dx, dy). Reads the buffer's
- * memory directly, or through the renderer for GPU buffers.
+ * buffer) from frame->buffer into dst at the same coordinates shifted by
+ * (dx, dy). dst holds bytes B,G,R,X (XRGB8888 little-endian), or R,G,B,X
+ * with dst_rgbx. Reads the buffer's memory directly, or through the
+ * renderer for GPU buffers.
  */
 bool output_capture_frame_copy(struct output_capture *capture,
 	const struct output_capture_frame *frame, const pixman_region32_t *region,
-	uint8_t *dst, int dst_stride, int dst_width, int dst_height, int dx, int dy);
+	uint8_t *dst, int dst_stride, int dst_width, int dst_height, int dx, int dy,
+	bool dst_rgbx);
 
 #endif

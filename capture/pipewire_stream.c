@@ -1019,7 +1019,7 @@ static void cast_produce(struct pipewire_cast *cast) {
 			.height = cast->latest_height,
 		};
 		ok = output_capture_frame_copy(cast->capture, &frame, &buffer->damage,
-			buffer->data, cast->stride, cast->width, cast->height, 0, 0);
+			buffer->data, cast->stride, cast->width, cast->height, 0, 0, false);
 	}
 	if (ok && !buffer->dmabuf && embedded && embedded->pixels &&
 			cast->cursor_box.width > 0) {

@@ -4,10 +4,13 @@
 /* Copying 32-bit pixel rows between sinks' formats. Pure: no wlroots. */
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* Copies width pixels; swap_rb exchanges red and blue (xRGB <-> xBGR). */
 void pixel_copy_row(uint8_t *dst, const uint8_t *src, int width, bool swap_rb);
+/* Exchanges red and blue of n pixels in place. */
+void pixel_swap_rb(uint8_t *pixels, size_t n);
 
 /*
  * Draws a premultiplied ARGB8888 image (a cursor) over 32-bit xRGB pixels

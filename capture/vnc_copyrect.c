@@ -56,7 +56,7 @@ static void add_same_rows(struct vnc_source *source, const struct output_capture
 	pixman_region32_init_rect(&wanted, box->x1 - source->x, box->y1 - source->y,
 		(unsigned)w, (unsigned)h);
 	bool ok = output_capture_frame_copy(source->capture, frame, &wanted, rows, w * 4,
-		w, h, source->x - box->x1, source->y - box->y1);
+		w, h, source->x - box->x1, source->y - box->y1, vnc->fb_rgbx);
 	pixman_region32_fini(&wanted);
 	for (int y = 0; ok && y < h; y++) {
 		const uint8_t *old = vnc->fb +

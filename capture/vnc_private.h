@@ -25,8 +25,13 @@ struct vnc_server {
 	const struct options_vnc *options;
 	rfbScreenInfoPtr screen;
 
-	/* The framebuffer viewers see: XRGB8888 (bytes B,G,R,X). */
+	/*
+	 * The framebuffer viewers see: bytes R,G,B,X (fb_rgbx) or B,G,R,X,
+	 * whichever the last viewer to choose its pixel format asked for, so
+	 * that libvncserver sends it without translating (vnc_format.c).
+	 */
 	uint8_t *fb;
+	bool fb_rgbx;
 	int width, height;
 
 	/*
@@ -106,6 +111,14 @@ void vnc_schedule_updates(struct vnc_server *vnc);
 bool vnc_client_check_gone(struct vnc_client *client);
 /* Reallocates the framebuffer for a new output size and tells every viewer. */
 void vnc_framebuffer_resize(struct vnc_server *vnc, int width, int height);
+/*
+ * vnc_format.c: the framebuffer's byte order follows the viewers' pixel
+ * formats. init sets it up on a new screen; apply sets the server's pixel
+ * format for fb_rgbx (after rfbNewFramebuffer reset it) and every viewer's
+ * translation.
+ */
+void vnc_format_init(struct vnc_server *vnc);
+void vnc_format_apply(struct vnc_server *vnc);
 /* Framebuffer coordinates to layout coordinates; false outside. */
 bool vnc_framebuffer_to_layout(struct vnc_server *vnc, int x, int y, double *lx, double *ly);
 

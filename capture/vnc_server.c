@@ -92,7 +92,8 @@ static void handle_capture_frame(struct wl_listener *listener, void *data) {
 		vnc_copyrect_frame(source, frame, &copied);
 	}
 	if (!output_capture_frame_copy(source->capture, frame, frame->damage, vnc->fb,
-			vnc->width * 4, vnc->width, vnc->height, source->x, source->y)) {
+			vnc->width * 4, vnc->width, vnc->height, source->x, source->y,
+			vnc->fb_rgbx)) {
 		pixman_region32_fini(&copied);
 		return;
 	}
@@ -324,9 +325,7 @@ void vnc_framebuffer_resize(struct vnc_server *vnc, int width, int height) {
 	if (vnc->screen) {
 		/* Tells every viewer (NewFBSize / ExtendedDesktopSize). */
 		rfbNewFramebuffer(vnc->screen, (char *)fb, width, height, 8, 3, 4);
-		vnc->screen->serverFormat.redShift = 16;
-		vnc->screen->serverFormat.greenShift = 8;
-		vnc->screen->serverFormat.blueShift = 0;
+		vnc_format_apply(vnc);
 		wlr_log(WLR_INFO, "VNC: framebuffer is now %dx%d", width, height);
 		vnc_backlog_resized(vnc);
 	}
@@ -441,9 +440,7 @@ static struct vnc_server *server_create(struct server *server, bool listen) {
 	vnc->screen = screen;
 	screen->screenData = vnc;
 	screen->frameBuffer = (char *)vnc->fb;
-	screen->serverFormat.redShift = 16;
-	screen->serverFormat.greenShift = 8;
-	screen->serverFormat.blueShift = 0;
+	vnc_format_init(vnc);
 	screen->desktopName = "oriel";
 	screen->alwaysShared = TRUE;
 	screen->deferUpdateTime = 0;

@@ -11,6 +11,9 @@
  *                         without it Tight stays lossless
  *   --no-cursor           do not ask for the cursor pseudo-encodings
  *   --exclusive           ask the server not to share the desktop
+ *   --bgr                 ask for 32-bit pixels with red in the high byte
+ *                         (red shift 16, as TigerVNC does) instead of
+ *                         libvncclient's red shift 0
  *   --timeout SECONDS     give up connecting/snapshotting after this (20)
  *
  * Modes:
@@ -541,13 +544,14 @@ int main(int argc, char **argv)
 		{ "quality", required_argument, NULL, 'q' },
 		{ "no-cursor", no_argument, NULL, 'c' },
 		{ "exclusive", no_argument, NULL, 'x' },
+		{ "bgr", no_argument, NULL, 'b' },
 		{ "timeout", required_argument, NULL, 't' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
 	const char *encodings = NULL, *address, *mode;
 	int quality = -1, opt, status = 0;
-	bool cursor = true, shared = true, ok;
+	bool cursor = true, shared = true, bgr = false, ok;
 	char *host, *colon;
 	int port = 5900;
 	rfbClient *client;
@@ -560,6 +564,7 @@ int main(int argc, char **argv)
 		case 'q': quality = atoi(optarg); break;
 		case 'c': cursor = false; break;
 		case 'x': shared = false; break;
+		case 'b': bgr = true; break;
 		case 't': viewer.timeout_s = atoi(optarg); break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 1;
@@ -584,6 +589,10 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	viewer.client = client;
+	if (bgr) {
+		client->format.redShift = 16;
+		client->format.blueShift = 0;
+	}
 	host = strdup(address);
 	colon = strrchr(host, ':');
 	if (host[0] != '/' && colon) {

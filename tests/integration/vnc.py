@@ -284,7 +284,7 @@ def expect_same_pixels(vnc_img, shot, tolerance=0, exclude=None, what="VNC frame
 # The test viewer
 
 def viewer_argv(address, mode_args, password_file=None, encodings=None,
-                quality=None, cursor=True, timeout=20):
+                quality=None, cursor=True, bgr=False, timeout=20):
     argv = [harness.exe("ORIEL_TEST_VNCVIEWER"), "--timeout", str(int(T(timeout)))]
     if password_file is not None:
         argv += ["--password-file", str(password_file)]
@@ -294,6 +294,8 @@ def viewer_argv(address, mode_args, password_file=None, encodings=None,
         argv += ["--quality", str(quality)]
     if not cursor:
         argv.append("--no-cursor")
+    if bgr:
+        argv.append("--bgr")
     return argv + [address_arg(address)] + [str(a) for a in mode_args]
 
 

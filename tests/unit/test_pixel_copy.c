@@ -18,6 +18,20 @@ static void test_copy_swap(void) {
 	assert(memcmp(dst, want, 8) == 0);
 	pixel_copy_row(dst, src, 2, false);
 	assert(memcmp(dst, src, 8) == 0);
+	/* In place, and an odd count (no vector tail lost). */
+	uint8_t many[4 * 37];
+	for (size_t i = 0; i < sizeof(many); i++) {
+		many[i] = (uint8_t)i;
+	}
+	pixel_swap_rb(many, 37);
+	for (int i = 0; i < 37; i++) {
+		const uint8_t *p = many + 4 * i;
+		assert(p[0] == 4 * i + 2 && p[1] == 4 * i + 1 && p[2] == 4 * i && p[3] == 4 * i + 3);
+	}
+	pixel_swap_rb(many, 37);
+	for (size_t i = 0; i < sizeof(many); i++) {
+		assert(many[i] == (uint8_t)i);
+	}
 }
 
 static void test_blend(void) {

@@ -202,7 +202,6 @@ void ewmh_desktop_request(struct xwm_x11 *x11, struct view *view, const uint32_t
 }
 
 void ewmh_state_property_changed(struct xwm_x11 *x11, struct view *view) {
-	xcb_window_t window = xwayland_view_window(view);
 	struct wlr_xwayland_surface *xsurface = xwayland_view_xsurface(view);
 	if (view->mapped && xsurface &&
 			xsurface->maximized_vert != xsurface->maximized_horz) {
@@ -214,13 +213,22 @@ void ewmh_state_property_changed(struct xwm_x11 *x11, struct view *view) {
 		view_set_maximized(view, view->maximized);
 	} else if (view->mapped) {
 		write_states(x11, view, *xwayland_view_states(view));
-	} else {
-		/*
-		 * Withdrawn: the client says what it wants at map. Added up,
-		 * since wlroots' rewrite as the window maps removes them all.
-		 */
-		*xwayland_view_states(view) |= ewmh_state_read(x11, window);
 	}
+	/* Withdrawn: what the client asks for is read at its MapRequest. */
+}
+
+/*
+ * A client sets _NET_WM_STATE itself while its window is withdrawn, then
+ * maps it; wlroots' XWM answers the MapRequest by rewriting the property
+ * with its own atoms. The one moment the client's value is sure to be
+ * there is now, before wlroots handles the MapRequest: the property was
+ * set before MapWindow, and wlroots has not written yet. Reading it
+ * later, on a PropertyNotify of oriel's connection, is a race: that event
+ * may sit in xcb's queue (read with some reply) while wlroots' connection
+ * goes on to the MapRequest, and the read then finds wlroots' rewrite.
+ */
+void ewmh_state_map_requested(struct xwm_x11 *x11, struct view *view) {
+	*xwayland_view_states(view) = ewmh_state_read(x11, xwayland_view_window(view));
 }
 
 void ewmh_state_attention_changed(struct xwm_x11 *x11, struct view *view) {

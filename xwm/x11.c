@@ -231,21 +231,6 @@ void xwm_x11_disconnect(struct xwm_x11 *x11) {
 	free(x11);
 }
 
-/*
- * The client sets its initial _NET_WM_STATE while the window is withdrawn,
- * and wlroots' XWM overwrites it as the window maps: oriel listens from
- * the start. Selected after wlroots' XWM did, so the X server tells this
- * connection first.
- */
-void xwm_x11_window_created(struct xwm_x11 *x11, xcb_window_t window) {
-	if (!x11) {
-		return;
-	}
-	uint32_t mask = XCB_EVENT_MASK_PROPERTY_CHANGE;
-	xcb_change_window_attributes(x11->conn, window, XCB_CW_EVENT_MASK, &mask);
-	xwm_x11_flush(x11);
-}
-
 void xwm_x11_window_managed(struct xwm_x11 *x11, xcb_window_t window) {
 	if (!x11) {
 		return;

@@ -117,8 +117,7 @@ void ewmh_root_update_geometry(struct xwm_x11 *x11);
 /* wlroots' XWM wrote _NET_CLIENT_LIST: put it in mapping order. */
 void ewmh_root_client_list_changed(struct xwm_x11 *x11);
 
-/* Per managed window: as it is created, and when it maps. */
-void xwm_x11_window_created(struct xwm_x11 *x11, xcb_window_t window);
+/* Per managed window, when it maps. */
 void xwm_x11_window_managed(struct xwm_x11 *x11, xcb_window_t window);
 /* The window's X border width (what the client asked for), or 0. */
 int xwm_x11_border_width(struct xwm_x11 *x11, xcb_window_t window);
@@ -174,6 +173,8 @@ void ewmh_state_request(struct xwm_x11 *x11, struct view *view, const uint32_t *
 void ewmh_desktop_request(struct xwm_x11 *x11, struct view *view, const uint32_t *data);
 /* Someone (wlroots' XWM) rewrote the property: our atoms go back in. */
 void ewmh_state_property_changed(struct xwm_x11 *x11, struct view *view);
+/* The window asked to be mapped, and wlroots' XWM has not answered yet. */
+void ewmh_state_map_requested(struct xwm_x11 *x11, struct view *view);
 /* _NET_WM_STATE_DEMANDS_ATTENTION follows what the title bar shows. */
 void ewmh_state_attention_changed(struct xwm_x11 *x11, struct view *view);
 

@@ -34,6 +34,26 @@ struct xwm {
 	bool client_destroy_linked;
 };
 
+/*
+ * wlroots' XWM shows each of its X events to user_event_handler first,
+ * without user data; a process has one oriel XWM.
+ */
+static struct xwm *event_xwm;
+
+/* Sees wlroots' XWM's events before it handles them; handles none itself. */
+static int handle_wm_event(struct wlr_xwm *wlr_xwm, xcb_generic_event_t *event) {
+	if ((event->response_type & 0x7f) == XCB_MAP_REQUEST && event_xwm &&
+			event_xwm->x11) {
+		/* wlroots' answer rewrites _NET_WM_STATE: what was asked, first. */
+		xcb_map_request_event_t *request = (xcb_map_request_event_t *)event;
+		struct view *view = xwayland_view_find(event_xwm->server, request->window);
+		if (view) {
+			ewmh_state_map_requested(event_xwm->x11, view);
+		}
+	}
+	return 0;
+}
+
 static void handle_new_surface(struct wl_listener *listener, void *data) {
 	struct xwm *xwm = wl_container_of(listener, xwm, new_surface);
 	struct wlr_xwayland_surface *xsurface = data;
@@ -115,6 +135,8 @@ static bool xwm_start(struct xwm *xwm) {
 	if (!xwm->xwayland) {
 		return false;
 	}
+	event_xwm = xwm;
+	xwm->xwayland->user_event_handler = handle_wm_event;
 	xwm->ready.notify = handle_ready;
 	wl_signal_add(&xwm->xwayland->events.ready, &xwm->ready);
 	xwm->new_surface.notify = handle_new_surface;
@@ -218,6 +240,9 @@ void xwm_destroy(struct xwm *xwm) {
 	wl_event_source_remove(xwm->restart_timer);
 	xwm_stop(xwm);
 	wlr_xcursor_manager_destroy(xwm->xcursor_manager);
+	if (event_xwm == xwm) {
+		event_xwm = NULL;
+	}
 	free(xwm);
 }
 

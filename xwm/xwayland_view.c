@@ -604,12 +604,7 @@ struct wlr_xwayland_surface *xwayland_view_xsurface(struct view *view) {
 void xwayland_view_create(struct server *server, struct wlr_xwayland_surface *xsurface) {
 	struct xwayland_view *xview = zalloc(sizeof(*xview));
 	xview->xsurface = xsurface;
-	/*
-	 * Read now, while wlroots' XWM is still handling the window's creation:
-	 * it rewrites _NET_WM_STATE with only its own atoms when the window maps.
-	 */
-	xwm_x11_window_created(xwm_get_x11(server->xwm), xsurface->window_id);
-	xview->ewmh_states = ewmh_state_read(xwm_get_x11(server->xwm), xsurface->window_id);
+	/* Its _NET_WM_STATE is read at its MapRequest (xwm/xwayland.c). */
 	view_init(&xview->base, server, &xwayland_view_impl, xsurface->surface);
 	xsurface->data = &xview->base;
 	sync_request_init(&xview->sync, &xview->base, xsurface);

@@ -28,7 +28,7 @@ import traceback
 
 import harness
 from harness import NotYet, Session, TestFailure, expect, expect_eq, geometry, tool
-from xclient import spawn, xclient_path
+from xclient import check_sync_protocol, spawn, sync_events, xclient_path
 
 W, H = 1024, 768
 TITLE, BORDER = 24, 1
@@ -792,6 +792,30 @@ def check_ping(c):
     c.close(win)
 
 
+def check_sync_request(c):
+    """Two resizes by a pager, one right after the other (the drag is in
+    test_xwm_sync_request.py): each new size reaches the client after a sync
+    request, and only once the client drew the size before and answered."""
+    start = (240, 160)
+    win = c.window("sync", "--sync-request", "answer", "--position", "300,200",
+                   "--size", "%dx%d" % start)
+    sizes = [(300, 200), (340, 230)]
+    for size in sizes:
+        c.send("_NET_MOVERESIZE_WINDOW", win.wid, 0x2c00, 0, 0, *size)
+
+    def answered():
+        events = sync_events(win.client)
+        sets = [e for e in events if e[0] == "set"]
+        if not sets or sets[-1][2] != sizes[-1]:
+            raise NotYet("client log: %r" % (events,))
+        return events
+    check_sync_protocol(c.wait(answered, "the client to draw and answer %r" %
+                               (sizes[-1],)), start)
+    c.wait_window(win, lambda w: (w["width"], w["height"]) == sizes[-1], "resized")
+    c.x_agrees(win)
+    c.close(win)
+
+
 def check_pid(c):
     win = c.window("pid", "--pid")
     expect_eq(c.info(win)["pid"], win.client.pid, "the pid oriel lists")
@@ -977,6 +1001,7 @@ CHECKS = {
     "_NET_WM_PING": check_ping,
     "_NET_WM_PID": check_pid,
     "_NET_WM_ICON": check_icon,
+    "_NET_WM_SYNC_REQUEST": check_sync_request,
 }
 for _kind in TYPE_POLICY:
     CHECKS["_NET_WM_WINDOW_TYPE_" + _kind] = (lambda k: lambda c: check_type(c, k))(_kind)

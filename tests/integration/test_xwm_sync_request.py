@@ -14,11 +14,9 @@
   sync request; after oriel's timeout it is resized all the same, to the
   size the drag ended at, without further requests.
 """
-import re
-
 import harness
 from harness import NotYet, Session, expect, expect_eq, tool
-from xclient import spawn
+from xclient import check_sync_protocol, spawn, sync_events
 
 OUTPUT = (1280, 720)
 COLOUR = (0x2a, 0xb0, 0x5c)
@@ -40,24 +38,6 @@ def _alt_right_drag(s, start, steps, step):
         s.key_sym("Alt_L", "release")
 
 
-def _events(client):
-    """The client's log as (kind, values) tuples."""
-    out = []
-    for line in client.log().splitlines():
-        m = re.match(r"^sync-request (\d+)$", line)
-        if m:
-            out.append(("request", int(m.group(1))))
-            continue
-        m = re.match(r"^sync-set (\d+) (\d+)x(\d+)$", line)
-        if m:
-            out.append(("set", int(m.group(1)), (int(m.group(2)), int(m.group(3)))))
-            continue
-        m = re.match(r"^configure -?\d+ -?\d+ (\d+) (\d+) real$", line)
-        if m:
-            out.append(("configure", (int(m.group(1)), int(m.group(2)))))
-    return out
-
-
 def _resize_configures(events, size):
     """The real ConfigureNotify events that changed the size, from size."""
     changes = []
@@ -66,33 +46,6 @@ def _resize_configures(events, size):
             size = e[1]
             changes.append(e)
     return changes
-
-
-def _check_protocol(events, start_size):
-    """Serials increase; each new size comes after its serial and only once
-    the serial of the size before was set."""
-    requests = [e[1] for e in events if e[0] == "request"]
-    expect(len(requests) >= 2, "sync requests during the drag: %r" % (requests,))
-    expect(requests == sorted(set(requests)),
-           "sync request serials do not increase: %r" % (requests,))
-    size = start_size
-    latest_request = None  # the serial that came before the size being drawn
-    previous = None        # the serial of the size before
-    set_so_far = 0
-    for e in events:
-        if e[0] == "request":
-            latest_request = e[1]
-        elif e[0] == "set":
-            set_so_far = max(set_so_far, e[1])
-        elif e[0] == "configure" and e[1] != size:
-            size = e[1]
-            expect(latest_request is not None and latest_request != previous,
-                   "size %r came with no new sync request before it: %r" % (size, events))
-            if previous is not None:
-                expect(set_so_far >= previous,
-                       "size %r was configured before the counter reached %d "
-                       "(the size before's serial): %r" % (size, previous, events))
-            previous = latest_request
 
 
 def main():
@@ -122,14 +75,14 @@ def main():
         want = (w + STEPS * STEP[0], h + STEPS * STEP[1])
 
         def answered_final():
-            events = _events(client)
+            events = sync_events(client)
             sets = [e for e in events if e[0] == "set"]
             if not sets or sets[-1][2] != want:
                 raise NotYet("client log: %r" % (events,))
             return events
         events = s.wait_for(answered_final, what="the client to draw and answer %r" %
                             (want,))
-        _check_protocol(events, (w, h))
+        check_sync_protocol(events, (w, h))
         changes = _resize_configures(events, (w, h))
         expect(len(changes) < STEPS,
                "every one of the %d drag steps reached the client: %r" % (STEPS, changes))
@@ -158,7 +111,7 @@ def main():
         s.wait_for(lambda: ("did not answer _NET_WM_SYNC_REQUEST" in s.log_text() or
                             (_ for _ in ()).throw(NotYet("no timeout logged"))),
                    what="oriel to log the sync request's timeout")
-        requests = [e for e in _events(mute) if e[0] == "request"]
+        requests = [e for e in sync_events(mute) if e[0] == "request"]
         expect_eq(len(requests), 1, "sync requests the silent client got")
         exclude = s.park_pointer()
         s.wait_colour(grown, COLOUR, exclude=exclude,

@@ -13,6 +13,7 @@
 #include <wlr/util/edges.h>
 #include <wlr/util/region.h>
 #include "compositor/cursor.h"
+#include "compositor/frame_input.h"
 #include "compositor/layer_shell.h"
 #include "compositor/prompt.h"
 #include "compositor/seat.h"
@@ -65,6 +66,9 @@ void seat_update_pointer_focus(struct seat *seat, uint32_t time_msec) {
 		return;
 	}
 	if (implicit_grab_motion(seat, time_msec)) {
+		return;
+	}
+	if (frame_input_motion(seat)) {
 		return;
 	}
 	double sx, sy;
@@ -207,11 +211,18 @@ void seat_pointer_button(struct seat *seat, uint32_t time_msec, uint32_t button,
 			seat->cursor->y, pressed)) {
 		return;
 	}
+	if (!pressed && frame_input_release(seat, button)) {
+		seat_update_pointer_focus(seat, time_msec);
+		return;
+	}
 	if (!pressed && seat->mode != CURSOR_PASSTHROUGH) {
 		seat->mode = CURSOR_PASSTHROUGH;
 		seat->grabbed_view = NULL;
 		seat_update_pointer_focus(seat, time_msec);
 		return;
+	}
+	if (pressed && !alt_held(seat) && frame_input_press(seat, time_msec, button)) {
+		return; /* no client sees a press on a frame */
 	}
 	double sx = 0, sy = 0;
 	struct wlr_surface *surface = NULL;

@@ -3,6 +3,7 @@
 #include <wlr/types/wlr_buffer.h>
 #include <wlr/types/wlr_scene.h>
 #include "compositor/decoration.h"
+#include "compositor/frame_layout.h"
 #include "compositor/icon_buffer.h"
 #include "compositor/text_buffer.h"
 
@@ -47,8 +48,10 @@ static void update_title_text(struct decoration *decoration, int width, const ch
 	decoration->text = text;
 	decoration->text_width = width;
 	int left = title_left(decoration);
-	struct wlr_buffer *buffer = text_buffer_create(title, width - left,
-		DECORATION_TITLE_HEIGHT, text_colour);
+	/* The title stops where the buttons begin. */
+	int room = frame_buttons_left(width) - left;
+	struct wlr_buffer *buffer = room > 0 ? text_buffer_create(title, room,
+		DECORATION_TITLE_HEIGHT, text_colour) : NULL;
 	if (!buffer) {
 		return;
 	}
@@ -57,6 +60,52 @@ static void update_title_text(struct decoration *decoration, int width, const ch
 	if (decoration->title_text) {
 		wlr_scene_node_set_position(&decoration->title_text->node, left,
 			-DECORATION_TITLE_HEIGHT);
+	}
+}
+
+static const enum frame_part button_parts[3] = {
+	FRAME_PART_MINIMIZE, FRAME_PART_MAXIMIZE, FRAME_PART_CLOSE,
+};
+
+static void destroy_buttons(struct decoration *decoration) {
+	for (int i = 0; i < 3; i++) {
+		if (decoration->buttons[i]) {
+			wlr_scene_node_destroy(&decoration->buttons[i]->node);
+			decoration->buttons[i] = NULL;
+		}
+	}
+}
+
+/* Redrawn only when the bar's width or the maximized state changed. */
+static void update_buttons(struct decoration *decoration, int width, bool maximized) {
+	bool drawn = false;
+	for (int i = 0; i < 3; i++) {
+		drawn = drawn || decoration->buttons[i];
+	}
+	if (drawn && decoration->buttons_width == width &&
+			decoration->buttons_maximized == maximized) {
+		return;
+	}
+	destroy_buttons(decoration);
+	decoration->buttons_width = width;
+	decoration->buttons_maximized = maximized;
+	uint32_t pixels[FRAME_BUTTON_SIZE * FRAME_BUTTON_SIZE];
+	for (int i = 0; i < 3; i++) {
+		struct frame_rect rect;
+		if (!frame_button_rect(width, button_parts[i], &rect)) {
+			continue;
+		}
+		frame_button_glyph(button_parts[i], maximized, pixels, FRAME_BUTTON_SIZE);
+		struct wlr_buffer *buffer = icon_buffer_create(pixels, FRAME_BUTTON_SIZE);
+		if (!buffer) {
+			continue;
+		}
+		decoration->buttons[i] = wlr_scene_buffer_create(&decoration->tree->node,
+			buffer);
+		wlr_buffer_drop(buffer);
+		if (decoration->buttons[i]) {
+			wlr_scene_node_set_position(&decoration->buttons[i]->node, rect.x, rect.y);
+		}
 	}
 }
 
@@ -70,7 +119,7 @@ void decoration_finish(struct decoration *decoration) {
 }
 
 void decoration_update(struct decoration *decoration, int width, int height,
-		const char *title, bool focused, bool attention) {
+		const char *title, bool focused, bool attention, bool maximized) {
 	decoration->focused = focused;
 	decoration->attention = attention;
 	const int b = DECORATION_BORDER, t = DECORATION_TITLE_HEIGHT;
@@ -83,6 +132,7 @@ void decoration_update(struct decoration *decoration, int width, int height,
 		attention ? title_attention : focused ? title_focused : title_unfocused);
 	if (decoration->enabled) {
 		update_title_text(decoration, width, title, false);
+		update_buttons(decoration, width, maximized);
 	}
 }
 
@@ -93,6 +143,9 @@ void decoration_set_enabled(struct decoration *decoration, bool enabled) {
 		/* Frees the text; it is drawn again on the next update. */
 		wlr_scene_node_destroy(&decoration->title_text->node);
 		decoration->title_text = NULL;
+	}
+	if (!enabled) {
+		destroy_buttons(decoration);
 	}
 }
 

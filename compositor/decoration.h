@@ -1,7 +1,11 @@
 #ifndef ORIEL_DECORATION_H
 #define ORIEL_DECORATION_H
 
-/* Server-side window decoration: a title bar and a thin border. */
+/*
+ * Server-side window decoration: a title bar with the icon, the title and
+ * minimize, maximize and close buttons, and a thin border. Where they are
+ * is frame_layout.h's to say; frame_input.c makes them work.
+ */
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -20,6 +24,10 @@ struct decoration {
 	struct wlr_scene_rect *title_bar;
 	struct wlr_scene_buffer *title_text;
 	struct wlr_scene_buffer *icon; /* NULL: no icon */
+	/* Minimize, maximize (or restore), close; NULL where they did not fit. */
+	struct wlr_scene_buffer *buttons[3];
+	int buttons_width;   /* the width they were placed for */
+	bool buttons_maximized; /* and whether maximize was drawn as restore */
 	char *text;     /* what title_text shows */
 	int text_width; /* and how wide it was drawn */
 	bool enabled;
@@ -31,7 +39,7 @@ void decoration_init(struct decoration *decoration, struct wlr_scene_tree *paren
 void decoration_finish(struct decoration *decoration);
 /* Redraws for a content of this size; hidden when disabled. */
 void decoration_update(struct decoration *decoration, int width, int height,
-	const char *title, bool focused, bool attention);
+	const char *title, bool focused, bool attention, bool maximized);
 void decoration_set_enabled(struct decoration *decoration, bool enabled);
 /*
  * Shows DECORATION_ICON_SIZE squared premultiplied ARGB pixels left of the

@@ -15,6 +15,7 @@
 #include "compositor/cursor.h"
 #include "compositor/keyboard.h"
 #include "compositor/keyboard_moveresize.h"
+#include "compositor/frame_input.h"
 #include "compositor/seat.h"
 #include "compositor/server.h"
 #include "compositor/util.h"
@@ -100,6 +101,7 @@ void seat_view_gone(struct seat *seat, struct view *view) {
 	if (seat->key_grab_view == view) {
 		keyboard_moveresize_end(seat);
 	}
+	frame_input_view_gone(seat, view);
 }
 
 struct wlr_cursor *seat_cursor(struct seat *seat) {

@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <wayland-server-core.h>
 #include <wlr/util/box.h>
+#include "compositor/frame_layout.h"
 
 struct server;
 struct view;
@@ -32,6 +33,12 @@ struct seat {
 	/* The implicit grab (cursor.c): the pressed surface's layout origin. */
 	bool implicit_grab;
 	double implicit_grab_x, implicit_grab_y;
+	/* A button pressed on a server-side frame (frame_input.c). */
+	bool frame_pressed;
+	struct view *frame_view; /* NULL once it went away */
+	enum frame_part frame_part;
+	uint32_t frame_button;
+	struct frame_click frame_last_click;
 	/* Keyboard move/resize (keyboard_moveresize.c). */
 	struct view *key_grab_view;
 	bool key_grab_resize;

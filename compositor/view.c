@@ -43,7 +43,7 @@ static struct placement_box to_placement(const struct wlr_box *box) {
 static void redraw_decoration(struct view *view) {
 	decoration_update(&view->decoration, view->geometry.width, view->geometry.height,
 		view->impl->get_title(view), view->server->focused_view == view,
-		view_wants_attention(view));
+		view_wants_attention(view), view->maximized);
 }
 
 /* Shown in the title bar, and told to the client (X: _NET_WM_STATE). */
@@ -515,6 +515,7 @@ void view_set_maximized(struct view *view, bool maximized) {
 	if (view->toplevel_handle) {
 		wlr_foreign_toplevel_handle_v1_set_maximized(view->toplevel_handle, maximized);
 	}
+	redraw_decoration(view); /* maximize becomes restore */
 	if (view->fullscreen) {
 		return;
 	}

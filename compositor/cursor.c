@@ -1,4 +1,5 @@
 #include <linux/input-event-codes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <wlr/types/wlr_cursor.h>
 #include <wlr/types/wlr_idle.h>
@@ -86,24 +87,25 @@ void seat_update_pointer_focus(struct seat *seat, uint32_t time_msec) {
 
 static void process_grab_motion(struct seat *seat) {
 	struct view *view = seat->grabbed_view;
-	double dx = seat->cursor->x - seat->grab_x;
-	double dy = seat->cursor->y - seat->grab_y;
+	/* Rounded: absolute pointer positions come back with float error. */
+	int dx = (int)lround(seat->cursor->x - seat->grab_x);
+	int dy = (int)lround(seat->cursor->y - seat->grab_y);
 	struct wlr_box box = seat->grab_geometry;
 	if (seat->mode == CURSOR_MOVE) {
-		view_move(view, box.x + (int)dx, box.y + (int)dy);
+		view_move(view, box.x + dx, box.y + dy);
 		return;
 	}
 	if (seat->resize_edges & WLR_EDGE_LEFT) {
-		box.x += (int)dx;
-		box.width -= (int)dx;
+		box.x += dx;
+		box.width -= dx;
 	} else if (seat->resize_edges & WLR_EDGE_RIGHT) {
-		box.width += (int)dx;
+		box.width += dx;
 	}
 	if (seat->resize_edges & WLR_EDGE_TOP) {
-		box.y += (int)dy;
-		box.height -= (int)dy;
+		box.y += dy;
+		box.height -= dy;
 	} else if (seat->resize_edges & WLR_EDGE_BOTTOM) {
-		box.height += (int)dy;
+		box.height += dy;
 	}
 	if (box.width < MIN_VIEW_SIZE) {
 		if (seat->resize_edges & WLR_EDGE_LEFT) {

@@ -84,9 +84,18 @@ static void set_cursor(struct seat *seat, uint32_t edges) {
 		frame_cursor_name(edges), seat->cursor);
 }
 
+/* A drag or a popup's grab decides where the pointer goes itself. */
+static bool seat_grabbed(struct seat *seat) {
+	struct wlr_seat_pointer_state *state = &seat->wlr_seat->pointer_state;
+	return state->grab != state->default_grab;
+}
+
 bool frame_input_motion(struct seat *seat) {
 	if (seat->frame_pressed) {
 		return true; /* the frame keeps the pointer until the release */
+	}
+	if (seat_grabbed(seat)) {
+		return false;
 	}
 	struct view *view;
 	struct frame_hit hit = frame_at(seat, &view);
@@ -130,7 +139,7 @@ static void press_title(struct seat *seat, struct view *view, uint32_t time_msec
 bool frame_input_press(struct seat *seat, uint32_t time_msec, uint32_t button) {
 	/* Only a first press: a button held in a client keeps its grab. */
 	if (button != BTN_LEFT || seat->frame_pressed || seat->mode != CURSOR_PASSTHROUGH ||
-			seat->wlr_seat->pointer_state.button_count > 0) {
+			seat->wlr_seat->pointer_state.button_count > 0 || seat_grabbed(seat)) {
 		return false;
 	}
 	struct view *view;

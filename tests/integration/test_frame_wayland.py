@@ -65,8 +65,8 @@ def main():
         win = at(restored)
         expect(not win["maximized"], "restore left it maximized: %r" % win)
         click(s, centre(button_rect(win, "maximize")))
-        win = s.wait_window(id=wid, where=lambda w: w["maximized"],
-                            what="maximized by the button")
+        win = s.wait_window(id=wid, where=lambda w: w["maximized"] and
+                            w["width"] > SIZE[0] + 500, what="maximized by the button")
         click(s, centre(button_rect(win, "maximize")))
         win = at(restored)
 

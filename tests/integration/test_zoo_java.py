@@ -29,7 +29,7 @@ def main():
         if res.returncode != 0:
             raise TestFailure("javac failed:\n" + res.stderr)
         zoo.run_app(s, "java", [java, "-cp", str(s.tmp), "Zoo"],
-                    menu_hold=False)
+                    menu_hold=True)
         s.check_alive()
 
 

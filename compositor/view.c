@@ -166,7 +166,15 @@ void view_destroy(struct view *view) {
 }
 
 static void place_new_view(struct view *view, bool has_position, int x, int y) {
-	struct output *output = output_focused(view->server);
+	/*
+	 * A window that asks for a place goes to the output there, as under
+	 * an X window manager; others open where the person is working.
+	 */
+	struct output *output = has_position ? output_at(view->server,
+		x + view->geometry.width / 2.0, y + view->geometry.height / 2.0) : NULL;
+	if (!output) {
+		output = output_focused(view->server);
+	}
 	if (!output) {
 		return;
 	}

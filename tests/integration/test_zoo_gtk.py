@@ -5,7 +5,8 @@ a menubar and a dialog, as a person uses it (see zoo.run_app):
   not announce _GTK_FRAME_EXTENTS) and takes the focus on a click;
 - its File menu drops exactly where GTK placed it;
 - its Gtk.Dialog (transient) is titled and centred over the window;
-- WM_DELETE_WINDOW closes the dialog, then the app (status 0).
+- the dialog's title bar close button closes it, and `wmctrl -c` the app
+  (both through WM_DELETE_WINDOW; the app exits with status 0).
 """
 import harness
 from harness import Session, Skip

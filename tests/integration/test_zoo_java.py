@@ -4,11 +4,12 @@ zoo.run_app and tests/integration/zoo_apps/Zoo.java), as a person uses it:
 - it maps with oriel's title bar and takes the focus on a click;
 - its File menu, a heavyweight popup (an override-redirect X window),
   drops exactly where Swing placed it while the button is held on File
-  (a plain click opens it too, but here it closes again on the release,
-  which it does not on a bare Xvfb: not understood yet, so not tested);
+  (a plain click opens it too, but not every time on a busy machine:
+  not understood yet, so not tested);
 - the JDialog (owned by the frame, so transient) is titled and centred
   over the frame;
-- WM_DELETE_WINDOW closes the dialog, then the app (status 0).
+- the dialog's title bar close button closes it, and `wmctrl -c` the app
+  (both through WM_DELETE_WINDOW; the app exits with status 0).
 """
 import shutil
 import subprocess

@@ -9,8 +9,9 @@ with a menubar and a dialog (a transient Toplevel), as a person uses them.
   stopping at its edges;
 - the "Dialog" button opens a transient Toplevel: titled, centred over
   the main window;
-- orielctl close on the dialog makes Tk destroy it (WM_DELETE_WINDOW) and
-  the app goes on; on the main window the app exits with status 0.
+- the dialog's title bar close button makes Tk destroy it
+  (WM_DELETE_WINDOW) and the app goes on; `wmctrl -c` on the main window
+  makes the app exit with status 0.
 """
 import shutil
 

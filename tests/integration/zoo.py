@@ -6,6 +6,7 @@ import re
 import subprocess
 import sys
 
+import frame
 from harness import NotYet, expect, tool
 
 TITLE = 24                  # compositor/decoration.h DECORATION_TITLE_HEIGHT
@@ -65,14 +66,18 @@ def click_focuses(s, win, wid, at=None):
     s.wait_for(raised, what="%s raised by a click" % win["title"])
 
 
-def closes_politely(s, client, win, wid=None, status=0):
-    """orielctl close: the app gets WM_DELETE_WINDOW and exits by itself,
-    with the status it gives that case (xmessage: 1, its translation
+def closes_politely(s, client, win, wid=None, status=0, how="orielctl"):
+    """orielctl close (or, with how="wmctrl", `wmctrl -i -c` on wid): the
+    app gets WM_DELETE_WINDOW and exits by itself, with the status it gives
+    that case (xmessage: 1, its translation
     "<ClientMessage>WM_PROTOCOLS: exit(1)")."""
     if wid is not None:
         expect("WM_DELETE_WINDOW" in s.xprop(wid, "WM_PROTOCOLS"),
                "%s does not list WM_DELETE_WINDOW" % win["title"])
-    s.orielctl("close", win["id"], json=False)
+    if how == "wmctrl":
+        s.x_tool(tool("wmctrl"), "-i", "-c", str(wid))
+    else:
+        s.orielctl("close", win["id"], json=False)
     code = client.wait()
     s.wait_no_window(id=win["id"])
     expect(not re.search(r"I/?O error|connection to .* broken|killed", client.log(), re.I),
@@ -208,9 +213,10 @@ def run_app(s, name, argv, menu_hold=False):
     expect(abs(mc[0] - dc[0]) <= 2 and abs(mc[1] - dc[1]) <= 2,
            "dialog centred at %r, main window at %r" % (dc, mc))
 
-    s.orielctl("close", dialog["id"], json=False)
+    # The dialog's title bar close button closes it; wmctrl -c the app.
+    frame.click(s, frame.centre(frame.button_rect(s.window_by(id=dialog["id"]), "close")))
     s.wait_no_window(id=dialog["id"])
     expect(client.alive(), "%s exited when its dialog closed" % name)
-    closes_politely(s, client, s.window_by(id=win["id"]), wid)
+    closes_politely(s, client, s.window_by(id=win["id"]), wid, how="wmctrl")
 
 

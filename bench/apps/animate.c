@@ -16,6 +16,15 @@
  * at offset n*8 of FILE (mmap'd, LOG_FRAMES entries). A viewer on the same
  * machine reads it after the run to compute latency.
  *
+ * --cursor WxH: small damage instead. The window is drawn whole once (the
+ * pattern, standing still, and no frame counter); then each frame repaints
+ * only a WxH rectangle at (CURSOR_X, CURSOR_Y), like a blinking text cursor,
+ * and sends only that rectangle (ShmPutImage of WxH). The rectangle sits on
+ * a black bed CURSOR_BED px wide (the pattern has no black), and every pixel
+ * of it holds the frame number n: 0x800000 | (n & 1) << 22 | n (n < 2^20),
+ * so it alternates between two reds (the blink) and a consumer that finds
+ * the rectangle reads the frame number from any pixel.
+ *
  * SIGUSR1 toggles pause (the window keeps its last frame: a static app).
  * SIGTERM/SIGINT exit.
  *
@@ -43,6 +52,14 @@
 #define BITS 20
 #define LOG_FRAMES (1u << BITS)
 #define PATTERN_PERIOD 256
+#define CURSOR_X 24
+#define CURSOR_Y 24
+#define CURSOR_BED 8
+
+static uint32_t cursor_value(uint32_t n)
+{
+	return 0x800000u | (n & 1u) << 22 | (n & (LOG_FRAMES - 1));
+}
 
 static volatile sig_atomic_t quit_flag, pause_toggles;
 
@@ -135,6 +152,24 @@ static void draw_frame(struct shmbuf *b, uint32_t n)
 	}
 }
 
+/* --cursor: the still background, with the black bed, drawn once. */
+static void draw_still(struct shmbuf *b, int cw, int ch)
+{
+	int pw = b->w + PATTERN_PERIOD;
+	for (int y = 0; y < b->h; y++)
+		memcpy(b->pixels + (size_t)y * b->w, b->pattern + (size_t)y * pw, (size_t)b->w * 4);
+	for (int y = CURSOR_Y - CURSOR_BED; y < CURSOR_Y + ch + CURSOR_BED && y < b->h; y++)
+		for (int x = CURSOR_X - CURSOR_BED; x < CURSOR_X + cw + CURSOR_BED && x < b->w; x++)
+			b->pixels[(size_t)y * b->w + x] = 0;
+}
+
+static void draw_cursor(struct shmbuf *b, uint32_t n, int cw, int ch)
+{
+	for (int y = CURSOR_Y; y < CURSOR_Y + ch && y < b->h; y++)
+		for (int x = CURSOR_X; x < CURSOR_X + cw && x < b->w; x++)
+			b->pixels[(size_t)y * b->w + x] = cursor_value(n);
+}
+
 static xcb_atom_t intern(xcb_connection_t *c, const char *name)
 {
 	xcb_intern_atom_reply_t *r =
@@ -148,12 +183,13 @@ static void usage(void)
 {
 	fprintf(stderr,
 		"usage: animate [--size WxH] [--fps N] [--log FILE] [--no-fullscreen]\n"
-		"               [--frames N] [--paused]\n");
+		"               [--frames N] [--paused] [--cursor WxH]\n");
 }
 
 int main(int argc, char **argv)
 {
 	int w = 1920, h = 1080, fps = 60, fullscreen = 1, start_paused = 0;
+	int cw = 0, ch = 0; /* --cursor */
 	long max_frames = -1;
 	const char *log_path = NULL;
 	static const struct option opts[] = {
@@ -163,11 +199,12 @@ int main(int argc, char **argv)
 		{"no-fullscreen", no_argument, 0, 'n'},
 		{"frames", required_argument, 0, 'N'},
 		{"paused", no_argument, 0, 'p'},
+		{"cursor", required_argument, 0, 'c'},
 		{"help", no_argument, 0, 'h'},
 		{0, 0, 0, 0},
 	};
 	int o;
-	while ((o = getopt_long(argc, argv, "s:f:l:nN:ph", opts, NULL)) != -1) {
+	while ((o = getopt_long(argc, argv, "s:f:l:nN:pc:h", opts, NULL)) != -1) {
 		switch (o) {
 		case 's':
 			if (sscanf(optarg, "%dx%d", &w, &h) != 2 || w <= 0 || h <= 0) {
@@ -180,6 +217,12 @@ int main(int argc, char **argv)
 		case 'n': fullscreen = 0; break;
 		case 'N': max_frames = atol(optarg); break;
 		case 'p': start_paused = 1; break;
+		case 'c':
+			if (sscanf(optarg, "%dx%d", &cw, &ch) != 2 || cw <= 0 || ch <= 0) {
+				usage();
+				return 2;
+			}
+			break;
 		default: usage(); return o == 'h' ? 0 : 2;
 		}
 	}
@@ -295,11 +338,26 @@ int main(int argc, char **argv)
 				if (n >= LOG_FRAMES)
 					n = 1;
 			}
-			draw_frame(&buf, n);
+			/* --cursor: the whole window when it must be redrawn, else
+			 * only the rectangle. */
+			int x0 = 0, y0 = 0, pw = buf.w, ph = buf.h;
+			if (cw) {
+				if (need_redraw)
+					draw_still(&buf, cw, ch);
+				draw_cursor(&buf, n, cw, ch);
+				if (!need_redraw && CURSOR_X + cw <= buf.w && CURSOR_Y + ch <= buf.h) {
+					x0 = CURSOR_X;
+					y0 = CURSOR_Y;
+					pw = cw;
+					ph = ch;
+				}
+			} else {
+				draw_frame(&buf, n);
+			}
 			uint64_t sent = now_ns();
 			if (log)
 				log[n] = sent;
-			xcb_shm_put_image(c, win, gc, buf.w, buf.h, 0, 0, buf.w, buf.h, 0, 0,
+			xcb_shm_put_image(c, win, gc, buf.w, buf.h, x0, y0, pw, ph, x0, y0,
 					  24, XCB_IMAGE_FORMAT_Z_PIXMAP, 0, buf.seg, 0);
 			/* Round trip: the server has copied the segment before we
 			 * draw into it again. */

@@ -3,12 +3,20 @@
  * of bench/apps/animate:
  *   - distinct app frames seen per second (the frame counter decoded from
  *     the pixels of every delivered buffer) and buffers delivered;
- *   - CPU (utime+stime from /proc/PID/stat) of the processes given with
- *     --pids, over the measurement window, each on its own;
+ *   - CPU of the processes given with --pids, over the measurement
+ *     window, each on its own: the time on CPU of all their threads
+ *     (/proc/PID/task/TID/schedstat, ns), or utime+stime (10 ms ticks)
+ *     where schedstat is missing;
+ *   - with --app-log FILE (animate's --log): latency, from the app's
+ *     sending frame n (its logged CLOCK_MONOTONIC time) to the dequeue of
+ *     the first buffer that shows frame n, per distinct frame;
  *   - the floor: for every delivered buffer, one memcpy of its damaged
  *     area (SPA_META_VideoDamage; the whole frame without it) into a
  *     private buffer, timed. That is the least any producer must do per
  *     frame on this machine, under the same load, in the same run.
+ * --cursor WxH: the app runs with --cursor WxH (small damage): the frame
+ * number is read from the WxH rectangle on its black bed, found near the
+ * top-left corner, instead of from the counter blocks.
  * Output: one JSON object on stdout.
  *
  * --first-frame: only the time of the first delivered buffer with pixels
@@ -23,6 +31,7 @@
  *            $(pkg-config --cflags --libs libpipewire-0.3)
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <fcntl.h>
 #include <getopt.h>
 #include <stdbool.h>
@@ -41,6 +50,7 @@
 #define BLOCK 32
 #define BITS 20
 #define MAX_PIDS 16
+#define LOG_FRAMES (1u << BITS)
 
 struct counter {
 	struct pw_main_loop *loop;
@@ -54,6 +64,12 @@ struct counter {
 	uint64_t t_start, t_end;
 
 	int org_x, org_y; /* where the counter was last found */
+	int cursor_w, cursor_h; /* --cursor */
+	bool cursor_found;
+	uint64_t *recv_ns; /* --app-log: first dequeue of each frame number */
+	uint32_t *seen;    /* the distinct frame numbers, in order */
+	const char *app_log;
+	uint64_t damage_rects;
 	long last_frame;
 	uint64_t frames, buffers, decode_failures, relocations;
 	uint64_t empty; /* delivered without pixels (chunk size 0 or no memory) */
@@ -79,7 +95,45 @@ static uint64_t now_ns(void) {
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+static double ticks_ms_of(int pid);
+
+/* Time on CPU of all threads of pid, from schedstat (ns); -1 without it. */
+static double schedstat_ms_of(int pid) {
+	char path[64];
+	snprintf(path, sizeof path, "/proc/%d/task", pid);
+	DIR *dir = opendir(path);
+	if (!dir) {
+		return -1;
+	}
+	unsigned long long sum = 0;
+	int n = 0;
+	struct dirent *e;
+	while ((e = readdir(dir))) {
+		if (e->d_name[0] == '.') {
+			continue;
+		}
+		char p[300];
+		snprintf(p, sizeof p, "/proc/%d/task/%s/schedstat", pid, e->d_name);
+		FILE *f = fopen(p, "r");
+		unsigned long long ns;
+		if (f && fscanf(f, "%llu", &ns) == 1) {
+			sum += ns;
+			n++;
+		}
+		if (f) {
+			fclose(f);
+		}
+	}
+	closedir(dir);
+	return n ? (double)sum / 1e6 : -1;
+}
+
 static double cpu_ms_of(int pid) {
+	double ms = schedstat_ms_of(pid);
+	return ms >= 0 ? ms : ticks_ms_of(pid);
+}
+
+static double ticks_ms_of(int pid) {
 	char path[64], buf[2048];
 	snprintf(path, sizeof path, "/proc/%d/stat", pid);
 	int fd = open(path, O_RDONLY);
@@ -184,6 +238,54 @@ static long decode_counter(struct counter *c, const uint8_t *px, int stride) {
 	return -1;
 }
 
+/* --cursor: the rectangle's value at (x, y), or -1 if it is not there. */
+static uint32_t px_at(const uint8_t *px, int stride, int x, int y) {
+	const uint8_t *p = px + (size_t)y * stride + (size_t)x * 4;
+	return (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0];
+}
+
+static long cursor_at(const struct counter *c, const uint8_t *px, int stride, int x, int y) {
+	int w = (int)c->info.size.width, h = (int)c->info.size.height;
+	int cw = c->cursor_w, ch = c->cursor_h;
+	if (x < 1 || y < 1 || x + cw >= w || y + ch >= h) {
+		return -1;
+	}
+	uint32_t v = px_at(px, stride, x, y);
+	uint32_t n = v & (LOG_FRAMES - 1);
+	if (!(v & 0x800000) || ((v >> 22) & 1) != (n & 1) ||
+			px_at(px, stride, x - 1, y) || px_at(px, stride, x, y - 1) ||
+			px_at(px, stride, x + cw, y) || px_at(px, stride, x, y + ch)) {
+		return -1;
+	}
+	for (int yy = y; yy < y + ch; yy++) {
+		for (int xx = x; xx < x + cw; xx++) {
+			if (px_at(px, stride, xx, yy) != v) {
+				return -1;
+			}
+		}
+	}
+	return n;
+}
+
+static long decode_cursor(struct counter *c, const uint8_t *px, int stride) {
+	long n = c->cursor_found ? cursor_at(c, px, stride, c->org_x, c->org_y) : -1;
+	if (n >= 0) {
+		return n;
+	}
+	for (int y = 1; y <= 300; y++) {
+		for (int x = 1; x <= 200; x++) {
+			if ((n = cursor_at(c, px, stride, x, y)) >= 0) {
+				c->org_x = x;
+				c->org_y = y;
+				c->cursor_found = true;
+				c->relocations++;
+				return n;
+			}
+		}
+	}
+	return -1;
+}
+
 /* One memcpy of the damaged area into scratch, timed. */
 static void copy_damage(struct counter *c, struct spa_buffer *sb, const uint8_t *px,
 		int stride) {
@@ -210,6 +312,7 @@ static void copy_damage(struct counter *c, struct spa_buffer *sb, const uint8_t 
 		while (n < m->size / sizeof(*regions) && spa_meta_region_is_valid(&regions[n])) {
 			n++;
 		}
+		c->damage_rects += n;
 	}
 	uint64_t t0 = now_ns();
 	for (size_t i = 0; i < n; i++) {
@@ -267,6 +370,7 @@ static void on_process(void *data) {
 	struct counter *c = data;
 	struct pw_buffer *b;
 	while ((b = pw_stream_dequeue_buffer(c->stream))) {
+		uint64_t t_dequeue = now_ns();
 		struct spa_data *d = &b->buffer->datas[0];
 		const uint8_t *data = d->data ? d->data : own_mapping(b);
 		if (c->first_frame) {
@@ -305,11 +409,16 @@ static void on_process(void *data) {
 			int stride = d->chunk->stride ? d->chunk->stride : (int)c->info.size.width * 4;
 			c->buffers++;
 			copy_damage(c, b->buffer, px, stride);
-			long n = decode_counter(c, px, stride);
+			long n = c->cursor_w ? decode_cursor(c, px, stride) :
+				decode_counter(c, px, stride);
 			if (n < 0) {
 				c->decode_failures++;
 			} else if (n != c->last_frame) {
 				c->last_frame = n;
+				if (c->recv_ns && n < LOG_FRAMES && !c->recv_ns[n]) {
+					c->recv_ns[n] = t_dequeue;
+					c->seen[c->frames % LOG_FRAMES] = (uint32_t)n;
+				}
 				c->frames++;
 			}
 		}
@@ -394,7 +503,51 @@ static void on_timer(void *data, uint64_t expirations) {
 	pw_main_loop_quit(c->loop);
 }
 
+static int cmp_double(const void *a, const void *b) {
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* Latency of each distinct frame: its first dequeue minus the app's send
+ * time (both CLOCK_MONOTONIC). */
+static void latency(const struct counter *c, double *med, double *p90, size_t *count) {
+	*med = *p90 = -1;
+	*count = 0;
+	if (!c->app_log || !c->recv_ns) {
+		return;
+	}
+	int fd = open(c->app_log, O_RDONLY);
+	if (fd < 0) {
+		return;
+	}
+	uint64_t *sent = mmap(NULL, (size_t)LOG_FRAMES * 8, PROT_READ, MAP_SHARED, fd, 0);
+	close(fd);
+	if (sent == MAP_FAILED) {
+		return;
+	}
+	size_t total = c->frames < LOG_FRAMES ? c->frames : LOG_FRAMES;
+	double *lat = malloc(sizeof(double) * (total + 1));
+	size_t n = 0;
+	for (size_t i = 0; lat && i < total; i++) {
+		uint32_t f = c->seen[i];
+		if (sent[f] && c->recv_ns[f] >= sent[f]) {
+			lat[n++] = (double)(c->recv_ns[f] - sent[f]) / 1e6;
+		}
+	}
+	if (n) {
+		qsort(lat, n, sizeof(*lat), cmp_double);
+		*med = n % 2 ? lat[n / 2] : (lat[n / 2 - 1] + lat[n / 2]) / 2;
+		*p90 = lat[(size_t)((double)(n - 1) * 0.9 + 0.5)];
+	}
+	*count = n;
+	free(lat);
+	munmap(sent, (size_t)LOG_FRAMES * 8);
+}
+
 static void report(const struct counter *c) {
+	double lat_med, lat_p90;
+	size_t lat_n;
+	latency(c, &lat_med, &lat_p90, &lat_n);
 	double secs = (double)(c->t_end - c->t_start) / 1e9;
 	double frames = (double)c->frames;
 	printf("{\"width\": %u, \"height\": %u, \"seconds\": %.3f, \"frames\": %llu, "
@@ -407,10 +560,14 @@ static void report(const struct counter *c) {
 	for (int i = 0; i < c->npids; i++) {
 		printf("%s\"%d\": %.0f", i ? ", " : "", c->pids[i], c->cpu1[i] - c->cpu0[i]);
 	}
-	printf("}, \"empty_why\": \"%s\", \"floor_ms_per_buffer\": %.4f, \"damaged_kib_per_buffer\": %.0f, "
+	printf("}, \"empty_why\": \"%s\", \"floor_ms_per_buffer\": %.5f, \"damaged_kib_per_buffer\": %.3f, "
+		"\"damage_rects_per_buffer\": %.2f, \"latency_ms_median\": %.3f, "
+		"\"latency_ms_p90\": %.3f, \"latency_samples\": %zu, "
 		"\"machine_busy_pct\": %.1f}\n", c->empty_why,
 		c->buffers ? (double)c->copy_ns / 1e6 / (double)c->buffers : -1.0,
 		c->buffers ? (double)c->copied_bytes / 1024.0 / (double)c->buffers : 0.0,
+		c->buffers ? (double)c->damage_rects / (double)c->buffers : 0.0,
+		lat_med, lat_p90, lat_n,
 		c->total1 > c->total0 ?
 			100.0 * (double)(c->busy1 - c->busy0) / (double)(c->total1 - c->total0) : -1.0);
 }
@@ -445,12 +602,21 @@ int main(int argc, char *argv[]) {
 	static const struct option opts[] = {
 		{"node", required_argument, 0, 'n'}, {"warmup", required_argument, 0, 'w'},
 		{"duration", required_argument, 0, 'd'}, {"pids", required_argument, 0, 'p'},
-		{"first-frame", no_argument, 0, 'f'}, {0, 0, 0, 0},
+		{"first-frame", no_argument, 0, 'f'}, {"app-log", required_argument, 0, 'a'},
+		{"cursor", required_argument, 0, 'c'}, {0, 0, 0, 0},
 	};
 	int o;
-	while ((o = getopt_long(argc, argv, "n:w:d:p:f", opts, NULL)) != -1) {
+	while ((o = getopt_long(argc, argv, "n:w:d:p:fa:c:", opts, NULL)) != -1) {
 		switch (o) {
 		case 'f': c.first_frame = true; break;
+		case 'a': c.app_log = optarg; break;
+		case 'c':
+			if (sscanf(optarg, "%dx%d", &c.cursor_w, &c.cursor_h) != 2 ||
+					c.cursor_w <= 0 || c.cursor_h <= 0) {
+				fprintf(stderr, "bench-pwcounter: --cursor WxH\n");
+				return 2;
+			}
+			break;
 		case 'n': node = (uint32_t)strtoul(optarg, NULL, 10); break;
 		case 'w': c.warmup = atof(optarg); break;
 		case 'd': c.duration = atof(optarg); break;
@@ -462,8 +628,16 @@ int main(int argc, char *argv[]) {
 		default:
 			fprintf(stderr, "usage: bench-pwcounter --node ID [--warmup S] [--duration S] "
 				"[--pids PID,...]\n"
+				"                      [--app-log FILE] [--cursor WxH]\n"
 				"       bench-pwcounter --first-frame [--duration S] < unix socket\n");
 			return 2;
+		}
+	}
+	if (c.app_log) {
+		c.recv_ns = calloc(LOG_FRAMES, sizeof(*c.recv_ns));
+		c.seen = calloc(LOG_FRAMES, sizeof(*c.seen));
+		if (!c.recv_ns || !c.seen) {
+			return 1;
 		}
 	}
 	pw_init(&argc, &argv);
@@ -535,6 +709,8 @@ int main(int argc, char *argv[]) {
 	pw_context_destroy(c.context);
 	pw_main_loop_destroy(c.loop);
 	free(c.scratch);
+	free(c.recv_ns);
+	free(c.seen);
 	pw_deinit();
 	return status;
 }

@@ -1313,9 +1313,25 @@ static void handle_surface_commit(struct wl_listener *listener, void *data) {
 	if (cast->closing || !scene_source_check(cast, &box)) {
 		return;
 	}
-	/* The window's own commit: seen also when it is covered or off-screen. */
+	/*
+	 * The window's own commit: seen also when it is covered or off-screen.
+	 * Its damage is what changed, unless subsurfaces (which commit with it
+	 * and are not followed one by one) may have changed too.
+	 */
 	pixman_region32_t damage;
-	pixman_region32_init_rect(&damage, 0, 0, cast->width, cast->height);
+	pixman_region32_init(&damage);
+	struct view *view = view_from_id(cast->server, cast->view_id);
+	struct wlr_surface *surface = view ? view->surface : NULL;
+	if (surface && view->content && wl_list_empty(&surface->current.subsurfaces_below) &&
+			wl_list_empty(&surface->current.subsurfaces_above)) {
+		int cx, cy, vx, vy;
+		wlr_scene_node_coords(view->content, &cx, &cy);
+		wlr_scene_node_coords(&view->scene_tree->node, &vx, &vy);
+		wlr_surface_get_effective_damage(surface, &damage);
+		pixman_region32_translate(&damage, cx - vx, cy - vy);
+	} else {
+		pixman_region32_union_rect(&damage, &damage, 0, 0, cast->width, cast->height);
+	}
 	scene_source_add_damage(cast, &damage);
 	pixman_region32_fini(&damage);
 	/* Rendered from the event loop, once the scene has seen the commit too. */

@@ -16,8 +16,10 @@ static const float text_colour[4] = {1.0f, 1.0f, 1.0f, 1.0f};
 
 void decoration_init(struct decoration *decoration, struct wlr_scene_tree *parent) {
 	decoration->tree = wlr_scene_tree_create(&parent->node);
-	decoration->border = wlr_scene_rect_create(&decoration->tree->node, 0, 0,
-		border_colour);
+	for (int i = 0; i < 4; i++) {
+		decoration->border[i] = wlr_scene_rect_create(&decoration->tree->node, 0, 0,
+			border_colour);
+	}
 	decoration->title_bar = wlr_scene_rect_create(&decoration->tree->node, 0, 0,
 		title_unfocused);
 	decoration->enabled = false;
@@ -124,8 +126,17 @@ void decoration_update(struct decoration *decoration, int width, int height,
 	decoration->attention = attention;
 	const int b = DECORATION_BORDER, t = DECORATION_TITLE_HEIGHT;
 	/* The content sits at (0,0); the frame reaches up and out from it. */
-	wlr_scene_node_set_position(&decoration->border->node, -b, -t - b);
-	wlr_scene_rect_set_size(decoration->border, width + 2 * b, height + t + 2 * b);
+	/* Top and bottom span the corners; the sides run beside bar and content. */
+	const struct { int x, y, w, h; } strips[4] = {
+		{ -b, -t - b, width + 2 * b, b },
+		{ -b, height, width + 2 * b, b },
+		{ -b, -t, b, height + t },
+		{ width, -t, b, height + t },
+	};
+	for (int i = 0; i < 4; i++) {
+		wlr_scene_node_set_position(&decoration->border[i]->node, strips[i].x, strips[i].y);
+		wlr_scene_rect_set_size(decoration->border[i], strips[i].w, strips[i].h);
+	}
 	wlr_scene_node_set_position(&decoration->title_bar->node, 0, -t);
 	wlr_scene_rect_set_size(decoration->title_bar, width, t);
 	wlr_scene_rect_set_color(decoration->title_bar,

@@ -20,7 +20,12 @@ struct wlr_scene_tree;
 
 struct decoration {
 	struct wlr_scene_tree *tree; /* child of the view's tree, behind the content */
-	struct wlr_scene_rect *border;
+	/*
+	 * Top, bottom, left and right strips, not one rectangle behind the
+	 * content: the pixman renderer fills a rectangle's whole size whatever
+	 * the damage, and a window-sized one cost every frame of the window.
+	 */
+	struct wlr_scene_rect *border[4];
 	struct wlr_scene_rect *title_bar;
 	struct wlr_scene_buffer *title_text;
 	struct wlr_scene_buffer *icon; /* NULL: no icon */

@@ -92,7 +92,7 @@ static int begin_mutation(struct control *control, sd_bus_message *msg,
 }
 
 static int refuse_if_fitted(struct view *view, sd_bus_error *error, const char *what) {
-	if (view->fullscreen || view->maximized) {
+	if (view->fullscreen || view->maximized_axes) {
 		return sd_bus_error_setf(error, SD_BUS_ERROR_FAILED,
 			"window %" PRIu64 " is %s; it cannot be %s until it is restored",
 			view->id, view->fullscreen ? "fullscreen" : "maximized", what);

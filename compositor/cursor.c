@@ -179,7 +179,7 @@ void seat_begin_interactive(struct seat *seat, struct view *view,
 	if (view->fullscreen || view->server->options->kiosk) {
 		return;
 	}
-	if (view->maximized) {
+	if (view->maximized_axes) {
 		view_set_maximized(view, false);
 	}
 	seat->grabbed_view = view;

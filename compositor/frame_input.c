@@ -128,8 +128,8 @@ static void press_title(struct seat *seat, struct view *view, uint32_t time_msec
 	seat->frame_last_click = (struct frame_click){
 		.valid = true, .view_id = view->id, .time_msec = time_msec, .x = x, .y = y,
 	};
-	if (view->maximized) {
-		/* A maximized window stays put, as in openbox. */
+	if (view->maximized_axes) {
+		/* A maximized window stays put, as in openbox; so does one axis. */
 		hold(seat, view, FRAME_PART_TITLE, button);
 		return;
 	}

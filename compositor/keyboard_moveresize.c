@@ -6,7 +6,7 @@
 #define STEP 10
 
 void keyboard_moveresize_begin(struct seat *seat, struct view *view, bool resize) {
-	if (!view->mapped || view->fullscreen || view->maximized ||
+	if (!view->mapped || view->fullscreen || view->maximized_axes ||
 			view->server->options->kiosk) {
 		return;
 	}

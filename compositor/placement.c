@@ -75,6 +75,20 @@ struct placement_box placement_corner(const struct placement_box *area, int w, i
 		w, h, frame_top, frame_side);
 }
 
+struct placement_box placement_maximize(const struct placement_box *area,
+		const struct placement_box *free, unsigned axes, int frame_top, int frame_side) {
+	struct placement_box box = *free;
+	if (axes & PLACEMENT_AXIS_HORZ) {
+		box.x = area->x + frame_side;
+		box.width = area->width - 2 * frame_side;
+	}
+	if (axes & PLACEMENT_AXIS_VERT) {
+		box.y = area->y + frame_top;
+		box.height = area->height - frame_top - frame_side;
+	}
+	return box;
+}
+
 void placement_apply_strut(const struct placement_box *root,
 		const struct placement_box *output, const struct placement_strut *strut,
 		struct placement_box *usable) {

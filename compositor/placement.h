@@ -75,6 +75,21 @@ void placement_apply_strut(const struct placement_box *root,
 struct placement_box placement_corner(const struct placement_box *area, int w, int h,
 	int frame_top, int frame_side);
 
+/* The axes a window is maximized on (EWMH _NET_WM_STATE_MAXIMIZED_HORZ/VERT). */
+enum placement_axes {
+	PLACEMENT_AXIS_HORZ = 1 << 0,
+	PLACEMENT_AXIS_VERT = 1 << 1,
+	PLACEMENT_AXES_BOTH = PLACEMENT_AXIS_HORZ | PLACEMENT_AXIS_VERT,
+};
+
+/*
+ * The content box of a window maximized on axes inside area: on each of
+ * those axes its frame spans area; on the others it keeps free's position
+ * and size.
+ */
+struct placement_box placement_maximize(const struct placement_box *area,
+	const struct placement_box *free, unsigned axes, int frame_top, int frame_side);
+
 /* Whether a and b overlap. */
 bool placement_intersects(const struct placement_box *a, const struct placement_box *b);
 

@@ -486,15 +486,24 @@ void view_move_resize(struct view *view, const struct wlr_box *geometry) {
 	view->impl->configure(view, &box);
 }
 
-static void maximized_box(struct view *view, struct output *output, struct wlr_box *box) {
-	*box = output->usable_area;
-	box->x += frame_side(view);
-	box->y += frame_top(view);
-	box->width -= 2 * frame_side(view);
-	box->height -= frame_top(view) + frame_side(view);
+static struct wlr_box from_placement(struct placement_box box) {
+	return (struct wlr_box){box.x, box.y, box.width, box.height};
 }
 
-static void fit_to_output(struct view *view) {
+/* Copies the axes of from into box. */
+static void take_axes(struct wlr_box *box, const struct wlr_box *from, unsigned axes) {
+	if (axes & PLACEMENT_AXIS_HORZ) {
+		box->x = from->x;
+		box->width = from->width;
+	}
+	if (axes & PLACEMENT_AXIS_VERT) {
+		box->y = from->y;
+		box->height = from->height;
+	}
+}
+
+/* Fullscreen or maximized views fill their output; free is kept on free axes. */
+static void fit_to_output_from(struct view *view, const struct wlr_box *free) {
 	struct output *output = view_output(view);
 	if (!output) {
 		return;
@@ -502,36 +511,58 @@ static void fit_to_output(struct view *view) {
 	struct wlr_box box;
 	if (view->fullscreen) {
 		output_layout_box(output, &box);
-	} else if (view->maximized) {
-		maximized_box(view, output, &box);
+	} else if (view->maximized_axes) {
+		struct placement_box area = to_placement(&output->usable_area);
+		struct placement_box keep = to_placement(free);
+		box = from_placement(placement_maximize(&area, &keep, view->maximized_axes,
+			frame_top(view), frame_side(view)));
 	} else {
 		return;
 	}
 	view_move_resize(view, &box);
 }
 
-void view_set_maximized(struct view *view, bool maximized) {
-	if (view->maximized == maximized || view_is_kiosk(view)) {
-		view->impl->set_maximized(view, view->maximized);
+static void fit_to_output(struct view *view) {
+	fit_to_output_from(view, &view->geometry);
+}
+
+void view_keep_maximized_axes(const struct view *view, struct wlr_box *box) {
+	take_axes(box, &view->geometry, view->maximized_axes);
+}
+
+void view_set_maximized_axes(struct view *view, unsigned axes) {
+	axes &= PLACEMENT_AXES_BOTH;
+	unsigned old = view->maximized_axes;
+	if (old == axes || view_is_kiosk(view)) {
+		view->impl->set_maximized(view, old);
 		return;
 	}
-	if (maximized && !view->fullscreen) {
-		view->restore = view->geometry;
+	if (!view->fullscreen) {
+		take_axes(&view->restore, &view->geometry, axes & ~old);
 	}
-	view->maximized = maximized;
-	view->impl->set_maximized(view, maximized);
+	view->maximized_axes = axes;
+	view->maximized = axes == PLACEMENT_AXES_BOTH;
+	view->impl->set_maximized(view, axes);
 	if (view->toplevel_handle) {
-		wlr_foreign_toplevel_handle_v1_set_maximized(view->toplevel_handle, maximized);
+		wlr_foreign_toplevel_handle_v1_set_maximized(view->toplevel_handle,
+			view->maximized);
 	}
 	redraw_decoration(view); /* maximize becomes restore */
 	if (view->fullscreen) {
 		return;
 	}
-	if (maximized) {
-		fit_to_output(view);
+	/* Axes let go of return to where they were; the others stay. */
+	struct wlr_box free = view->geometry;
+	take_axes(&free, &view->restore, old & ~axes);
+	if (axes) {
+		fit_to_output_from(view, &free);
 	} else {
-		view_move_resize(view, &view->restore);
+		view_move_resize(view, &free);
 	}
+}
+
+void view_set_maximized(struct view *view, bool maximized) {
+	view_set_maximized_axes(view, maximized ? PLACEMENT_AXES_BOTH : 0);
 }
 
 void view_set_fullscreen(struct view *view, bool fullscreen) {
@@ -540,8 +571,10 @@ void view_set_fullscreen(struct view *view, bool fullscreen) {
 		view->impl->set_fullscreen(view, view->fullscreen);
 		return;
 	}
-	if (fullscreen && !view->maximized) {
-		view->restore = view->geometry;
+	if (fullscreen) {
+		/* A maximized axis keeps the geometry saved when it was maximized. */
+		take_axes(&view->restore, &view->geometry,
+			PLACEMENT_AXES_BOTH & ~view->maximized_axes);
 	}
 	view->fullscreen = fullscreen;
 	view->impl->set_fullscreen(view, fullscreen);
@@ -551,8 +584,10 @@ void view_set_fullscreen(struct view *view, bool fullscreen) {
 	}
 	decoration_set_enabled(&view->decoration, !fullscreen && !view_is_kiosk(view) &&
 		!view->impl->wants_client_decorations(view));
-	if (fullscreen || view->maximized) {
+	if (fullscreen) {
 		fit_to_output(view);
+	} else if (view->maximized_axes) {
+		fit_to_output_from(view, &view->restore);
 	} else {
 		view_move_resize(view, &view->restore);
 	}
@@ -722,6 +757,7 @@ void view_gather_offscreen(struct server *server) {
 		int x = area->x + (area->width - view->geometry.width) / 2;
 		int y = area->y + (area->height - view->geometry.height) / 2;
 		view_move(view, x > area->x ? x : area->x, y > area->y ? y : area->y);
+		fit_to_output(view); /* an axis maximized alone spans the new output */
 	}
 }
 

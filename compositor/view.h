@@ -41,7 +41,8 @@ struct view_impl {
 	void (*set_activated)(struct view *view, bool activated);
 	/* Optional: false for windows that never take keyboard focus (ICCCM No Input). */
 	bool (*accepts_focus)(struct view *view);
-	void (*set_maximized)(struct view *view, bool maximized);
+	/* axes: enum placement_axes; xdg toplevels know only both or none. */
+	void (*set_maximized)(struct view *view, unsigned axes);
 	void (*set_fullscreen)(struct view *view, bool fullscreen);
 	void (*set_minimized)(struct view *view, bool minimized);
 	void (*close)(struct view *view);
@@ -75,9 +76,11 @@ struct view {
 
 	/* Content geometry in layout coordinates. */
 	struct wlr_box geometry;
-	/* Geometry to return to after maximize or fullscreen. */
+	/* Geometry to return to after maximize (per axis) or fullscreen. */
 	struct wlr_box restore;
+	/* maximized: on both axes, which maximized_axes (enum placement_axes) lists. */
 	bool mapped, maximized, fullscreen, minimized;
+	unsigned maximized_axes;
 	/*
 	 * enum placement_gravity of a position the client asks for at map
 	 * (X11 win_gravity); the shell sets it before view_map.
@@ -142,6 +145,10 @@ void view_raise(struct view *view);
 void view_move(struct view *view, int x, int y);
 void view_move_resize(struct view *view, const struct wlr_box *geometry);
 void view_set_maximized(struct view *view, bool maximized);
+/* X11 maximizes one axis alone: enum placement_axes. */
+void view_set_maximized_axes(struct view *view, unsigned axes);
+/* A client asked for box: the axes the view is maximized on stay as they are. */
+void view_keep_maximized_axes(const struct view *view, struct wlr_box *box);
 void view_set_fullscreen(struct view *view, bool fullscreen);
 void view_set_minimized(struct view *view, bool minimized);
 void view_close(struct view *view);

@@ -80,8 +80,9 @@ static void set_activated(struct view *view, bool activated) {
 	wlr_xdg_toplevel_set_activated(xdg_view_from_view(view)->xdg_surface, activated);
 }
 
-static void set_maximized(struct view *view, bool maximized) {
-	wlr_xdg_toplevel_set_maximized(xdg_view_from_view(view)->xdg_surface, maximized);
+static void set_maximized(struct view *view, unsigned axes) {
+	wlr_xdg_toplevel_set_maximized(xdg_view_from_view(view)->xdg_surface,
+		axes == PLACEMENT_AXES_BOTH);
 }
 
 static void set_fullscreen(struct view *view, bool fullscreen) {

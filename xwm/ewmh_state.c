@@ -155,9 +155,11 @@ static void apply_initial(struct view *view, uint32_t initial) {
 	}
 	if (initial & EWMH_STATE_INITIAL_FULLSCREEN) {
 		view_set_fullscreen(view, true);
-	} else if ((initial & EWMH_STATE_INITIAL_MAXIMIZED_VERT) &&
-			(initial & EWMH_STATE_INITIAL_MAXIMIZED_HORZ)) {
-		view_set_maximized(view, true);
+	} else if (initial & (EWMH_STATE_INITIAL_MAXIMIZED_VERT |
+			EWMH_STATE_INITIAL_MAXIMIZED_HORZ)) {
+		view_set_maximized_axes(view,
+			(initial & EWMH_STATE_INITIAL_MAXIMIZED_HORZ ? PLACEMENT_AXIS_HORZ : 0) |
+			(initial & EWMH_STATE_INITIAL_MAXIMIZED_VERT ? PLACEMENT_AXIS_VERT : 0));
 	}
 }
 
@@ -202,15 +204,15 @@ void ewmh_desktop_request(struct xwm_x11 *x11, struct view *view, const uint32_t
 }
 
 void ewmh_state_property_changed(struct xwm_x11 *x11, struct view *view) {
-	struct wlr_xwayland_surface *xsurface = xwayland_view_xsurface(view);
-	if (view->mapped && xsurface &&
-			xsurface->maximized_vert != xsurface->maximized_horz) {
+	unsigned axes = xwayland_view_requested_axes(view);
+	if (view->mapped && axes != view->maximized_axes) {
 		/*
-		 * wlroots' XWM took a request for one axis alone into the
-		 * property; views are maximized on both or none, so the
-		 * property goes back to what the view is (and notifies again).
+		 * wlroots' XWM took a request into the property that it signals
+		 * only when both axes change together (one axis alone, or one
+		 * of both let go): the view follows, or the property goes back
+		 * to what it is, and notifies again.
 		 */
-		view_set_maximized(view, view->maximized);
+		view_set_maximized_axes(view, axes);
 	} else if (view->mapped) {
 		write_states(x11, view, *xwayland_view_states(view));
 	}

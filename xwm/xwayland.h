@@ -41,6 +41,11 @@ void xwayland_view_ponged(struct view *view);
 void xwayland_view_update_strut(struct view *view);
 /* _NET_WM_ICON, read again, in the title bar. */
 void xwayland_view_update_icon(struct view *view);
+/*
+ * The axes (enum placement_axes) wlroots' XWM holds maximized for the
+ * window: what the client asked for last, until the view answers.
+ */
+unsigned xwayland_view_requested_axes(struct view *view);
 /* The window's EWMH_STATE_* bits (xwm/ewmh_state.c keeps them). */
 uint32_t *xwayland_view_states(struct view *view);
 /* The X surface of a view, or NULL when it is not an X window. */

@@ -117,8 +117,29 @@ static bool accepts_focus(struct view *view) {
 	return icccm_focus_accepts(xwayland_view_from_view(view)->xsurface);
 }
 
-static void set_maximized(struct view *view, bool maximized) {
-	wlr_xwayland_surface_set_maximized(xwayland_view_from_view(view)->xsurface, maximized);
+static void set_maximized(struct view *view, unsigned axes) {
+	struct wlr_xwayland_surface *xsurface = xwayland_view_from_view(view)->xsurface;
+	if (axes == 0 || axes == PLACEMENT_AXES_BOTH) {
+		wlr_xwayland_surface_set_maximized(xsurface, axes != 0);
+		return;
+	}
+	/*
+	 * wlroots 0.15 sets both axes or neither. One alone goes into its
+	 * fields, from which it writes _NET_WM_STATE on every change (focus
+	 * too); setting fullscreen to what it is writes the property now.
+	 */
+	xsurface->maximized_horz = axes & PLACEMENT_AXIS_HORZ;
+	xsurface->maximized_vert = axes & PLACEMENT_AXIS_VERT;
+	wlr_xwayland_surface_set_fullscreen(xsurface, xsurface->fullscreen);
+}
+
+unsigned xwayland_view_requested_axes(struct view *view) {
+	struct wlr_xwayland_surface *xsurface = xwayland_view_xsurface(view);
+	if (!xsurface) {
+		return 0;
+	}
+	return (xsurface->maximized_horz ? PLACEMENT_AXIS_HORZ : 0) |
+		(xsurface->maximized_vert ? PLACEMENT_AXIS_VERT : 0);
 }
 
 static void set_fullscreen(struct view *view, bool fullscreen) {
@@ -376,8 +397,8 @@ static void handle_map(struct wl_listener *listener, void *data) {
 	ewmh_state_apply(view_x11(view), view, xview->ewmh_states);
 	if (xsurface->fullscreen) {
 		view_set_fullscreen(view, true);
-	} else if (xsurface->maximized_horz && xsurface->maximized_vert) {
-		view_set_maximized(view, true);
+	} else if (xsurface->maximized_horz || xsurface->maximized_vert) {
+		view_set_maximized_axes(view, xwayland_view_requested_axes(view));
 	}
 }
 
@@ -417,6 +438,7 @@ static void handle_request_configure(struct wl_listener *listener, void *data) {
 		configure(view, &view->geometry);
 	} else {
 		struct wlr_box box = {event->x, event->y, event->width, event->height};
+		view_keep_maximized_axes(view, &box);
 		view_move_resize(view, &box);
 	}
 	xview->client_request = false;
@@ -446,10 +468,8 @@ static void handle_request_minimize(struct wl_listener *listener, void *data) {
 
 static void handle_request_maximize(struct wl_listener *listener, void *data) {
 	struct xwayland_view *xview = wl_container_of(listener, xview, request_maximize);
-	struct wlr_xwayland_surface *xsurface = xview->xsurface;
 	if (xview->base.mapped) {
-		view_set_maximized(&xview->base,
-			xsurface->maximized_horz && xsurface->maximized_vert);
+		view_set_maximized_axes(&xview->base, xwayland_view_requested_axes(&xview->base));
 	}
 }
 
@@ -564,6 +584,7 @@ void xwayland_view_moveresize(struct view *view, const struct ewmh_moveresize *r
 			box.y = y;
 		}
 	}
+	view_keep_maximized_axes(view, &box);
 	view_move_resize(view, &box);
 }
 

@@ -4,13 +4,17 @@ would under any EWMH window manager:
 - -m names the window manager "oriel"; -d lists one desktop of the
   output's size; -l lists the X windows with their titles;
 - -b add/remove maximized_vert,maximized_horz maximizes over the output
-  and restores the old size; -b add/remove fullscreen covers the output
-  and comes back;
+  and restores the old size; maximized_vert alone makes the window as
+  tall as the output, keeping its x and width (maximized_horz alone as
+  wide, keeping y and height), and _NET_WM_STATE lists just that axis;
+  -b add/remove fullscreen covers the output and comes back;
 - -e moves a window (_NET_MOVERESIZE_WINDOW) to the given place;
 - -a activates a window behind another: it is focused and raised;
 - -c closes a window politely (WM_DELETE_WINDOW): the xlogo process exits.
 Each effect is checked in oriel's window list and in the pixels.
 """
+import re
+
 import harness
 from harness import NotYet, Session, expect, expect_eq, geometry, tool
 
@@ -65,6 +69,53 @@ def main():
         s.wait_window(id=bwin["id"],
                       where=lambda w: not w["maximized"] and geometry(w)[2:] == normal[2:],
                       what="wm blue back at its size")
+
+        # One axis at a time: vertical, then horizontal too, then vertical
+        # let go of (horizontal stays), then horizontal.
+        def states():
+            out = s.x_tool(tool("xprop"), "-name", "wm blue", "_NET_WM_STATE").stdout
+            return set(re.findall(r"_NET_WM_STATE_(MAXIMIZED_\w+)", out))
+
+        normal = geometry(s.window_by(id=bwin["id"]))
+        # wm green out of the way, so that the pixels show wm blue.
+        wmctrl("-r", "wm green", "-e", "0,600,500,-1,-1")
+        s.wait_window(id=gwin["id"], where=lambda w: w["x"] >= 600 and w["y"] >= 500,
+                      what="wm green moved out of the way")
+
+        def one_axis(axis, w):
+            """The frame spans the output on axis, the other way is normal."""
+            x, y, width, height = geometry(w)
+            if axis == "vert":
+                bottom = AREA[3] - (y + height)
+                spans = (x, width) == (normal[0], normal[2]) and \
+                    0 <= bottom <= 8 and bottom <= y - AREA[1] <= 64
+            else:
+                side = x - AREA[0]
+                spans = (y, height) == (normal[1], normal[3]) and \
+                    0 <= side <= 8 and AREA[2] - (x + width) == side
+            if w["maximized"] or not spans or states() != {"MAXIMIZED_" + axis.upper()}:
+                raise NotYet("%r, _NET_WM_STATE %r" % (geometry(w), states()))
+
+        def wait_one_axis(axis, what):
+            def check():
+                w = s.window_by(id=bwin["id"])
+                one_axis(axis, w)
+                return w
+            w = s.wait_for(check, what=what)
+            exclude = s.park_pointer()
+            s.wait_colour(geometry(w), BLUE, exclude=exclude, what=what + ", in blue")
+
+        wmctrl("-r", "wm blue", "-b", "add,maximized_vert")
+        wait_one_axis("vert", "wm blue as tall as the output, x and width kept")
+        wmctrl("-r", "wm blue", "-b", "add,maximized_horz")
+        s.wait_window(id=bwin["id"], where=lambda w: w["maximized"] and fills(w) and
+                      states() == {"MAXIMIZED_VERT", "MAXIMIZED_HORZ"},
+                      what="wm blue maximized with the second axis")
+        wmctrl("-r", "wm blue", "-b", "remove,maximized_vert")
+        wait_one_axis("horz", "wm blue as wide as the output, y and height back")
+        wmctrl("-r", "wm blue", "-b", "remove,maximized_horz")
+        s.wait_window(id=bwin["id"], where=lambda w: geometry(w) == normal and
+                      not states(), what="wm blue back where it was")
 
         # Fullscreen and back, seen in the pixels.
         wmctrl("-r", "wm blue", "-b", "add,fullscreen")

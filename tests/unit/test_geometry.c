@@ -92,8 +92,24 @@ static void test_layers(void) {
 	}
 }
 
+static void test_maximize(void) {
+	struct placement_box area = {0, 30, 1024, 738};
+	struct placement_box free = {100, 200, 300, 150};
+	CHECK_BOX("neither", placement_maximize(&area, &free, 0, 25, 1),
+		100, 200, 300, 150);
+	CHECK_BOX("vert", placement_maximize(&area, &free, PLACEMENT_AXIS_VERT, 25, 1),
+		100, 55, 300, 712);
+	CHECK_BOX("horz", placement_maximize(&area, &free, PLACEMENT_AXIS_HORZ, 25, 1),
+		1, 200, 1022, 150);
+	CHECK_BOX("both", placement_maximize(&area, &free, PLACEMENT_AXES_BOTH, 25, 1),
+		1, 55, 1022, 712);
+	CHECK_BOX("undecorated", placement_maximize(&area, &free, PLACEMENT_AXES_BOTH, 0, 0),
+		0, 30, 1024, 738);
+}
+
 int main(void) {
 	test_new_window();
+	test_maximize();
 	test_center_over();
 	test_layers();
 	if (failures) {

@@ -8,6 +8,12 @@
  * call (the portal does when the app closes its request): a queued ask
  * leaves the queue, a shown one takes its prompt down and the next one
  * shows.
+ *
+ * SelectRegion shows the region selector (region_select.h) for an
+ * interactive screenshot and answers the rectangle the person drags, or
+ * the error Cancelled. Asks wait while it is up; it is refused (Busy)
+ * while a prompt or another selector is up, and taken down when its
+ * caller leaves the bus.
  */
 
 #include <errno.h>
@@ -22,6 +28,7 @@
 #include "compositor/output.h"
 #include "compositor/prompt.h"
 #include "compositor/prompt_layout.h"
+#include "compositor/region_select.h"
 #include "compositor/server.h"
 #include "compositor/util.h"
 #include "compositor/view.h"
@@ -35,6 +42,10 @@
 #define SOURCE_WINDOW "window:"
 /* What a withdrawn Ask is answered with; its caller no longer waits. */
 #define ERROR_WITHDRAWN CONTROL_BUS_NAME ".Error.Withdrawn"
+/* SelectRegion's errors: the person cancelled; something else is up. */
+#define ERROR_CANCELLED CONTROL_BUS_NAME ".Error.Cancelled"
+#define ERROR_BUSY CONTROL_BUS_NAME ".Error.Busy"
+#define DEFAULT_REGION_TIMEOUT_MS 60000u
 
 struct control_ask {
 	struct control *control;
@@ -59,6 +70,10 @@ struct control_ask {
 struct control_asks {
 	struct wl_list queue;
 	struct prompt *shown; /* the prompt of the first ask, if it is up */
+	/* SelectRegion's selector while it is up, its call and its caller. */
+	struct region_select *region;
+	sd_bus_message *region_msg;
+	sd_bus_track *region_track;
 };
 
 static const struct {
@@ -150,7 +165,7 @@ static void handle_answer(const struct prompt_answer *answer, void *data) {
 /* Shows the first queued ask, unless a prompt is up already. */
 static void show_next(struct control *control) {
 	struct control_asks *asks = control->asks;
-	while (asks && !asks->shown && !wl_list_empty(&asks->queue)) {
+	while (asks && !asks->shown && !asks->region && !wl_list_empty(&asks->queue)) {
 		struct control_ask *ask = wl_container_of(asks->queue.next, ask, link);
 		int64_t left_ms = ask->deadline_ms - monotonic_ms();
 		if (left_ms <= 0) {
@@ -344,11 +359,87 @@ static int method_ask(sd_bus_message *msg, void *data, sd_bus_error *error) {
 	return 1; /* answered by handle_answer */
 }
 
+/* The selector down, its call and caller let go of; the asks may show. */
+static void region_end(struct control *control) {
+	struct control_asks *asks = control->asks;
+	region_select_destroy(asks->region);
+	asks->region = NULL;
+	asks->region_msg = sd_bus_message_unref(asks->region_msg);
+	asks->region_track = sd_bus_track_unref(asks->region_track);
+}
+
+static void handle_region(bool selected, const struct placement_box *box, void *data) {
+	struct control *control = data;
+	struct control_asks *asks = control->asks;
+	int r;
+	if (selected) {
+		wlr_log(WLR_INFO, "control: region selected: %d,%d %dx%d", box->x, box->y,
+			box->width, box->height);
+		r = sd_bus_reply_method_return(asks->region_msg, "iiuu", box->x, box->y,
+			(uint32_t)box->width, (uint32_t)box->height);
+	} else {
+		sd_bus_error error = SD_BUS_ERROR_NULL;
+		sd_bus_error_setf(&error, ERROR_CANCELLED, "no region was selected");
+		r = sd_bus_reply_method_error(asks->region_msg, &error);
+		sd_bus_error_free(&error);
+	}
+	if (r < 0) {
+		wlr_log(WLR_ERROR, "control: cannot answer SelectRegion: %s", strerror(-r));
+	}
+	region_end(control);
+	control_flush(control);
+	show_next(control);
+}
+
+static int handle_region_caller_gone(sd_bus_track *track, void *data) {
+	struct control *control = data;
+	wlr_log(WLR_INFO, "control: the caller selecting a region left the bus");
+	region_end(control);
+	show_next(control);
+	return 0;
+}
+
+static int method_select_region(sd_bus_message *msg, void *data, sd_bus_error *error) {
+	struct control *control = data;
+	struct control_asks *asks = asks_of(control);
+	uint32_t timeout_ms = 0;
+	int r = control_read_checked(control, msg, error, "u", &timeout_ms);
+	if (r < 0) {
+		return r;
+	}
+	if (timeout_ms > MAX_TIMEOUT_MS) {
+		return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS,
+			"timeout_ms is over %u", MAX_TIMEOUT_MS);
+	}
+	if (asks->shown || asks->region || control->server->prompt) {
+		return sd_bus_error_setf(error, ERROR_BUSY,
+			"a permission prompt or a region selector is up");
+	}
+	r = sd_bus_track_new(control->bus, &asks->region_track, handle_region_caller_gone,
+		control);
+	r = r < 0 ? r : sd_bus_track_add_sender(asks->region_track, msg);
+	if (r >= 0) {
+		asks->region = region_select_create(control->server,
+			timeout_ms ? timeout_ms : DEFAULT_REGION_TIMEOUT_MS, handle_region, control);
+		if (!asks->region) {
+			r = sd_bus_error_setf(error, SD_BUS_ERROR_FAILED,
+				"the region selector cannot be shown (no output)");
+		}
+	}
+	if (r < 0) {
+		region_end(control);
+		return r;
+	}
+	asks->region_msg = sd_bus_message_ref(msg);
+	return 1; /* answered by handle_region */
+}
+
 void control_prompt_finish(struct control *control) {
 	struct control_asks *asks = control->asks;
 	if (!asks) {
 		return;
 	}
+	region_end(control);
 	prompt_destroy(asks->shown);
 	asks->shown = NULL;
 	struct control_ask *ask, *tmp;
@@ -368,5 +459,8 @@ const sd_bus_vtable control_permission_vtable[] = {
 		method_ask, SD_BUS_VTABLE_UNPRIVILEGED),
 	SD_BUS_METHOD_WITH_ARGS("Withdraw", SD_BUS_ARGS("t", ask_cookie), SD_BUS_NO_RESULT,
 		method_withdraw, SD_BUS_VTABLE_UNPRIVILEGED),
+	SD_BUS_METHOD_WITH_ARGS("SelectRegion", SD_BUS_ARGS("u", timeout_ms),
+		SD_BUS_RESULT("i", x, "i", y, "u", width, "u", height),
+		method_select_region, SD_BUS_VTABLE_UNPRIVILEGED),
 	SD_BUS_VTABLE_END,
 };

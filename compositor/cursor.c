@@ -17,6 +17,7 @@
 #include "compositor/frame_input.h"
 #include "compositor/layer_shell.h"
 #include "compositor/prompt.h"
+#include "compositor/region_select.h"
 #include "compositor/seat.h"
 #include "compositor/server.h"
 #include "compositor/share_indicator.h"
@@ -64,6 +65,11 @@ static bool implicit_grab_motion(struct seat *seat, uint32_t time_msec) {
 void seat_update_pointer_focus(struct seat *seat, uint32_t time_msec) {
 	if (seat->server->prompt) {
 		prompt_pointer_motion(seat->server->prompt, seat->cursor->x, seat->cursor->y);
+		return;
+	}
+	if (seat->server->region_select) {
+		region_select_pointer_motion(seat->server->region_select, seat->cursor->x,
+			seat->cursor->y);
 		return;
 	}
 	if (implicit_grab_motion(seat, time_msec)) {
@@ -126,6 +132,11 @@ void seat_pointer_motion(struct seat *seat, uint32_t time_msec) {
 	wlr_idle_notify_activity(seat->server->idle, seat->wlr_seat);
 	if (seat->server->prompt) {
 		prompt_pointer_motion(seat->server->prompt, seat->cursor->x, seat->cursor->y);
+		return;
+	}
+	if (seat->server->region_select) {
+		region_select_pointer_motion(seat->server->region_select, seat->cursor->x,
+			seat->cursor->y);
 		return;
 	}
 	if (seat->mode != CURSOR_PASSTHROUGH && seat->grabbed_view) {
@@ -209,6 +220,12 @@ void seat_pointer_button(struct seat *seat, uint32_t time_msec, uint32_t button,
 			pressed);
 		return;
 	}
+	if (seat->server->region_select) {
+		/* Modal too: the drag reaches no client. */
+		region_select_pointer_button(seat->server->region_select, seat->cursor->x,
+			seat->cursor->y, button, pressed);
+		return;
+	}
 	if (share_indicator_pointer_button(seat->server->share_indicator, seat->cursor->x,
 			seat->cursor->y, pressed)) {
 		return;
@@ -271,7 +288,7 @@ static void handle_axis(struct wl_listener *listener, void *data) {
 	struct seat *seat = wl_container_of(listener, seat, cursor_axis);
 	struct wlr_event_pointer_axis *event = data;
 	wlr_idle_notify_activity(seat->server->idle, seat->wlr_seat);
-	if (seat->server->prompt) {
+	if (seat->server->prompt || seat->server->region_select) {
 		return;
 	}
 	wlr_seat_pointer_notify_axis(seat->wlr_seat, event->time_msec, event->orientation,

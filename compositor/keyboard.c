@@ -8,6 +8,7 @@
 #include "compositor/keyboard.h"
 #include "compositor/keyboard_moveresize.h"
 #include "compositor/prompt.h"
+#include "compositor/region_select.h"
 #include "compositor/seat.h"
 #include "compositor/server.h"
 #include "compositor/switcher.h"
@@ -48,23 +49,31 @@ static void handle_modifiers(struct wl_listener *listener, void *data) {
 }
 
 /*
- * Keys the compositor acts on itself: the permission prompt, which is
- * modal and takes every key while it is up, then keyboard move/resize
- * grabs, then Alt+Tab. The modifiers are the ones held before this key.
+ * Keys the compositor acts on itself: the permission prompt and the
+ * region selector, which are modal and take every key while they are up,
+ * then keyboard move/resize grabs, then Alt+Tab. The modifiers are the ones held before this key.
  */
 static bool handle_compositor_key(struct keyboard *keyboard, uint32_t keycode,
 		bool pressed) {
 	struct wlr_keyboard *wlr_keyboard = keyboard->device->keyboard;
 	struct seat *seat = keyboard->seat;
 	struct prompt *prompt = seat->server->prompt;
+	struct region_select *region_select = seat->server->region_select;
 	if (!wlr_keyboard->xkb_state) {
-		return prompt != NULL;
+		return prompt != NULL || region_select != NULL;
 	}
 	xkb_keysym_t sym = xkb_state_key_get_one_sym(wlr_keyboard->xkb_state, keycode + 8);
 	if (prompt) {
 		/* Keys answer the prompt and reach no client. */
 		if (pressed) {
 			prompt_key(prompt, sym);
+		}
+		return true;
+	}
+	if (region_select) {
+		/* Escape cancels the region selector; no key reaches a client. */
+		if (pressed) {
+			region_select_key(region_select, sym);
 		}
 		return true;
 	}

@@ -80,8 +80,8 @@ void seat_focus_surface(struct seat *seat, struct wlr_surface *surface) {
 		wlr_seat_keyboard_notify_clear_focus(wlr_seat);
 		return;
 	}
-	if (seat->server->prompt) {
-		return; /* the focused view gets the keyboard when the prompt goes */
+	if (seat->server->prompt || seat->server->region_select) {
+		return; /* the focused view gets the keyboard when the overlay goes */
 	}
 	struct wlr_keyboard *keyboard = wlr_seat_get_keyboard(wlr_seat);
 	if (keyboard) {

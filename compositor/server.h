@@ -71,6 +71,8 @@ struct server {
 	struct virtual_input *virtual_input;
 	/* The permission prompt while it is up: it has all input (prompt.h). */
 	struct prompt *prompt;
+	/* The region selector while it is up: it has all input (region_select.h). */
+	struct region_select *region_select;
 	/* The badge shown while the screen is shared (share_indicator.h). */
 	struct share_indicator *share_indicator;
 

@@ -41,6 +41,9 @@ int portal_decide(struct portal *portal, const struct portal_question *q,
 	reload_policy(portal);
 	const char *app_id = q->app_id ? q->app_id : "";
 	enum portal_decision decision = portal_policy_decide(&portal->policy, q->kind, app_id);
+	if (q->always_ask && decision == PORTAL_ALLOW) {
+		decision = PORTAL_ASK;
+	}
 	bool persist = q->wants_remember && portal_policy_persist(&portal->policy, q->kind);
 	char *app = portal_app_label(portal, app_id, q->request_handle);
 	if (!app) {

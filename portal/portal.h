@@ -84,6 +84,9 @@ int portal_begin_call(struct portal *portal, sd_bus_message *msg, sd_bus_error *
 /* Replies (response, {}) to an impl method. */
 int portal_reply_response(sd_bus_message *msg, uint32_t response);
 
+/* oriel's prompt lists at most this many choices. */
+#define PORTAL_PROMPT_MAX_SOURCES 16
+
 /* Sources the prompt offers: ids (sources.c's words), shown as labels. */
 struct portal_sources {
 	char **ids;
@@ -108,6 +111,11 @@ struct portal_question {
 	const struct portal_sources *sources;
 	/* The prompt's words for the kind when not its own ("window"); may be NULL. */
 	const char *prompt_kind;
+	/*
+	 * The person chooses even where the policy allows (an interactive
+	 * screenshot): allow becomes ask; deny still refuses without asking.
+	 */
+	bool always_ask;
 };
 struct portal_answer {
 	bool allowed;

@@ -8,8 +8,13 @@
  * the pointer as (ddd) in 0..1. Both ask portal_decide (the [screenshot]
  * policy, or the person in oriel's prompt) every time, and shoot or pick
  * once it answers, so a shot never shows the prompt and PickColor reads
- * the pointer where it is then. "interactive" is accepted; without a
- * chooser it takes the same whole-layout shot.
+ * the pointer where it is then.
+ *
+ * An "interactive" Screenshot always has the person choose in oriel's
+ * prompt, unless the policy denies: an output (Screenshot.Output), a
+ * window (Screenshot.Window: its own surfaces, not what covers it) or "A
+ * region…", which then has the person drag a rectangle
+ * (Permission.SelectRegion) that Screenshot.Region shoots.
  *
  * The interface says version 1 on purpose: from version 2 on, the 1.16
  * frontend first asks its own permission store and the Access dialog for
@@ -33,6 +38,13 @@
 
 #define SCREENSHOT_VERSION 1u
 #define PICK_PNG_MAX (1u << 16)
+/* The interactive chooser's words (as sources.c's) and its region row. */
+#define MONITOR_PREFIX "monitor:"
+#define WINDOW_PREFIX "window:"
+#define REGION_WORD "region"
+#define REGION_LABEL "A region\u2026 (drag a rectangle on the screen)"
+#define ORIEL_IFACE_PERMISSION "org.oriel.Compositor.Permission"
+#define ORIEL_ERROR_CANCELLED "org.oriel.Compositor.Error.Cancelled"
 
 /* Reads the options a{sv}: only "interactive" matters. */
 static int read_interactive(sd_bus_message *msg, bool *interactive) {
@@ -111,27 +123,54 @@ static void layout_box(const struct portal_output *o, int n, int32_t box[4]) {
 	box[3] = y2 - y1;
 }
 
-/* Screenshot.Region of the layout into a new file; its path, or NULL. */
-static char *shoot_layout(struct portal *portal) {
+/* What a shot shows: oriel's Screenshot method and its arguments. */
+struct shot {
+	enum { SHOT_LAYOUT, SHOT_OUTPUT, SHOT_WINDOW, SHOT_REGION } type;
+	const char *output;
+	uint64_t window;
+	int32_t box[4];
+};
+
+/* Takes shot into a new file; its path, or NULL. */
+static char *shoot(struct portal *portal, const struct shot *shot) {
 	sd_bus_error error = SD_BUS_ERROR_NULL;
 	struct portal_output *outputs = NULL;
 	int n = 0;
 	char *dir = screenshot_dir(), *path = NULL;
 	int fd = -1;
 	int r = dir ? portal_make_dirs(dir) : -ENOENT;
-	r = r < 0 ? r : portal_list_outputs(portal, &outputs, &n, &error);
-	if (r >= 0 && n == 0) {
-		r = -ENODEV;
+	if (r >= 0 && shot->type == SHOT_LAYOUT) {
+		r = portal_list_outputs(portal, &outputs, &n, &error);
+		if (r >= 0 && n == 0) {
+			r = -ENODEV;
+		}
 	}
 	if (r >= 0) {
 		fd = r = create_file(dir, &path);
 	}
 	if (r >= 0) {
 		int32_t box[4];
-		layout_box(outputs, n, box);
-		r = sd_bus_call_method(portal->bus, ORIEL_BUS_NAME, ORIEL_PATH,
-			ORIEL_IFACE_SCREENSHOT, "Region", &error, NULL, "iiuuh", box[0], box[1],
-			(uint32_t)box[2], (uint32_t)box[3], fd);
+		switch (shot->type) {
+		case SHOT_LAYOUT:
+		case SHOT_REGION:
+			if (shot->type == SHOT_LAYOUT) {
+				layout_box(outputs, n, box);
+			} else {
+				memcpy(box, shot->box, sizeof(box));
+			}
+			r = sd_bus_call_method(portal->bus, ORIEL_BUS_NAME, ORIEL_PATH,
+				ORIEL_IFACE_SCREENSHOT, "Region", &error, NULL, "iiuuh", box[0], box[1],
+				(uint32_t)box[2], (uint32_t)box[3], fd);
+			break;
+		case SHOT_OUTPUT:
+			r = sd_bus_call_method(portal->bus, ORIEL_BUS_NAME, ORIEL_PATH,
+				ORIEL_IFACE_SCREENSHOT, "Output", &error, NULL, "sh", shot->output, fd);
+			break;
+		case SHOT_WINDOW:
+			r = sd_bus_call_method(portal->bus, ORIEL_BUS_NAME, ORIEL_PATH,
+				ORIEL_IFACE_SCREENSHOT, "Window", &error, NULL, "th", shot->window, fd);
+			break;
+		}
 	}
 	if (fd >= 0 && close(fd) < 0 && r >= 0) {
 		r = -errno;
@@ -151,20 +190,16 @@ static char *shoot_layout(struct portal *portal) {
 	return path;
 }
 
-/* portal_decide answered, now or when the person did: shoot, or refuse. */
-static void handle_screenshot_decided(struct portal *portal, sd_bus_message *msg,
-		const struct portal_answer *answer, void *data) {
-	if (!answer->allowed) {
-		portal_reply_response(msg, PORTAL_RESPONSE_CANCELLED);
-		return;
-	}
-	char *path = shoot_layout(portal);
+/* Takes shot and answers msg with its URI (or response 2). */
+static void shoot_and_reply(struct portal *portal, sd_bus_message *msg, const char *app,
+		const struct shot *shot) {
+	char *path = shoot(portal, shot);
 	char *uri = path ? portal_file_uri(path) : NULL;
 	if (uri) {
 		/* oriel's sharing indicator says so for a moment. */
-		if (answer->app && answer->app[0] && sd_bus_call_method(portal->bus,
+		if (app && app[0] && sd_bus_call_method(portal->bus,
 				ORIEL_BUS_NAME, ORIEL_PATH, ORIEL_IFACE_SCREENSHOT, "Taken", NULL, NULL,
-				"s", answer->app) < 0) {
+				"s", app) < 0) {
 			portal_log(portal, "cannot note the screenshot on the indicator");
 		}
 		sd_bus_reply_method_return(msg, "ua{sv}", PORTAL_RESPONSE_SUCCESS, 1, "uri", "s",
@@ -179,6 +214,149 @@ static void handle_screenshot_decided(struct portal *portal, sd_bus_message *msg
 	free(path);
 }
 
+/* An interactive shot waiting for the person to drag its region. */
+struct region_wait {
+	struct portal *portal;
+	sd_bus_message *msg;
+	char *app;
+};
+
+static void region_wait_free(void *data) {
+	struct region_wait *wait = data;
+	sd_bus_message_unref(wait->msg);
+	free(wait->app);
+	free(wait);
+}
+
+static int handle_region_reply(sd_bus_message *reply, void *data, sd_bus_error *ret_error) {
+	struct region_wait *wait = data;
+	struct portal *portal = wait->portal;
+	const sd_bus_error *error = sd_bus_message_get_error(reply);
+	struct shot shot = { .type = SHOT_REGION };
+	uint32_t width = 0, height = 0;
+	if (error) {
+		bool cancelled = error->name && !strcmp(error->name, ORIEL_ERROR_CANCELLED);
+		portal_log(portal, "no region for the screenshot: %s",
+			error->message ? error->message : error->name);
+		portal_reply_response(wait->msg, cancelled ? PORTAL_RESPONSE_CANCELLED :
+			PORTAL_RESPONSE_OTHER);
+	} else if (sd_bus_message_read(reply, "iiuu", &shot.box[0], &shot.box[1], &width,
+			&height) < 0 || width == 0 || height == 0 || width > INT32_MAX ||
+			height > INT32_MAX) {
+		portal_log(portal, "oriel's region is malformed");
+		portal_reply_response(wait->msg, PORTAL_RESPONSE_OTHER);
+	} else {
+		shot.box[2] = (int32_t)width;
+		shot.box[3] = (int32_t)height;
+		portal_log(portal, "the person selected %d,%d %ux%u", shot.box[0], shot.box[1],
+			width, height);
+		shoot_and_reply(portal, wait->msg, wait->app, &shot);
+	}
+	return 0;
+}
+
+/* Has the person drag a region (Permission.SelectRegion); msg answered then. */
+static void select_region(struct portal *portal, sd_bus_message *msg, const char *app) {
+	struct region_wait *wait = calloc(1, sizeof(*wait));
+	sd_bus_slot *slot = NULL;
+	uint32_t timeout_ms = portal_policy_prompt_timeout(&portal->policy,
+		PORTAL_KIND_SCREENSHOT) * 1000u;
+	int r = wait ? 0 : -ENOMEM;
+	if (r >= 0) {
+		wait->portal = portal;
+		wait->msg = sd_bus_message_ref(msg);
+		wait->app = strdup(app ? app : "");
+		r = wait->app ? 0 : -ENOMEM;
+	}
+	if (r >= 0) {
+		r = sd_bus_call_method_async(portal->bus, &slot, ORIEL_BUS_NAME, ORIEL_PATH,
+			ORIEL_IFACE_PERMISSION, "SelectRegion", handle_region_reply, wait, "u",
+			timeout_ms);
+	}
+	if (r < 0) {
+		portal_log(portal, "cannot ask oriel for a region: %s", strerror(-r));
+		portal_reply_response(msg, PORTAL_RESPONSE_OTHER);
+		if (wait) {
+			region_wait_free(wait);
+		}
+		return;
+	}
+	/* The slot frees wait: after the reply, or when the bus goes. */
+	sd_bus_slot_set_destroy_callback(slot, region_wait_free);
+	sd_bus_slot_set_floating(slot, 1);
+	sd_bus_slot_unref(slot);
+}
+
+/* portal_decide answered, now or when the person did: shoot, or refuse. */
+static void handle_screenshot_decided(struct portal *portal, sd_bus_message *msg,
+		const struct portal_answer *answer, void *data) {
+	if (!answer->allowed) {
+		portal_reply_response(msg, PORTAL_RESPONSE_CANCELLED);
+		return;
+	}
+	const char *choice = answer->choice ? answer->choice : "";
+	struct shot shot = { .type = SHOT_LAYOUT };
+	if (!strcmp(choice, REGION_WORD)) {
+		select_region(portal, msg, answer->app);
+		return;
+	}
+	if (!strncmp(choice, MONITOR_PREFIX, strlen(MONITOR_PREFIX))) {
+		shot.type = SHOT_OUTPUT;
+		shot.output = choice + strlen(MONITOR_PREFIX);
+	} else if (!strncmp(choice, WINDOW_PREFIX, strlen(WINDOW_PREFIX))) {
+		const char *digits = choice + strlen(WINDOW_PREFIX);
+		char *end = NULL;
+		shot.type = SHOT_WINDOW;
+		shot.window = strtoull(digits, &end, 10);
+		if (digits[0] < '0' || digits[0] > '9' || *end) {
+			portal_log(portal, "the prompt chose an unknown window '%s'", choice);
+			portal_reply_response(msg, PORTAL_RESPONSE_OTHER);
+			return;
+		}
+	} else if (choice[0]) {
+		portal_log(portal, "the prompt chose an unknown source '%s'", choice);
+		portal_reply_response(msg, PORTAL_RESPONSE_OTHER);
+		return;
+	}
+	shoot_and_reply(portal, msg, answer->app, &shot);
+}
+
+/*
+ * The interactive chooser's rows: the outputs and windows as ScreenCast
+ * offers them (sources.c), then the region; the last row gives way to it
+ * when the prompt is full.
+ */
+static int interactive_sources(struct portal *portal, struct portal_sources *sources) {
+	sd_bus_error error = SD_BUS_ERROR_NULL;
+	struct portal_catalog cat;
+	int r = portal_catalog_load(portal, PORTAL_SOURCE_MONITOR | PORTAL_SOURCE_WINDOW, &cat,
+		&error);
+	if (r < 0) {
+		portal_log(portal, "cannot list what to shoot: %s",
+			sd_bus_error_is_set(&error) ? error.message : strerror(-r));
+		sd_bus_error_free(&error);
+		return r;
+	}
+	r = portal_catalog_sources(&cat, sources);
+	portal_catalog_finish(&cat);
+	if (r < 0) {
+		return r;
+	}
+	if (sources->n == PORTAL_PROMPT_MAX_SOURCES) {
+		sources->n--;
+		free(sources->ids[sources->n]);
+		free(sources->labels[sources->n]);
+	}
+	sources->ids[sources->n] = strdup(REGION_WORD);
+	sources->labels[sources->n] = strdup(REGION_LABEL);
+	sources->n++;
+	if (!sources->ids[sources->n - 1] || !sources->labels[sources->n - 1]) {
+		portal_sources_finish(sources);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
 static int handle_screenshot(sd_bus_message *msg, void *data, sd_bus_error *error) {
 	struct portal *portal = data;
 	const char *handle, *app_id, *parent_window;
@@ -189,13 +367,21 @@ static int handle_screenshot(sd_bus_message *msg, void *data, sd_bus_error *erro
 		return r;
 	}
 	portal_log(portal, "Screenshot for app_id '%s'%s", app_id,
-		interactive ? " (interactive: no chooser, the whole layout)" : "");
+		interactive ? " (interactive: the person chooses)" : "");
+	struct portal_sources sources = {0};
+	if (interactive && interactive_sources(portal, &sources) < 0) {
+		return portal_reply_response(msg, PORTAL_RESPONSE_OTHER);
+	}
 	struct portal_question question = {
 		.kind = PORTAL_KIND_SCREENSHOT,
 		.app_id = app_id,
 		.request_handle = handle,
+		.sources = interactive ? &sources : NULL,
+		.always_ask = interactive,
 	};
-	return portal_decide(portal, &question, msg, handle_screenshot_decided);
+	r = portal_decide(portal, &question, msg, handle_screenshot_decided);
+	portal_sources_finish(&sources);
+	return r;
 }
 
 /* The colour under the pointer, through a one-pixel Screenshot.Region. */

@@ -18,8 +18,6 @@
 #define MONITOR_PREFIX "monitor:"
 #define WINDOW_PREFIX "window:"
 #define VIRTUAL_WORD "virtual"
-/* oriel's prompt lists at most this many choices. */
-#define PROMPT_MAX_SOURCES 16
 /* Longest title shown in the prompt, in bytes. */
 #define TITLE_MAX_BYTES 120
 
@@ -180,15 +178,15 @@ static int add_source(struct portal_sources *sources, char *id, char *label) {
 
 int portal_catalog_sources(const struct portal_catalog *cat, struct portal_sources *sources) {
 	*sources = (struct portal_sources){0};
-	sources->ids = calloc(PROMPT_MAX_SOURCES, sizeof(char *));
-	sources->labels = calloc(PROMPT_MAX_SOURCES, sizeof(char *));
+	sources->ids = calloc(PORTAL_PROMPT_MAX_SOURCES, sizeof(char *));
+	sources->labels = calloc(PORTAL_PROMPT_MAX_SOURCES, sizeof(char *));
 	if (!sources->ids || !sources->labels) {
 		portal_sources_finish(sources);
 		return -ENOMEM;
 	}
 	int r = 0;
 	char *id, *label;
-	for (int i = 0; r >= 0 && i < cat->n_outputs && sources->n < PROMPT_MAX_SOURCES; i++) {
+	for (int i = 0; r >= 0 && i < cat->n_outputs && sources->n < PORTAL_PROMPT_MAX_SOURCES; i++) {
 		const struct portal_output *o = &cat->outputs[i];
 		if (asprintf(&id, MONITOR_PREFIX "%s", o->name) < 0) {
 			id = NULL;
@@ -198,7 +196,7 @@ int portal_catalog_sources(const struct portal_catalog *cat, struct portal_sourc
 		}
 		r = add_source(sources, id, label);
 	}
-	if (r >= 0 && (cat->types & PORTAL_SOURCE_VIRTUAL) && sources->n < PROMPT_MAX_SOURCES) {
+	if (r >= 0 && (cat->types & PORTAL_SOURCE_VIRTUAL) && sources->n < PORTAL_PROMPT_MAX_SOURCES) {
 		if (asprintf(&label, "A new virtual screen (%ux%u)", PORTAL_VIRTUAL_WIDTH,
 				PORTAL_VIRTUAL_HEIGHT) < 0) {
 			label = NULL;
@@ -207,7 +205,7 @@ int portal_catalog_sources(const struct portal_catalog *cat, struct portal_sourc
 	}
 	/* Windows: the focused one first (it is preselected), then top to bottom. */
 	const struct portal_window *focused = focused_window(cat);
-	for (int i = cat->n_windows; r >= 0 && i >= 0 && sources->n < PROMPT_MAX_SOURCES; i--) {
+	for (int i = cat->n_windows; r >= 0 && i >= 0 && sources->n < PORTAL_PROMPT_MAX_SOURCES; i--) {
 		const struct portal_window *w = i == cat->n_windows ? focused : &cat->windows[i];
 		if (!w || (i < cat->n_windows && w == focused)) {
 			continue;

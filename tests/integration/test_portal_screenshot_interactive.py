@@ -111,7 +111,7 @@ def main():
         _, red_w = s.colour_window_at(RED, RED_SIZE, RED_POS, "red", "org.oriel.test.red")
         _, blue_w = s.colour_window_at(BLUE, BLUE_SIZE, BLUE_POS, "blue",
                                        "org.oriel.test.blue")
-        s.wait_colour(RED_POS + (BLUE_POS[0] - RED_POS[0], RED_SIZE[1]), RED)
+        s.wait_colour(RED_POS + (BLUE_POS[0] - RED_POS[0] - 4, RED_SIZE[1]), RED)
         s.wait_colour(BLUE_POS + BLUE_SIZE, BLUE, what="blue above red")
         out = s.output()["name"]
         want_ids = ["monitor:" + out, "window:%d" % red_w["id"],

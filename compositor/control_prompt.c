@@ -113,6 +113,7 @@ static void ask_free(struct control_ask *ask) {
 }
 
 static void show_next(struct control *control);
+static void region_end(struct control *control);
 
 /* A picture of the output "monitor:NAME" or the window "window:ID"; none else. */
 static struct wlr_buffer *draw_thumbnail(int choice, int max_width, int max_height,
@@ -233,6 +234,20 @@ static int method_withdraw(sd_bus_message *msg, void *data, sd_bus_error *error)
 			"cookie 0 names no call");
 	}
 	const char *sender = sd_bus_message_get_sender(msg);
+	struct control_asks *asks = asks_of(control);
+	uint64_t selecting = 0;
+	const char *selector = asks->region_msg ? sd_bus_message_get_sender(asks->region_msg) : NULL;
+	if (asks->region_msg && sd_bus_message_get_cookie(asks->region_msg, &selecting) >= 0 &&
+			selecting == cookie && sender && selector && strcmp(selector, sender) == 0) {
+		wlr_log(WLR_INFO, "control: the caller withdrew its region selection");
+		sd_bus_error withdrawn = SD_BUS_ERROR_NULL;
+		sd_bus_error_setf(&withdrawn, ERROR_WITHDRAWN, "withdrawn by its caller");
+		sd_bus_reply_method_error(asks->region_msg, &withdrawn);
+		sd_bus_error_free(&withdrawn);
+		region_end(control);
+		show_next(control);
+		return sd_bus_reply_method_return(msg, "");
+	}
 	struct control_ask *found = NULL;
 	if (control->asks && sender) {
 		struct control_ask *ask;
@@ -248,7 +263,7 @@ static int method_withdraw(sd_bus_message *msg, void *data, sd_bus_error *error)
 	}
 	if (!found) {
 		return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS,
-			"no Ask with cookie %" PRIu64 " from this caller is waiting "
+			"no Ask or SelectRegion with cookie %" PRIu64 " from this caller is waiting "
 			"(answered already, or never asked)", cookie);
 	}
 	wlr_log(WLR_INFO, "control: the caller withdrew its question for '%s'%s", found->app,

@@ -184,6 +184,7 @@ static int handle_reply(sd_bus_message *reply, void *data, sd_bus_error *ret_err
 		.choice = allowed ? choice : "",
 		.remember = allowed && remember && ask->persist_allowed,
 		.app = ask->app,
+		.request = &ask->request,
 	};
 	/* Unlinked first: fn may destroy the session, which cancels its asks. */
 	struct portal_session *session = ask->session;

@@ -122,6 +122,12 @@ struct portal_answer {
 	bool remember;      /* the grant may be persisted */
 	const char *choice; /* the id the person chose, "" when nobody chose */
 	const char *app;    /* how the app is named to people */
+	/*
+	 * The frontend's request, while the person was asked: a callback that
+	 * goes on waiting (the region selector) may take it (and set it NULL)
+	 * to hear of Close. NULL when the policy decided.
+	 */
+	struct portal_request **request;
 };
 /*
  * Answers call (the frontend's method call) once the decision is made:

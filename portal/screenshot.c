@@ -45,6 +45,8 @@
 #define REGION_LABEL "A region\u2026 (drag a rectangle on the screen)"
 #define ORIEL_IFACE_PERMISSION "org.oriel.Compositor.Permission"
 #define ORIEL_ERROR_CANCELLED "org.oriel.Compositor.Error.Cancelled"
+/* SelectRegion may take the selector's timeout and this much more. */
+#define REGION_CALL_MARGIN_S 15
 
 /* Reads the options a{sv}: only "interactive" matters. */
 static int read_interactive(sd_bus_message *msg, bool *interactive) {
@@ -214,18 +216,39 @@ static void shoot_and_reply(struct portal *portal, sd_bus_message *msg, const ch
 	free(path);
 }
 
-/* An interactive shot waiting for the person to drag its region. */
+/*
+ * An interactive shot waiting for the person to drag its region. It keeps
+ * the frontend's request: when the app closes it, the selector is
+ * withdrawn (Permission.Withdraw names the SelectRegion call by cookie).
+ */
 struct region_wait {
 	struct portal *portal;
 	sd_bus_message *msg;
 	char *app;
+	struct portal_request *request;
+	uint64_t cookie; /* of the SelectRegion call */
+	bool closed;     /* the request was: msg is answered already */
 };
 
 static void region_wait_free(void *data) {
 	struct region_wait *wait = data;
 	sd_bus_message_unref(wait->msg);
+	portal_request_destroy(wait->request);
 	free(wait->app);
 	free(wait);
+}
+
+static void handle_region_request_close(struct portal_request *request, void *data) {
+	struct region_wait *wait = data;
+	portal_log(wait->portal, "the request was closed while the region selector was up: "
+		"cancelled");
+	wait->closed = true;
+	portal_reply_response(wait->msg, PORTAL_RESPONSE_CANCELLED);
+	/* oriel answers SelectRegion with Withdrawn; that reply frees wait. */
+	if (sd_bus_call_method_async(wait->portal->bus, NULL, ORIEL_BUS_NAME, ORIEL_PATH,
+			ORIEL_IFACE_PERMISSION, "Withdraw", NULL, NULL, "t", wait->cookie) < 0) {
+		portal_log(wait->portal, "cannot withdraw the region selector");
+	}
 }
 
 static int handle_region_reply(sd_bus_message *reply, void *data, sd_bus_error *ret_error) {
@@ -234,6 +257,9 @@ static int handle_region_reply(sd_bus_message *reply, void *data, sd_bus_error *
 	const sd_bus_error *error = sd_bus_message_get_error(reply);
 	struct shot shot = { .type = SHOT_REGION };
 	uint32_t width = 0, height = 0;
+	if (wait->closed) {
+		return 0; /* answered "cancelled" when the request closed */
+	}
 	if (error) {
 		bool cancelled = error->name && !strcmp(error->name, ORIEL_ERROR_CANCELLED);
 		portal_log(portal, "no region for the screenshot: %s",
@@ -255,31 +281,48 @@ static int handle_region_reply(sd_bus_message *reply, void *data, sd_bus_error *
 	return 0;
 }
 
-/* Has the person drag a region (Permission.SelectRegion); msg answered then. */
-static void select_region(struct portal *portal, sd_bus_message *msg, const char *app) {
+/*
+ * Has the person drag a region (Permission.SelectRegion); msg answered
+ * then. request is the frontend's, taken over from the prompt's answer
+ * (NULL when there is none).
+ */
+static void select_region(struct portal *portal, sd_bus_message *msg, const char *app,
+		struct portal_request *request) {
 	struct region_wait *wait = calloc(1, sizeof(*wait));
+	sd_bus_message *call = NULL;
 	sd_bus_slot *slot = NULL;
-	uint32_t timeout_ms = portal_policy_prompt_timeout(&portal->policy,
-		PORTAL_KIND_SCREENSHOT) * 1000u;
+	unsigned timeout_s = portal_policy_prompt_timeout(&portal->policy,
+		PORTAL_KIND_SCREENSHOT);
 	int r = wait ? 0 : -ENOMEM;
 	if (r >= 0) {
 		wait->portal = portal;
 		wait->msg = sd_bus_message_ref(msg);
 		wait->app = strdup(app ? app : "");
+		wait->request = request;
+		request = NULL;
 		r = wait->app ? 0 : -ENOMEM;
 	}
-	if (r >= 0) {
-		r = sd_bus_call_method_async(portal->bus, &slot, ORIEL_BUS_NAME, ORIEL_PATH,
-			ORIEL_IFACE_PERMISSION, "SelectRegion", handle_region_reply, wait, "u",
-			timeout_ms);
-	}
+	r = r < 0 ? r : sd_bus_message_new_method_call(portal->bus, &call, ORIEL_BUS_NAME,
+		ORIEL_PATH, ORIEL_IFACE_PERMISSION, "SelectRegion");
+	r = r < 0 ? r : sd_bus_message_append(call, "u", timeout_s * 1000u);
+	/* The call outlives the selector's own timeout. */
+	r = r < 0 ? r : sd_bus_call_async(portal->bus, &slot, call, handle_region_reply, wait,
+		(timeout_s + REGION_CALL_MARGIN_S) * 1000000ull);
+	r = r < 0 ? r : sd_bus_message_get_cookie(call, &wait->cookie);
+	sd_bus_message_unref(call);
 	if (r < 0) {
 		portal_log(portal, "cannot ask oriel for a region: %s", strerror(-r));
 		portal_reply_response(msg, PORTAL_RESPONSE_OTHER);
+		sd_bus_slot_unref(slot);
 		if (wait) {
 			region_wait_free(wait);
 		}
+		portal_request_destroy(request);
 		return;
+	}
+	if (wait->request) {
+		wait->request->on_close = handle_region_request_close;
+		wait->request->close_data = wait;
 	}
 	/* The slot frees wait: after the reply, or when the bus goes. */
 	sd_bus_slot_set_destroy_callback(slot, region_wait_free);
@@ -297,7 +340,11 @@ static void handle_screenshot_decided(struct portal *portal, sd_bus_message *msg
 	const char *choice = answer->choice ? answer->choice : "";
 	struct shot shot = { .type = SHOT_LAYOUT };
 	if (!strcmp(choice, REGION_WORD)) {
-		select_region(portal, msg, answer->app);
+		struct portal_request *request = answer->request ? *answer->request : NULL;
+		if (answer->request) {
+			*answer->request = NULL; /* the region wait hears of Close now */
+		}
+		select_region(portal, msg, answer->app, request);
 		return;
 	}
 	if (!strncmp(choice, MONITOR_PREFIX, strlen(MONITOR_PREFIX))) {

@@ -34,7 +34,9 @@ prints {"step": "start-pending"}; on SIGUSR1 after that, while Start waits
 for its Response, the client calls org.freedesktop.portal.Request.Close on Start's request
 handle (as an app does when it gives up, e.g. a closed browser tab),
 prints {"step": "Start", "closed": true}, and then holds its connection
-until SIGTERM, when it exits.
+until SIGTERM, when it exits. With --screenshot it closes the Screenshot
+request the same way, prints {"step": "Screenshot", "closed": true} and
+exits.
 """
 import argparse
 import json
@@ -129,7 +131,11 @@ class Client:
 
     def one_shot(self, method, options):
         """Screenshot or PickColor: prints the step, exits 3 unless response 0."""
-        response, results = self.request(method, ("s", [""]), options, SCREENSHOT)
+        response, results = self.request(method, ("s", [""]), options, SCREENSHOT,
+                                         close_on_usr1=self.args.close_start_on_usr1)
+        if response is None:
+            emit({"step": method, "closed": True})
+            sys.exit(0)
         emit({"step": method, "response": response, "results": results})
         sys.exit(0 if response == 0 else 3)
 

@@ -140,7 +140,7 @@ def main():
         prompt.wait_shown(s, "the prompt that others try to withdraw")
         for cookie in range(1, 6):
             err = prompt.call_error(s, "t", str(cookie), method="Withdraw")
-            expect("no Ask with cookie %d from this caller" % cookie in err,
+            expect("no Ask or SelectRegion with cookie %d from this caller" % cookie in err,
                    "a withdraw of cookie %d by another caller: %s" % (cookie, err))
         err = prompt.call_error(s, "t", "0", method="Withdraw")
         expect("cookie 0" in err, "a withdraw of cookie 0: %s" % err)

@@ -15,11 +15,14 @@ region in oriel's prompt, through the real frontend
   rectangle's size whose pixels are the screen's there (red, blue and the
   background), without the selector's dimming.
 - Escape during the drag answers response 1 and writes no file.
+- The app closing its request while the selector is up takes the
+  selector down (no file either), and the next request is asked as usual.
 - Under a deny policy, Screenshot (interactive or not) is refused without
   any prompt.
 """
 import os
 import re
+import signal
 import urllib.parse
 
 import harness
@@ -177,6 +180,27 @@ def main():
                "Escape in the region selector: %r" % st)
         wait_undimmed(s)
         expect_eq(shots(s), before, "screenshots after Escape")
+
+        # The app closes its request while the selector is up: it goes.
+        c = portal.Client(s, "--screenshot", "--interactive", "--close-start-on-usr1")
+        img = prompt.wait_shown(s, "the chooser for a request that will be closed")
+        c.wait_step("start-pending")
+        choose(s, dict(zip([i for i, _ in offered(p, len(want_ids))],
+                           rows_of(img)))["region"])
+        prompt.wait_gone(s)
+        wait_selector(s)
+        c.client.proc.send_signal(signal.SIGUSR1)
+        st = c.wait_step("Screenshot")
+        expect(st.get("closed"), "the client did not close its request: %r" % st)
+        wait_undimmed(s)
+        expect_eq(shots(s), before, "screenshots after the request was closed")
+        # A new interactive request is asked as usual.
+        c, rows = ask(s, p, want_ids)
+        prompt.wait_shown(s)
+        s.key_sym("Escape")
+        st = c.wait_step("Screenshot")
+        expect(st.get("response") == 1, "Escape in the chooser: %r" % st)
+        prompt.wait_gone(s)
 
         # Denied: refused at once, and no prompt, interactive or not.
         p.set_policy(DENY)

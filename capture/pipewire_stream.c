@@ -1614,6 +1614,20 @@ static void cast_buffers_changed(struct pipewire_cast *cast) {
 }
 
 /* A gbm buffer the renderer draws into, its planes handed to PipeWire. */
+/* A buffer of the ring, at the cast's size, missing everything so far. */
+static struct cast_buffer *cast_buffer_new(struct pipewire_cast *cast,
+		struct pw_buffer *pwb) {
+	struct cast_buffer *buffer = zalloc(sizeof(*buffer));
+	buffer->fd = -1;
+	buffer->pw_buffer = pwb;
+	buffer->width = cast->width;
+	buffer->height = cast->height;
+	buffer->stride = cast->stride;
+	pixman_region32_init_rect(&buffer->damage, 0, 0, cast->width, cast->height);
+	wl_list_insert(&cast->buffers, &buffer->link);
+	return buffer;
+}
+
 static void add_dmabuf_buffer(struct pipewire_cast *cast, struct pw_buffer *pwb) {
 	struct spa_buffer *sb = pwb->buffer;
 	if (!(sb->datas[0].type & (1u << SPA_DATA_DmaBuf)) ||
@@ -1634,17 +1648,10 @@ static void add_dmabuf_buffer(struct pipewire_cast *cast, struct pw_buffer *pwb)
 		pw_stream_set_error(cast->stream, -ENOMEM, "cannot allocate buffers");
 		return;
 	}
-	struct cast_buffer *buffer = zalloc(sizeof(*buffer));
-	buffer->fd = -1;
-	buffer->pw_buffer = pwb;
-	buffer->width = cast->width;
-	buffer->height = cast->height;
-	buffer->stride = cast->stride;
+	struct cast_buffer *buffer = cast_buffer_new(cast, pwb);
 	buffer->target = target;
 	buffer->dmabuf = true;
 	buffer->planes = attribs.n_planes;
-	pixman_region32_init_rect(&buffer->damage, 0, 0, cast->width, cast->height);
-	wl_list_insert(&cast->buffers, &buffer->link);
 	for (int i = 0; i < attribs.n_planes; i++) {
 		struct spa_data *d = &sb->datas[i];
 		buffer->offsets[i] = attribs.offset[i];
@@ -1672,14 +1679,7 @@ static void handle_add_buffer(void *data, struct pw_buffer *pwb) {
 		pw_stream_set_error(cast->stream, -ENOTSUP, "memfd buffers only");
 		return;
 	}
-	struct cast_buffer *buffer = zalloc(sizeof(*buffer));
-	buffer->fd = -1;
-	buffer->pw_buffer = pwb;
-	buffer->width = cast->width;
-	buffer->height = cast->height;
-	buffer->stride = cast->stride;
-	pixman_region32_init_rect(&buffer->damage, 0, 0, cast->width, cast->height);
-	wl_list_insert(&cast->buffers, &buffer->link);
+	struct cast_buffer *buffer = cast_buffer_new(cast, pwb);
 	buffer->size = (size_t)cast->stride * cast->height;
 	buffer->fd = memfd_create("oriel-cast", MFD_CLOEXEC | MFD_ALLOW_SEALING);
 	if (buffer->fd < 0 || ftruncate(buffer->fd, (off_t)buffer->size) < 0) {

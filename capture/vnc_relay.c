@@ -1,4 +1,5 @@
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/sockios.h>
 #include <pthread.h>
 #include <signal.h>
@@ -18,6 +19,8 @@
 #define INBOUND_CHUNK 16384
 /* Room made in the queue before each read from libvncserver's socket. */
 #define READ_CHUNK (256 * 1024)
+/* The pipe that splice moves bytes through (the kernel may give less). */
+#define PIPE_BYTES (1024 * 1024)
 /* An empty queue bigger than this gives its memory back. */
 #define KEEP_CAPACITY (1024 * 1024)
 /* How long the last bytes may take once libvncserver closed its socket. */
@@ -40,7 +43,15 @@ struct vnc_relay {
 	atomic_int refs;        /* the relay thread and the caller */
 
 	/* Owned by the relay thread. */
-	uint8_t *queue; /* libvncserver → viewer, from queue_start to queue_end */
+	/*
+	 * libvncserver → viewer. Bytes are spliced through the pipe, so the
+	 * kernel passes pages on rather than copying them twice; only when the
+	 * viewer falls behind and the pipe is full are they read into the queue,
+	 * which then holds the oldest bytes and is sent before the pipe.
+	 */
+	int pipe_read, pipe_write; /* -1 when splice is not available */
+	size_t in_pipe;
+	uint8_t *queue; /* from queue_start to queue_end */
 	size_t queue_start, queue_end, queue_capacity;
 	uint8_t inbound[INBOUND_CHUNK]; /* viewer → libvncserver */
 	size_t inbound_start, inbound_end;
@@ -96,22 +107,41 @@ static void close_end(struct vnc_relays *relays, struct relay_end *end) {
 	}
 }
 
+static void close_pipe(struct vnc_relay *relay) {
+	if (relay->pipe_read >= 0) {
+		close(relay->pipe_read);
+		close(relay->pipe_write);
+		relay->pipe_read = relay->pipe_write = -1;
+	}
+	relay->in_pipe = 0;
+}
+
 /* Both sockets go; libvncserver reads EOF or gets EPIPE on its end. */
 static void finish(struct vnc_relay *relay) {
 	close_end(relay->relays, &relay->peer);
 	close_end(relay->relays, &relay->local);
+	close_pipe(relay);
 	relay->finished = true;
 	atomic_store(&relay->queued, 0);
 	relay->queue_start = relay->queue_end = 0;
 }
 
-static size_t queued(const struct vnc_relay *relay) {
+static size_t in_queue(const struct vnc_relay *relay) {
 	return relay->queue_end - relay->queue_start;
+}
+
+/* What libvncserver wrote that the viewer has not taken yet. */
+static size_t pending(const struct vnc_relay *relay) {
+	return in_queue(relay) + relay->in_pipe;
+}
+
+static void publish_pending(struct vnc_relay *relay) {
+	atomic_store(&relay->queued, pending(relay));
 }
 
 static bool make_room(struct vnc_relay *relay) {
 	if (relay->queue_start > 0) {
-		memmove(relay->queue, relay->queue + relay->queue_start, queued(relay));
+		memmove(relay->queue, relay->queue + relay->queue_start, in_queue(relay));
 		relay->queue_end -= relay->queue_start;
 		relay->queue_start = 0;
 	}
@@ -131,28 +161,85 @@ static bool make_room(struct vnc_relay *relay) {
 	return true;
 }
 
-/* libvncserver's socket → the queue. False when it has nothing more now. */
-static bool read_local(struct vnc_relay *relay) {
-	if (relay->local_closed || relay->local.fd < 0 ||
-			queued(relay) >= atomic_load(&relay->max_queued)) {
-		return false;
-	}
+/* Reads at most len bytes of fd onto the queue's end. */
+static ssize_t read_to_queue(struct vnc_relay *relay, int fd, size_t len) {
 	if (!make_room(relay)) {
 		finish(relay); /* out of memory: this viewer goes */
+		errno = ENOMEM;
+		return -1;
+	}
+	size_t room = relay->queue_capacity - relay->queue_end;
+	ssize_t n = read(fd, relay->queue + relay->queue_end, len < room ? len : room);
+	if (n > 0) {
+		relay->queue_end += (size_t)n;
+	}
+	return n;
+}
+
+/* The pipe's bytes go to the queue's end, keeping their order; how many moved. */
+static ssize_t spill_pipe(struct vnc_relay *relay) {
+	ssize_t moved = 0;
+	while (relay->in_pipe > 0 && !relay->finished) {
+		ssize_t n = read_to_queue(relay, relay->pipe_read, relay->in_pipe);
+		if (n <= 0) {
+			finish(relay); /* a pipe of ours that fails: nothing sane is left */
+			return -1;
+		}
+		relay->in_pipe -= (size_t)n;
+		moved += n;
+	}
+	return moved;
+}
+
+/* Splice does not work here (an old kernel or an odd socket): copy from now on. */
+static void stop_splicing(struct vnc_relay *relay) {
+	if (spill_pipe(relay) >= 0) {
+		close_pipe(relay);
+	}
+}
+
+static size_t local_unread(const struct vnc_relay *relay) {
+	int n = 0;
+	if (ioctl(relay->local.fd, FIONREAD, &n) < 0 || n < 0) {
+		return 0;
+	}
+	return (size_t)n;
+}
+
+/* libvncserver's socket → the pipe; bytes moved, or -1 with errno. */
+static ssize_t splice_local(struct vnc_relay *relay) {
+	ssize_t n = splice(relay->local.fd, NULL, relay->pipe_write, NULL, PIPE_BYTES,
+		SPLICE_F_NONBLOCK | SPLICE_F_MOVE);
+	if (n > 0) {
+		relay->in_pipe += (size_t)n;
+		return n;
+	}
+	if (n < 0 && errno == EAGAIN && relay->in_pipe > 0 && local_unread(relay) > 0) {
+		/* The pipe is full: the viewer lags, so its bytes wait in the queue. */
+		return spill_pipe(relay);
+	}
+	if (n < 0 && errno == EINVAL) {
+		stop_splicing(relay);
+		return relay->finished ? -1 : read_to_queue(relay, relay->local.fd, SIZE_MAX);
+	}
+	return n;
+}
+
+/* libvncserver's socket → the pipe or queue. False when it has nothing more now. */
+static bool take_local(struct vnc_relay *relay) {
+	if (relay->local_closed || relay->local.fd < 0 ||
+			pending(relay) >= atomic_load(&relay->max_queued)) {
 		return false;
 	}
 	atomic_store(&relay->reading, true);
-	ssize_t n = read(relay->local.fd, relay->queue + relay->queue_end,
-		relay->queue_capacity - relay->queue_end);
-	if (n > 0) {
-		relay->queue_end += (size_t)n;
-		atomic_store(&relay->queued, queued(relay));
-	}
+	ssize_t n = relay->pipe_read >= 0 ? splice_local(relay) :
+		read_to_queue(relay, relay->local.fd, SIZE_MAX);
+	publish_pending(relay);
 	atomic_store(&relay->reading, false);
 	if (n > 0) {
 		return true;
 	}
-	if (n < 0 && (errno == EAGAIN || errno == EINTR)) {
+	if (relay->finished || (n < 0 && (errno == EAGAIN || errno == EINTR))) {
 		return false;
 	}
 	/* Closed: send what is left, then go. */
@@ -161,29 +248,43 @@ static bool read_local(struct vnc_relay *relay) {
 	return false;
 }
 
-/* The queue → the viewer. False when it takes nothing more now. */
+/* The queue, then the pipe → the viewer. False when it takes nothing more now. */
 static bool write_peer(struct vnc_relay *relay) {
-	if (queued(relay) == 0 || relay->peer.fd < 0) {
+	if (pending(relay) == 0 || relay->peer.fd < 0) {
 		return false;
 	}
-	ssize_t n = send(relay->peer.fd, relay->queue + relay->queue_start, queued(relay),
-		MSG_NOSIGNAL | MSG_DONTWAIT);
-	if (n < 0) {
-		if (errno != EAGAIN && errno != EINTR) {
-			finish(relay); /* the viewer is gone */
+	ssize_t n;
+	if (in_queue(relay) > 0) {
+		n = send(relay->peer.fd, relay->queue + relay->queue_start, in_queue(relay),
+			MSG_NOSIGNAL | MSG_DONTWAIT);
+		if (n > 0) {
+			relay->queue_start += (size_t)n;
 		}
+		if (in_queue(relay) == 0) {
+			relay->queue_start = relay->queue_end = 0;
+			if (relay->queue_capacity > KEEP_CAPACITY) {
+				free(relay->queue);
+				relay->queue = NULL;
+				relay->queue_capacity = 0;
+			}
+		}
+	} else {
+		/* The peer socket is non-blocking, so this never waits. */
+		n = splice(relay->pipe_read, NULL, relay->peer.fd, NULL, relay->in_pipe,
+			SPLICE_F_NONBLOCK | SPLICE_F_MOVE);
+		if (n > 0) {
+			relay->in_pipe -= (size_t)n;
+		} else if (n < 0 && errno == EINVAL) {
+			stop_splicing(relay);
+			publish_pending(relay);
+			return !relay->finished; /* the queue goes next round */
+		}
+	}
+	publish_pending(relay);
+	if (n < 0 && errno != EAGAIN && errno != EINTR) {
+		finish(relay); /* the viewer is gone */
 		return false;
 	}
-	relay->queue_start += (size_t)n;
-	if (queued(relay) == 0) {
-		relay->queue_start = relay->queue_end = 0;
-		if (relay->queue_capacity > KEEP_CAPACITY) {
-			free(relay->queue);
-			relay->queue = NULL;
-			relay->queue_capacity = 0;
-		}
-	}
-	atomic_store(&relay->queued, queued(relay));
 	return n > 0;
 }
 
@@ -221,11 +322,12 @@ static bool pass_inbound(struct vnc_relay *relay) {
 static void pump(struct vnc_relay *relay, uint32_t peer_events) {
 	bool moved;
 	do {
+		/* Sending first, so the pipe fills up only when the viewer lags. */
 		moved = false;
-		while (!relay->finished && read_local(relay)) {
+		if (!relay->finished && write_peer(relay)) {
 			moved = true;
 		}
-		if (!relay->finished && write_peer(relay)) {
+		if (!relay->finished && take_local(relay)) {
 			moved = true;
 		}
 		if (!relay->finished && pass_inbound(relay)) {
@@ -235,7 +337,7 @@ static void pump(struct vnc_relay *relay, uint32_t peer_events) {
 	if (relay->finished) {
 		return;
 	}
-	if (queued(relay) >= atomic_load(&relay->max_queued)) {
+	if (pending(relay) >= atomic_load(&relay->max_queued)) {
 		/* The viewer takes far less than it is sent: it goes. */
 		finish(relay);
 		return;
@@ -246,11 +348,11 @@ static void pump(struct vnc_relay *relay, uint32_t peer_events) {
 		finish(relay);
 		return;
 	}
-	if (relay->local_closed && (queued(relay) == 0 || now_ms() >= relay->linger_until_ms)) {
+	if (relay->local_closed && (pending(relay) == 0 || now_ms() >= relay->linger_until_ms)) {
 		finish(relay);
 		return;
 	}
-	if (queued(relay) == 0 && !relay->local_closed &&
+	if (pending(relay) == 0 && !relay->local_closed &&
 			atomic_exchange(&relay->want_drained, false)) {
 		uint64_t one = 1;
 		if (write(relay->drained_fd, &one, sizeof(one)) < 0) {
@@ -260,7 +362,7 @@ static void pump(struct vnc_relay *relay, uint32_t peer_events) {
 	bool inbound_waiting = relay->inbound_start != relay->inbound_end;
 	watch(relay->relays, &relay->peer,
 		(!relay->local_closed && !inbound_waiting ? EPOLLIN : 0) |
-		(queued(relay) > 0 ? EPOLLOUT : 0));
+		(pending(relay) > 0 ? EPOLLOUT : 0));
 	if (relay->local_closed) {
 		/*
 		 * epoll reports a closed peer's hangup whatever is watched: keep
@@ -402,6 +504,16 @@ struct vnc_relay *vnc_relay_open(struct vnc_relays *relays, int peer_fd,
 		return NULL;
 	}
 	relay->relays = relays;
+	relay->pipe_read = relay->pipe_write = -1;
+	int pipe_fds[2];
+	if (pipe2(pipe_fds, O_CLOEXEC | O_NONBLOCK) == 0) {
+		relay->pipe_read = pipe_fds[0];
+		relay->pipe_write = pipe_fds[1];
+		/* Bigger than the default: less spilling when a viewer lags briefly. */
+		fcntl(relay->pipe_write, F_SETPIPE_SZ, PIPE_BYTES);
+	}
+	/* Splicing to the viewer must not wait either. */
+	fcntl(peer_fd, F_SETFL, fcntl(peer_fd, F_GETFL) | O_NONBLOCK);
 	relay->peer = (struct relay_end){ relay, peer_fd, EPOLLIN };
 	relay->local = (struct relay_end){ relay, pair[1], EPOLLIN };
 	relay->local_fd = pair[0];
@@ -424,6 +536,7 @@ struct vnc_relay *vnc_relay_open(struct vnc_relays *relays, int peer_fd,
 	pthread_mutex_unlock(&relays->lock);
 	if (!ok) {
 		epoll_ctl(relays->epoll_fd, EPOLL_CTL_DEL, peer_fd, NULL);
+		close_pipe(relay);
 		close(peer_fd);
 		close(pair[0]);
 		close(pair[1]);

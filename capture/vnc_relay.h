@@ -9,7 +9,9 @@
  * viewer keeps taking a few bytes. So libvncserver gets one end of a local
  * socketpair instead of the viewer's socket, and one thread moves the
  * bytes between the other end and the viewer's socket, keeping in memory
- * what the viewer has not taken yet. The event loop then only asks whether
+ * what the viewer has not taken yet. It splices them through a pipe, so
+ * the kernel hands pages on instead of copying every byte twice more, and
+ * copies only when a viewer lags by more than the pipe holds. The event loop then only asks whether
  * a viewer took everything (vnc_relay_idle) before sending it the next
  * framebuffer update, so a viewer's queue holds about one update; the
  * relay wakes the loop when it is empty again. A viewer whose queue grows

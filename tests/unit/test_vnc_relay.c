@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <netinet/in.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -37,15 +38,15 @@ static uint8_t pattern(size_t i) {
 	return (uint8_t)(i * 131 + (i >> 12));
 }
 
-/* Writes n pattern bytes to fd as a non-blocking writer would; how many went. */
-static size_t write_all(int fd, size_t n) {
+/* Writes pattern bytes [from, from + n) to fd as a non-blocking writer would; how many went. */
+static size_t write_from(int fd, size_t from, size_t n) {
 	int64_t deadline = now_ms() + DEADLINE_MS;
 	uint8_t chunk[65536];
 	size_t done = 0;
 	while (done < n) {
 		size_t len = n - done < sizeof(chunk) ? n - done : sizeof(chunk);
 		for (size_t i = 0; i < len; i++) {
-			chunk[i] = pattern(done + i);
+			chunk[i] = pattern(from + done + i);
 		}
 		ssize_t w = send(fd, chunk, len, MSG_NOSIGNAL | MSG_DONTWAIT);
 		if (w > 0) {
@@ -61,30 +62,39 @@ static size_t write_all(int fd, size_t n) {
 	return done;
 }
 
-/* Reads until EOF or n bytes; checks the pattern; returns the count. */
-static size_t read_all(int fd, size_t n, bool *eof) {
+static size_t write_all(int fd, size_t n) {
+	return write_from(fd, 0, n);
+}
+
+/* Reads until EOF or n bytes, checking they are pattern bytes from `from` on; the count. */
+static size_t read_from(int fd, size_t from, size_t n, bool *eof) {
 	int64_t deadline = now_ms() + DEADLINE_MS;
 	uint8_t chunk[65536];
 	size_t done = 0;
 	*eof = false;
 	while (done < n || n == SIZE_MAX) {
+		size_t want = n == SIZE_MAX || n - done > sizeof(chunk) ? sizeof(chunk) : n - done;
 		if (!wait_fd(fd, POLLIN, deadline)) {
 			break;
 		}
-		ssize_t r = recv(fd, chunk, sizeof(chunk), MSG_DONTWAIT);
+		ssize_t r = recv(fd, chunk, want, MSG_DONTWAIT);
 		if (r == 0 || (r < 0 && errno != EAGAIN)) {
 			*eof = true;
 			break;
 		}
 		for (ssize_t i = 0; i < r; i++) {
-			if (chunk[i] != pattern(done + (size_t)i)) {
-				EXPECT(false, "byte %zu differs", done + (size_t)i);
+			if (chunk[i] != pattern(from + done + (size_t)i)) {
+				EXPECT(false, "byte %zu differs", from + done + (size_t)i);
 				return done;
 			}
 		}
 		done += r > 0 ? (size_t)r : 0;
 	}
 	return done;
+}
+
+static size_t read_all(int fd, size_t n, bool *eof) {
+	return read_from(fd, 0, n, eof);
 }
 
 static struct vnc_relay *open_relay(struct vnc_relays *relays, size_t max_queued,
@@ -101,6 +111,61 @@ static struct vnc_relay *open_relay(struct vnc_relays *relays, size_t max_queued
 		exit(1);
 	}
 	return relay;
+}
+
+/* Like open_relay, with the viewer on a loopback TCP connection (splice's other case). */
+static struct vnc_relay *open_tcp_relay(struct vnc_relays *relays, size_t max_queued,
+		int *viewer, int *local) {
+	struct sockaddr_in addr = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	socklen_t len = sizeof(addr);
+	int listener = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	*viewer = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (listener < 0 || *viewer < 0 || bind(listener, (struct sockaddr *)&addr, len) < 0 ||
+			listen(listener, 1) < 0 ||
+			getsockname(listener, (struct sockaddr *)&addr, &len) < 0 ||
+			connect(*viewer, (struct sockaddr *)&addr, len) < 0) {
+		perror("loopback connection");
+		exit(1);
+	}
+	int peer = accept4(listener, NULL, NULL, SOCK_CLOEXEC);
+	close(listener);
+	struct vnc_relay *relay = peer >= 0 ? vnc_relay_open(relays, peer, max_queued, local) : NULL;
+	if (!relay) {
+		perror("vnc_relay_open");
+		exit(1);
+	}
+	return relay;
+}
+
+/*
+ * A TCP viewer that falls behind by more than the sockets and the pipe hold,
+ * then catches up, again and again: bytes go by the pipe and by the queue,
+ * and the viewer gets them all, in order.
+ */
+static void test_tcp_viewer_lags(struct vnc_relays *relays) {
+	int viewer, local;
+	struct vnc_relay *relay = open_tcp_relay(relays, 256u << 20, &viewer, &local);
+	size_t written = 0, taken = 0;
+	bool eof = false;
+	for (size_t round = 1; round <= 6 && !failures; round++) {
+		size_t n = round << 20;
+		EXPECT(write_from(local, written, n) == n, "round %zu: %zu bytes taken", round, n);
+		written += n;
+		size_t half = (written - taken) / 2;
+		EXPECT(read_from(viewer, taken, half, &eof) == half && !eof,
+			"round %zu: the viewer reads %zu bytes in order", round, half);
+		taken += half;
+	}
+	size_t rest = written - taken;
+	EXPECT(read_from(viewer, taken, rest, &eof) == rest && !eof, "the last %zu bytes", rest);
+	/* The relay may count its last send a moment after the viewer read it. */
+	bool idle = vnc_relay_idle(relay) ||
+		wait_fd(vnc_relay_drained_fd(relay), POLLIN, now_ms() + DEADLINE_MS);
+	vnc_relay_ack_drained(relay);
+	EXPECT(idle && vnc_relay_idle(relay), "idle once the viewer took everything");
+	close(viewer);
+	close(local);
+	vnc_relay_release(relay);
 }
 
 /* The writer never waits on a viewer that reads nothing; the queue drains later. */
@@ -167,6 +232,7 @@ int main(void) {
 		return 1;
 	}
 	test_stalled_viewer(relays);
+	test_tcp_viewer_lags(relays);
 	test_over_limit(relays);
 	test_close_flushes(relays);
 

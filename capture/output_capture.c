@@ -1,6 +1,7 @@
 #include <drm_fourcc.h>
 #include <stdlib.h>
 #include <string.h>
+#include <wlr/render/pixman.h>
 #include <wlr/render/wlr_renderer.h>
 #include <wlr/types/wlr_buffer.h>
 #include <wlr/types/wlr_output.h>
@@ -27,9 +28,18 @@ static void handle_precommit(struct wl_listener *listener, void *data) {
 	if (!(wlr_output->pending.committed & WLR_OUTPUT_STATE_BUFFER)) {
 		return;
 	}
+	/* The commit event names only rendered buffers, not a scanned-out one. */
+	wlr_buffer_unlock(capture->scanout_buffer);
+	capture->scanout_buffer = wlr_output->back_buffer ? NULL :
+		wlr_buffer_lock(wlr_output->pending.buffer);
+	struct wlr_scene_output *scene_output = capture->output->scene_output;
 	if (wlr_output->pending.committed & WLR_OUTPUT_STATE_DAMAGE) {
 		pixman_region32_union(&capture->damage, &capture->damage,
 			&wlr_output->pending.damage);
+	} else if (scene_output && scene_output->damage) {
+		/* A client's buffer scanned out: what changed is the scene's damage. */
+		pixman_region32_union(&capture->damage, &capture->damage,
+			&scene_output->damage->current);
 	} else {
 		damage_whole(capture);
 	}
@@ -41,14 +51,15 @@ static void handle_commit(struct wl_listener *listener, void *data) {
 	if (event->committed & WLR_OUTPUT_STATE_MODE) {
 		damage_whole(capture);
 	}
-	if (!(event->committed & WLR_OUTPUT_STATE_BUFFER) || !event->buffer) {
+	struct wlr_buffer *buffer = event->buffer ? event->buffer : capture->scanout_buffer;
+	if (!(event->committed & WLR_OUTPUT_STATE_BUFFER) || !buffer) {
 		return;
 	}
 	struct output_capture_frame frame = {
-		.buffer = event->buffer,
+		.buffer = buffer,
 		.damage = &capture->damage,
-		.width = event->buffer->width,
-		.height = event->buffer->height,
+		.width = buffer->width,
+		.height = buffer->height,
 	};
 	pixman_region32_intersect_rect(&capture->damage, &capture->damage, 0, 0,
 		frame.width, frame.height);
@@ -61,10 +72,15 @@ static void handle_commit(struct wl_listener *listener, void *data) {
 	}
 	pixman_region32_clear(&capture->damage);
 	output_moves_reset(&capture->moves);
+	wlr_buffer_unlock(capture->scanout_buffer);
+	capture->scanout_buffer = NULL;
 }
 
 static void capture_free(struct output_capture *capture) {
-	wlr_output_lock_attach_render(capture->output->wlr_output, false);
+	if (capture->locks_render) {
+		wlr_output_lock_attach_render(capture->output->wlr_output, false);
+	}
+	wlr_buffer_unlock(capture->scanout_buffer);
 	wl_list_remove(&capture->precommit.link);
 	wl_list_remove(&capture->commit.link);
 	wl_list_remove(&capture->output_destroy.link);
@@ -103,10 +119,15 @@ struct output_capture *output_capture_get(struct output *output) {
 	wl_signal_add(&output->wlr_output->events.destroy, &capture->output_destroy);
 	wl_list_insert(&captures, &capture->link);
 	/*
-	 * A fullscreen client's buffer would otherwise be scanned out as is,
-	 * and the commit would carry neither our frame nor its damage.
+	 * A fullscreen client's buffer may be scanned out as is. With the
+	 * pixman renderer it is shared memory that sinks read like our own
+	 * frames, saving the composition; a GPU client's buffer may not be
+	 * readable, so then every frame is rendered.
 	 */
-	wlr_output_lock_attach_render(output->wlr_output, true);
+	capture->locks_render = !wlr_renderer_is_pixman(output->server->renderer);
+	if (capture->locks_render) {
+		wlr_output_lock_attach_render(output->wlr_output, true);
+	}
 	return capture;
 }
 
@@ -135,6 +156,39 @@ static bool format_is_rgbx(uint32_t format) {
 	return format == DRM_FORMAT_XBGR8888 || format == DRM_FORMAT_ABGR8888;
 }
 
+static uint32_t drm_format_of(pixman_format_code_t format) {
+	switch (format) {
+	case PIXMAN_x8r8g8b8: return DRM_FORMAT_XRGB8888;
+	case PIXMAN_a8r8g8b8: return DRM_FORMAT_ARGB8888;
+	case PIXMAN_x8b8g8r8: return DRM_FORMAT_XBGR8888;
+	case PIXMAN_a8b8g8r8: return DRM_FORMAT_ABGR8888;
+	default: return DRM_FORMAT_INVALID;
+	}
+}
+
+/*
+ * The pixels of a frame's buffer in memory, if they are. A scanned-out
+ * client buffer gives no data pointer itself, but with the pixman renderer
+ * its texture is an image over the client's shared memory.
+ */
+static bool buffer_pixels(struct wlr_buffer *buffer, bool *accessed,
+		void **data, uint32_t *format, size_t *stride) {
+	*accessed = wlr_buffer_begin_data_ptr_access(buffer,
+		WLR_BUFFER_DATA_PTR_ACCESS_READ, data, format, stride);
+	if (*accessed) {
+		return true;
+	}
+	struct wlr_client_buffer *client = wlr_client_buffer_get(buffer);
+	if (!client || !client->texture || !wlr_texture_is_pixman(client->texture)) {
+		return false;
+	}
+	pixman_image_t *image = wlr_pixman_texture_get_image(client->texture);
+	*data = pixman_image_get_data(image);
+	*format = drm_format_of(pixman_image_get_format(image));
+	*stride = (size_t)pixman_image_get_stride(image);
+	return *data != NULL;
+}
+
 bool output_capture_frame_copy(struct output_capture *capture,
 		const struct output_capture_frame *frame, const pixman_region32_t *region,
 		uint8_t *dst, int dst_stride, int dst_width, int dst_height, int dx, int dy,
@@ -153,8 +207,8 @@ bool output_capture_frame_copy(struct output_capture *capture,
 	void *data;
 	uint32_t format;
 	size_t stride;
-	if (wlr_buffer_begin_data_ptr_access(frame->buffer,
-			WLR_BUFFER_DATA_PTR_ACCESS_READ, &data, &format, &stride)) {
+	bool accessed;
+	if (buffer_pixels(frame->buffer, &accessed, &data, &format, &stride)) {
 		if (format_is_bgrx(format) || format_is_rgbx(format)) {
 			bool swap = format_is_rgbx(format) != dst_rgbx;
 			for (int r = 0; r < n_rects; r++) {
@@ -169,7 +223,9 @@ bool output_capture_frame_copy(struct output_capture *capture,
 			wlr_log(WLR_ERROR, "Capture: unsupported buffer format 0x%08x", format);
 			ok = false;
 		}
-		wlr_buffer_end_data_ptr_access(frame->buffer);
+		if (accessed) {
+			wlr_buffer_end_data_ptr_access(frame->buffer);
+		}
 		pixman_region32_fini(&clip);
 		return ok;
 	}

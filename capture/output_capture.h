@@ -40,6 +40,8 @@ struct output_capture {
 
 	/* private */
 	int refs;
+	bool locks_render; /* holds a wlr_output_lock_attach_render */
+	struct wlr_buffer *scanout_buffer; /* a client's, between precommit and commit */
 	pixman_region32_t damage;
 	struct output_moves moves;
 	struct wl_list link; /* captures */

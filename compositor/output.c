@@ -4,6 +4,7 @@
 #include <wlr/backend.h>
 #include <wlr/render/allocator.h>
 #include <wlr/types/wlr_output.h>
+#include <wlr/types/wlr_output_damage.h>
 #include <wlr/types/wlr_output_layout.h>
 #include <wlr/types/wlr_scene.h>
 #include <wlr/types/wlr_cursor.h>
@@ -18,8 +19,14 @@
 
 static void handle_frame(struct wl_listener *listener, void *data) {
 	struct output *output = wl_container_of(listener, output, frame);
-	/* Renders only if something was damaged; otherwise this is a no-op. */
-	wlr_scene_output_commit(output->scene_output);
+	/*
+	 * Only when something changed: wlroots would otherwise commit a
+	 * scanned-out fullscreen buffer again on every frame, forever.
+	 */
+	if (output->wlr_output->needs_frame ||
+			pixman_region32_not_empty(&output->scene_output->damage->current)) {
+		wlr_scene_output_commit(output->scene_output);
+	}
 	struct timespec now;
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	wlr_scene_output_send_frame_done(output->scene_output, &now);

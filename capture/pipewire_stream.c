@@ -54,6 +54,7 @@
 #include "capture/cast_dmabuf_buffer.h"
 #include "capture/cast_gbm.h"
 #include "capture/cast_render.h"
+#include "capture/cast_source.h"
 #include "capture/cast_spa_format.h"
 #include "capture/format_negotiation.h"
 #include "capture/output_capture.h"
@@ -135,15 +136,6 @@ enum cast_source_kind {
 	CAST_SOURCE_REGION,
 };
 
-/* A scene source watches every output's frames for damage in its box. */
-struct cast_watch {
-	struct pipewire_cast *cast;
-	struct output_capture *capture;
-	struct wl_listener frame;
-	struct wl_listener capture_destroy;
-	struct wl_list link; /* pipewire_cast.watches */
-};
-
 /* Metadata cursor mode: one output's cursor plane. */
 struct cast_cursor_watch {
 	struct pipewire_cast *cast;
@@ -159,20 +151,16 @@ struct pipewire_cast {
 	struct server *server;
 	enum cast_source_kind kind;
 	struct output *output;
-	/* View and region sources: rendered from the scene into pixels. */
-	uint64_t view_id;
-	struct wlr_box region;
-	struct wl_list watches; /* cast_watch.link */
+	/* View and region sources: rendered from the scene, shared by casts. */
+	struct cast_source *source;
+	struct wl_listener source_damage;
+	struct wl_listener source_gone;
 	uint32_t cursor_mode; /* PIPEWIRE_CAST_CURSOR_* */
 	struct wl_list cursor_watches; /* cast_cursor_watch.link */
 	bool cursor_dirty;       /* moved or changed since the last frame */
 	uint32_t cursor_serial;  /* the shape the consumer has */
 	bool cursor_sent;
 	struct wlr_box cursor_box; /* EMBEDDED: where the cursor is drawn; empty when not */
-	struct scene_pixels pixels;
-	pixman_region32_t render_damage; /* source coordinates, not yet in pixels */
-	struct wl_listener surface_commit;
-	struct wl_listener surface_destroy;
 
 	struct output_capture *capture;
 	const struct pipewire_cast_callbacks *callbacks;
@@ -592,90 +580,17 @@ static void write_damage_meta(struct pipewire_cast *cast, struct spa_buffer *sb)
 	}
 }
 
-/* The source's box in layout coordinates, false when it shows nothing. */
-static bool scene_source_box(struct pipewire_cast *cast, struct wlr_box *box,
-		struct wlr_scene_node **root) {
-	if (cast->kind == CAST_SOURCE_REGION) {
-		*box = cast->region;
-		*root = &cast->server->scene->node;
-		return true;
-	}
-	struct view *view = view_from_id(cast->server, cast->view_id);
-	if (!view || !view->mapped || !view->content || view->geometry.width <= 0 ||
-			view->geometry.height <= 0) {
-		return false;
-	}
-	*box = (struct wlr_box){ .width = view->geometry.width,
-		.height = view->geometry.height };
-	wlr_scene_node_coords(&view->scene_tree->node, &box->x, &box->y);
-	*root = view->content;
-	return true;
-}
-
-/* Brings pixels up to date with render_damage; false on failure. */
-static bool scene_source_render(struct pipewire_cast *cast) {
-	if (!pixman_region32_not_empty(&cast->render_damage) && cast->pixels.data) {
-		return true;
-	}
-	struct wlr_box box;
-	struct wlr_scene_node *root;
-	if (!scene_source_box(cast, &box, &root) || box.width != cast->width ||
-			box.height != cast->height) {
-		return false;
-	}
-	if (cast->pixels.data && (cast->pixels.width != (uint32_t)box.width ||
-			cast->pixels.height != (uint32_t)box.height)) {
-		scene_pixels_finish(&cast->pixels);
-	}
-	if (!cast->pixels.data) {
-		pixman_region32_union_rect(&cast->render_damage, &cast->render_damage, 0, 0,
-			box.width, box.height);
-	}
-	struct scene_render_params params = {
-		.root = root,
-		.box = box,
-		.scale = 1.0f,
-		.damage = &cast->render_damage,
-	};
-	int r = scene_render_to_pixels(cast->server->renderer, cast->server->allocator,
-		&params, &cast->pixels);
-	if (r < 0) {
-		wlr_log(WLR_ERROR, "pipewire: cast node %u: cannot render its source: %s",
-			cast->node_id, strerror(-r));
-		return false;
-	}
-	pixman_region32_clear(&cast->render_damage);
-	return true;
-}
-
 /*
- * Renders the scene source's part of the buffer's missed damage into its
- * target: 0, -ENOENT when the source is gone or not the stream's size, or
- * scene_render_to_buffer's error.
- */
-static int scene_source_draw(struct pipewire_cast *cast, struct cast_buffer *buffer) {
-	struct wlr_box box;
-	struct wlr_scene_node *root;
-	if (!scene_source_box(cast, &box, &root) || box.width != cast->width ||
-			box.height != cast->height) {
-		return -ENOENT;
-	}
-	struct scene_render_params params = {
-		.root = root,
-		.box = box,
-		.scale = 1.0f,
-		.damage = &buffer->damage,
-	};
-	return scene_render_to_buffer(cast->server->renderer, buffer->target, &params, NULL);
-}
-
-/*
- * Draws the buffer's missed damage straight into it. False when it cannot:
- * the buffer then loses its target and is filled through pixels instead.
+ * Draws the buffer's missed damage straight into it, when the cast is
+ * alone on its source. False when it cannot: the buffer then loses its
+ * target on errors and is filled from the source's pixels instead.
  */
 static bool scene_source_render_into(struct pipewire_cast *cast,
 		struct cast_buffer *buffer) {
-	int r = scene_source_draw(cast, buffer);
+	if (cast_source_shared(cast->source)) {
+		return false; /* one render for all: copied from the shared pixels */
+	}
+	int r = cast_source_draw(cast->source, buffer->target, &buffer->damage);
 	if (r == -EBUSY || r == -ENOENT) {
 		return false;
 	}
@@ -686,22 +601,19 @@ static bool scene_source_render_into(struct pipewire_cast *cast,
 		buffer->target = NULL;
 		return false;
 	}
-	/* The other path's pixels are stale from now on: a fallback starts over. */
-	scene_pixels_finish(&cast->pixels);
-	pixman_region32_clear(&cast->render_damage);
 	return true;
 }
 
-/* Copies region of pixels into dst as BGRx. */
-static void scene_source_copy(struct pipewire_cast *cast, const pixman_region32_t *region,
-		uint8_t *dst) {
-	bool swap = cast->pixels.drm_format == DRM_FORMAT_ABGR8888;
+/* Copies region of the source's pixels into dst as BGRx. */
+static void scene_source_copy(struct pipewire_cast *cast, const struct scene_pixels *pixels,
+		const pixman_region32_t *region, uint8_t *dst) {
+	bool swap = pixels->drm_format == DRM_FORMAT_ABGR8888;
 	int n;
 	const pixman_box32_t *b = pixman_region32_rectangles(
 		(pixman_region32_t *)region, &n);
 	for (int i = 0; i < n; i++) {
 		for (int y = b[i].y1; y < b[i].y2; y++) {
-			const uint8_t *s = cast->pixels.data + (size_t)y * cast->pixels.stride +
+			const uint8_t *s = pixels->data + (size_t)y * pixels->stride +
 				(size_t)b[i].x1 * 4;
 			uint8_t *d = dst + (size_t)y * cast->stride + (size_t)b[i].x1 * 4;
 			pixel_copy_row(d, s, b[i].x2 - b[i].x1, swap);
@@ -720,7 +632,7 @@ static const struct headless_cursor *cast_cursor(struct pipewire_cast *cast,
 	struct wlr_box box = {0};
 	if (cast->kind != CAST_SOURCE_OUTPUT) {
 		struct wlr_scene_node *root;
-		if (!scene_source_box(cast, &box, &root)) {
+		if (!cast_source_box(cast->source, &box, &root)) {
 			return NULL;
 		}
 	}
@@ -912,7 +824,7 @@ static bool cast_render_dmabuf(struct pipewire_cast *cast, struct cast_buffer *b
 		r = cast_render_into(renderer, buffer->target, cast->latest, &buffer->damage,
 			cursor.pixels ? &cursor : NULL);
 	} else {
-		r = scene_source_draw(cast, buffer);
+		r = cast_source_draw(cast->source, buffer->target, &buffer->damage);
 		if (r == -ENOENT) {
 			return false;
 		}
@@ -920,7 +832,6 @@ static bool cast_render_dmabuf(struct pipewire_cast *cast, struct cast_buffer *b
 			r = cast_render_into(renderer, buffer->target, NULL, &buffer->damage,
 				&cursor);
 		}
-		pixman_region32_clear(&cast->render_damage);
 	}
 	if (r < 0) {
 		wlr_log(WLR_ERROR, "pipewire: cast node %u: cannot draw into a dma-buf: %s",
@@ -1007,9 +918,11 @@ static void cast_produce(struct pipewire_cast *cast) {
 	} else if (scene && buffer->target && scene_source_render_into(cast, buffer)) {
 		ok = true;
 	} else if (scene) {
-		ok = scene_source_render(cast);
+		const struct scene_pixels *pixels =
+			cast_source_pixels(cast->source, cast->width, cast->height);
+		ok = pixels != NULL;
 		if (ok) {
-			scene_source_copy(cast, &buffer->damage, buffer->data);
+			scene_source_copy(cast, pixels, &buffer->damage, buffer->data);
 		}
 	} else {
 		struct output_capture_frame frame = {
@@ -1117,8 +1030,6 @@ static void handle_capture_destroy(struct wl_listener *listener, void *data) {
 
 static void damage_everything(struct pipewire_cast *cast) {
 	pixman_region32_union_rect(&cast->pending, &cast->pending, 0, 0,
-		cast->width, cast->height);
-	pixman_region32_union_rect(&cast->render_damage, &cast->render_damage, 0, 0,
 		cast->width, cast->height);
 	struct cast_buffer *buffer;
 	wl_list_for_each(buffer, &cast->buffers, link) {
@@ -1253,7 +1164,6 @@ static void scene_source_gone(struct pipewire_cast *cast, const char *why) {
 static void scene_source_add_damage(struct pipewire_cast *cast, pixman_region32_t *damage) {
 	pixman_region32_intersect_rect(damage, damage, 0, 0, cast->width, cast->height);
 	pixman_region32_union(&cast->pending, &cast->pending, damage);
-	pixman_region32_union(&cast->render_damage, &cast->render_damage, damage);
 	struct cast_buffer *buffer;
 	wl_list_for_each(buffer, &cast->buffers, link) {
 		pixman_region32_union(&buffer->damage, &buffer->damage, damage);
@@ -1263,7 +1173,7 @@ static void scene_source_add_damage(struct pipewire_cast *cast, pixman_region32_
 /* Checks the source still exists and has our size; false when it ended. */
 static bool scene_source_check(struct pipewire_cast *cast, struct wlr_box *box) {
 	struct wlr_scene_node *root;
-	if (!scene_source_box(cast, box, &root)) {
+	if (!cast_source_box(cast->source, box, &root)) {
 		scene_source_gone(cast, "the window closed");
 		return false;
 	}
@@ -1274,91 +1184,38 @@ static bool scene_source_check(struct pipewire_cast *cast, struct wlr_box *box) 
 	return true;
 }
 
-static void handle_watch_frame(struct wl_listener *listener, void *data) {
-	struct cast_watch *watch = wl_container_of(listener, watch, frame);
-	struct pipewire_cast *cast = watch->cast;
-	struct output_capture_frame *frame = data;
+/* The source changed (once for all its casts): this cast's share of it. */
+static void handle_source_damage(struct wl_listener *listener, void *data) {
+	struct pipewire_cast *cast = wl_container_of(listener, cast, source_damage);
+	struct cast_source_damage *event = data;
 	struct wlr_box box;
 	if (cast->closing || !scene_source_check(cast, &box)) {
 		return;
 	}
-	/* Output buffer coordinates to layout (scale 1, normal transform). */
-	struct wlr_box output_box;
-	output_layout_box(watch->capture->output, &output_box);
 	pixman_region32_t damage;
 	pixman_region32_init(&damage);
-	pixman_region32_copy(&damage, frame->damage);
-	pixman_region32_translate(&damage, output_box.x - box.x, output_box.y - box.y);
+	pixman_region32_copy(&damage, (pixman_region32_t *)event->region);
 	scene_source_add_damage(cast, &damage);
 	pixman_region32_fini(&damage);
-	cast_produce(cast);
-}
-
-static void watch_destroy(struct cast_watch *watch) {
-	wl_list_remove(&watch->frame.link);
-	wl_list_remove(&watch->capture_destroy.link);
-	wl_list_remove(&watch->link);
-	free(watch);
-}
-
-static void handle_watch_capture_destroy(struct wl_listener *listener, void *data) {
-	struct cast_watch *watch = wl_container_of(listener, watch, capture_destroy);
-	/* The output went away; a region or window may still show elsewhere. */
-	watch_destroy(watch);
-}
-
-static void handle_surface_commit(struct wl_listener *listener, void *data) {
-	struct pipewire_cast *cast = wl_container_of(listener, cast, surface_commit);
-	struct wlr_box box;
-	if (cast->closing || !scene_source_check(cast, &box)) {
-		return;
-	}
-	/*
-	 * The window's own commit: seen also when it is covered or off-screen.
-	 * Its damage is what changed, unless subsurfaces (which commit with it
-	 * and are not followed one by one) may have changed too.
-	 */
-	pixman_region32_t damage;
-	pixman_region32_init(&damage);
-	struct view *view = view_from_id(cast->server, cast->view_id);
-	struct wlr_surface *surface = view ? view->surface : NULL;
-	if (surface && view->content && wl_list_empty(&surface->current.subsurfaces_below) &&
-			wl_list_empty(&surface->current.subsurfaces_above)) {
-		int cx, cy, vx, vy;
-		wlr_scene_node_coords(view->content, &cx, &cy);
-		wlr_scene_node_coords(&view->scene_tree->node, &vx, &vy);
-		wlr_surface_get_effective_damage(surface, &damage);
-		pixman_region32_translate(&damage, cx - vx, cy - vy);
+	if (event->now) {
+		cast_produce(cast);
 	} else {
-		pixman_region32_union_rect(&damage, &damage, 0, 0, cast->width, cast->height);
+		/* Rendered from the event loop, once the scene has seen the commit too. */
+		arm_retry(cast, 0);
 	}
-	scene_source_add_damage(cast, &damage);
-	pixman_region32_fini(&damage);
-	/* Rendered from the event loop, once the scene has seen the commit too. */
-	arm_retry(cast, 0);
 }
 
-static void handle_surface_destroy(struct wl_listener *listener, void *data) {
-	struct pipewire_cast *cast = wl_container_of(listener, cast, surface_destroy);
-	wl_list_remove(&cast->surface_commit.link);
-	wl_list_remove(&cast->surface_destroy.link);
-	wl_list_init(&cast->surface_commit.link);
-	wl_list_init(&cast->surface_destroy.link);
-	scene_source_gone(cast, "the window closed");
+static void handle_source_gone(struct wl_listener *listener, void *data) {
+	struct pipewire_cast *cast = wl_container_of(listener, cast, source_gone);
+	scene_source_gone(cast, data);
 }
 
-static void scene_source_watch_outputs(struct pipewire_cast *cast) {
-	struct output *output;
-	wl_list_for_each(output, &cast->server->outputs, link) {
-		struct cast_watch *watch = zalloc(sizeof(*watch));
-		watch->cast = cast;
-		watch->capture = output_capture_get(output);
-		watch->frame.notify = handle_watch_frame;
-		wl_signal_add(&watch->capture->events.frame, &watch->frame);
-		watch->capture_destroy.notify = handle_watch_capture_destroy;
-		wl_signal_add(&watch->capture->events.destroy, &watch->capture_destroy);
-		wl_list_insert(&cast->watches, &watch->link);
-	}
+static void scene_source_listen(struct pipewire_cast *cast, struct cast_source *source) {
+	cast->source = source;
+	cast->source_damage.notify = handle_source_damage;
+	wl_signal_add(&source->events.damage, &cast->source_damage);
+	cast->source_gone.notify = handle_source_gone;
+	wl_signal_add(&source->events.gone, &cast->source_gone);
 }
 
 /*
@@ -1825,15 +1682,13 @@ static struct pipewire_cast *cast_new(struct pipewire_core *core, struct server 
 	cast->stride = cast->width * 4;
 	cast->interval_ns = cast_frame_interval_ns(CAST_MAX_FPS, 1);
 	wl_list_init(&cast->buffers);
-	wl_list_init(&cast->watches);
 	wl_list_init(&cast->cursor_watches);
 	pixman_region32_init(&cast->pending);
-	pixman_region32_init(&cast->render_damage);
 	wl_list_insert(&core->casts, &cast->link);
 	wl_list_init(&cast->frame.link);
 	wl_list_init(&cast->capture_destroy.link);
-	wl_list_init(&cast->surface_commit.link);
-	wl_list_init(&cast->surface_destroy.link);
+	wl_list_init(&cast->source_damage.link);
+	wl_list_init(&cast->source_gone.link);
 	cast->retry_timer = wl_event_loop_add_timer(server->loop, handle_retry_timer, cast);
 	cast->kick_timer = wl_event_loop_add_timer(server->loop, handle_kick_timer, cast);
 	cast->linger_timer = wl_event_loop_add_timer(server->loop, handle_linger_timer, cast);
@@ -1937,14 +1792,7 @@ struct pipewire_cast *pipewire_cast_create_view(struct pipewire_core *core,
 	if (!cast) {
 		return NULL;
 	}
-	cast->view_id = view->id;
-	if (view->surface) {
-		cast->surface_commit.notify = handle_surface_commit;
-		wl_signal_add(&view->surface->events.commit, &cast->surface_commit);
-		cast->surface_destroy.notify = handle_surface_destroy;
-		wl_signal_add(&view->surface->events.destroy, &cast->surface_destroy);
-	}
-	scene_source_watch_outputs(cast);
+	scene_source_listen(cast, cast_source_get_view(view->server, view));
 	return cast;
 }
 
@@ -1964,8 +1812,7 @@ struct pipewire_cast *pipewire_cast_create_region(struct pipewire_core *core,
 	if (!cast) {
 		return NULL;
 	}
-	cast->region = *region;
-	scene_source_watch_outputs(cast);
+	scene_source_listen(cast, cast_source_get_region(server, region));
 	return cast;
 }
 
@@ -1976,19 +1823,14 @@ void pipewire_cast_destroy(struct pipewire_cast *cast) {
 	cast->closing = true;
 	wl_list_remove(&cast->frame.link);
 	wl_list_remove(&cast->capture_destroy.link);
-	wl_list_remove(&cast->surface_commit.link);
-	wl_list_remove(&cast->surface_destroy.link);
+	wl_list_remove(&cast->source_damage.link);
+	wl_list_remove(&cast->source_gone.link);
+	cast_source_put(cast->source);
 	output_capture_put(cast->capture);
 	struct cast_cursor_watch *cwatch, *ctmp;
 	wl_list_for_each_safe(cwatch, ctmp, &cast->cursor_watches, link) {
 		struct output_capture *capture = cwatch->capture;
 		cursor_watch_destroy(cwatch);
-		output_capture_put(capture);
-	}
-	struct cast_watch *watch, *wtmp;
-	wl_list_for_each_safe(watch, wtmp, &cast->watches, link) {
-		struct output_capture *capture = watch->capture;
-		watch_destroy(watch);
 		output_capture_put(capture);
 	}
 	cast_release_latest(cast);
@@ -2018,8 +1860,6 @@ void pipewire_cast_destroy(struct pipewire_cast *cast) {
 		wl_event_source_remove(cast->refresh_timer);
 	}
 	cast_gbm_put(cast->gbm); /* after the buffers from it */
-	scene_pixels_finish(&cast->pixels);
-	pixman_region32_fini(&cast->render_damage);
 	pixman_region32_fini(&cast->pending);
 	wl_list_remove(&cast->link);
 	free(cast);

@@ -58,6 +58,7 @@
 #include "capture/cast_spa_format.h"
 #include "capture/format_negotiation.h"
 #include "capture/output_capture.h"
+#include "capture/pipewire_links.h"
 #include "capture/pipewire_stream.h"
 #include "capture/pixel_copy.h"
 #include "capture/scene_render.h"
@@ -95,21 +96,10 @@ struct pipewire_core {
 	struct pw_core *core;
 	struct spa_hook core_listener;
 	/* Links out of our nodes, from the registry: who consumes a cast. */
-	struct pw_registry *registry;
-	struct spa_hook registry_listener;
-	struct wl_array links; /* struct core_link */
-	struct wl_array nodes; /* struct core_node: whose client owns a node */
+	struct pipewire_links links;
 	struct wl_event_source *source;
 	struct wl_list casts; /* pipewire_cast.link */
 	bool connected;
-};
-
-struct core_link {
-	uint32_t id, output_node, input_node;
-};
-
-struct core_node {
-	uint32_t id, client_id;
 };
 
 struct cast_buffer {
@@ -307,12 +297,7 @@ static void handle_core_error(void *data, uint32_t id, int seq, int res,
 }
 
 static size_t cast_links(const struct pipewire_cast *cast) {
-	size_t n = 0;
-	const struct core_link *link;
-	wl_array_for_each(link, &cast->core->links) {
-		n += cast->node_id != SPA_ID_INVALID && link->output_node == cast->node_id;
-	}
-	return n;
+	return pipewire_links_count(&cast->core->links, cast->node_id);
 }
 
 /* The consumer is gone when a link from our node was seen and none is left. */
@@ -322,69 +307,32 @@ static void cast_check_consumer(struct pipewire_cast *cast) {
 	}
 }
 
-static void handle_registry_global(void *data, uint32_t id, uint32_t permissions,
-		const char *type, uint32_t version, const struct spa_dict *props) {
+static void cast_consumer_joined(struct pipewire_cast *cast);
+
+static bool handle_links_ours(void *data, uint32_t node) {
 	struct pipewire_core *core = data;
-	if (strcmp(type, PW_TYPE_INTERFACE_Node) == 0 && props) {
-		const char *client = spa_dict_lookup(props, PW_KEY_CLIENT_ID);
-		struct core_node *node = client ? wl_array_add(&core->nodes, sizeof(*node)) : NULL;
-		if (node) {
-			node->id = id;
-			node->client_id = (uint32_t)strtoul(client, NULL, 10);
-		}
-		return;
-	}
-	if (strcmp(type, PW_TYPE_INTERFACE_Link) != 0 || !props) {
-		return;
-	}
-	const char *out = spa_dict_lookup(props, PW_KEY_LINK_OUTPUT_NODE);
-	const char *in = spa_dict_lookup(props, PW_KEY_LINK_INPUT_NODE);
-	if (!out) {
-		return;
-	}
-	struct core_link *link = wl_array_add(&core->links, sizeof(*link));
-	if (!link) {
-		return;
-	}
-	link->id = id;
-	link->output_node = (uint32_t)strtoul(out, NULL, 10);
-	link->input_node = in ? (uint32_t)strtoul(in, NULL, 10) : SPA_ID_INVALID;
 	struct pipewire_cast *cast;
 	wl_list_for_each(cast, &core->casts, link) {
-		if (cast->node_id == link->output_node) {
+		if (cast->stream && pw_stream_get_node_id(cast->stream) == node) {
+			return true;
+		}
+	}
+	return false;
+}
+
+static void handle_links_added(void *data, uint32_t node) {
+	struct pipewire_core *core = data;
+	struct pipewire_cast *cast;
+	wl_list_for_each(cast, &core->casts, link) {
+		if (cast->node_id == node) {
 			cast->kick_until_ns = now_ns() + CAST_KICK_WINDOW_NS;
 			cast->linked = true;
 		}
 	}
 }
 
-static void handle_registry_global_remove(void *data, uint32_t id) {
+static void handle_links_removed(void *data, uint32_t node) {
 	struct pipewire_core *core = data;
-	struct core_node *n;
-	wl_array_for_each(n, &core->nodes) {
-		if (n->id == id) {
-			struct core_node *last = (struct core_node *)
-				((char *)core->nodes.data + core->nodes.size) - 1;
-			*n = *last;
-			core->nodes.size -= sizeof(*n);
-			break;
-		}
-	}
-	struct core_link *link;
-	uint32_t node = SPA_ID_INVALID;
-	wl_array_for_each(link, &core->links) {
-		if (link->id == id) {
-			node = link->output_node;
-			struct core_link *last = (struct core_link *)
-				((char *)core->links.data + core->links.size) - 1;
-			*link = *last;
-			core->links.size -= sizeof(*link);
-			break;
-		}
-	}
-	if (node == SPA_ID_INVALID) {
-		return;
-	}
 	struct pipewire_cast *cast;
 	wl_list_for_each(cast, &core->casts, link) {
 		if (cast->node_id == node) {
@@ -393,10 +341,21 @@ static void handle_registry_global_remove(void *data, uint32_t id) {
 	}
 }
 
-static const struct pw_registry_events registry_events = {
-	PW_VERSION_REGISTRY_EVENTS,
-	.global = handle_registry_global,
-	.global_remove = handle_registry_global_remove,
+static void handle_links_active(void *data, uint32_t node) {
+	struct pipewire_core *core = data;
+	struct pipewire_cast *cast;
+	wl_list_for_each(cast, &core->casts, link) {
+		if (cast->node_id == node) {
+			cast_consumer_joined(cast);
+		}
+	}
+}
+
+static const struct pipewire_links_callbacks links_callbacks = {
+	.ours = handle_links_ours,
+	.added = handle_links_added,
+	.removed = handle_links_removed,
+	.active = handle_links_active,
 };
 
 static void handle_core_done(void *data, uint32_t id, int seq) {
@@ -436,8 +395,8 @@ struct pipewire_core *pipewire_core_create(struct wl_event_loop *wl_loop) {
 	pw_init(NULL, NULL);
 	struct pipewire_core *core = zalloc(sizeof(*core));
 	wl_list_init(&core->casts);
-	wl_array_init(&core->links);
-	wl_array_init(&core->nodes);
+	wl_list_init(&core->links.links);
+	wl_array_init(&core->links.nodes);
 	core->loop = pw_loop_new(NULL);
 	if (!core->loop) {
 		wlr_log(WLR_ERROR, "pipewire: cannot create a loop");
@@ -458,13 +417,9 @@ struct pipewire_core *pipewire_core_create(struct wl_event_loop *wl_loop) {
 		goto error;
 	}
 	pw_core_add_listener(core->core, &core->core_listener, &core_events, core);
-	core->registry = pw_core_get_registry(core->core, PW_VERSION_REGISTRY, 0);
-	if (!core->registry) {
-		wlr_log(WLR_ERROR, "pipewire: cannot get the registry");
+	if (!pipewire_links_init(&core->links, core->core, &links_callbacks, core)) {
 		goto error;
 	}
-	pw_registry_add_listener(core->registry, &core->registry_listener,
-		&registry_events, core);
 	core_skip_sequence_numbers(core);
 	core->connected = true;
 	wlr_log(WLR_INFO, "pipewire: connected (library %s)", pw_get_library_version());
@@ -479,10 +434,7 @@ void pipewire_core_destroy(struct pipewire_core *core) {
 	if (!core) {
 		return;
 	}
-	if (core->registry) {
-		spa_hook_remove(&core->registry_listener);
-		pw_proxy_destroy((struct pw_proxy *)core->registry);
-	}
+	pipewire_links_finish(&core->links);
 	if (core->core) {
 		spa_hook_remove(&core->core_listener);
 		pw_core_disconnect(core->core);
@@ -497,8 +449,6 @@ void pipewire_core_destroy(struct pipewire_core *core) {
 		pw_loop_leave(core->loop);
 		pw_loop_destroy(core->loop);
 	}
-	wl_array_release(&core->links);
-	wl_array_release(&core->nodes);
 	free(core);
 	pw_deinit();
 }
@@ -1049,6 +999,32 @@ static void cast_request_full(struct pipewire_cast *cast) {
 	}
 }
 
+/*
+ * A consumer's link became active while the stream streams: it takes part
+ * in our graph cycles from now on, but has no frame yet, and a still
+ * source would send none. The next frame is the whole picture for it:
+ * its damage metadata says everything, while each buffer is still brought
+ * up to date with only what it missed (it holds the whole picture after).
+ */
+static void cast_consumer_joined(struct pipewire_cast *cast) {
+	if (cast->closing || cast->state != PW_STREAM_STATE_STREAMING) {
+		return; /* going to STREAMING sends everything anyway */
+	}
+	wlr_log(WLR_DEBUG, "pipewire: cast node %u: a consumer joined, sending the "
+		"whole picture", cast->node_id);
+	cast->kick_until_ns = now_ns() + CAST_KICK_WINDOW_NS;
+	pixman_region32_union_rect(&cast->pending, &cast->pending, 0, 0,
+		cast->width, cast->height);
+	if (cast->kind == CAST_SOURCE_OUTPUT && !cast->latest) {
+		/* No picture of the output kept: have the output draw one. */
+		damage_everything(cast);
+		cast_request_full(cast);
+		return;
+	}
+	/* From the event loop: not from inside PipeWire's registry events. */
+	arm_retry(cast, 0);
+}
+
 static void handle_state_changed(void *data, enum pw_stream_state old,
 		enum pw_stream_state state, const char *error) {
 	struct pipewire_cast *cast = data;
@@ -1139,24 +1115,7 @@ static void scene_source_gone(struct pipewire_cast *cast, const char *why) {
 	 * session manager does when a target goes away, put the consumers'
 	 * own nodes in their error state, with why.
 	 */
-	const struct core_link *link;
-	wl_array_for_each(link, &cast->core->links) {
-		if (link->output_node != cast->node_id || link->input_node == SPA_ID_INVALID) {
-			continue;
-		}
-		const struct core_node *node;
-		wl_array_for_each(node, &cast->core->nodes) {
-			if (node->id != link->input_node) {
-				continue;
-			}
-			struct pw_client *client = pw_registry_bind(cast->core->registry,
-				node->client_id, PW_TYPE_INTERFACE_Client, PW_VERSION_CLIENT, 0);
-			if (client) {
-				pw_client_error(client, node->id, -ENOENT, why);
-				pw_proxy_destroy((struct pw_proxy *)client);
-			}
-		}
-	}
+	pipewire_links_fail_consumers(&cast->core->links, cast->node_id, -ENOENT, why);
 	cast->gone_seq = pw_core_sync(cast->core->core, PW_ID_CORE, 0);
 	wl_event_source_timer_update(cast->linger_timer, CAST_LINGER_MS);
 }

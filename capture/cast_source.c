@@ -78,9 +78,8 @@ static void handle_watch_frame(struct wl_listener *listener, void *data) {
 	pixman_region32_copy(&damage, frame->damage);
 	pixman_region32_translate(&damage, output_box.x - box.x, output_box.y - box.y);
 	pixman_region32_intersect_rect(&damage, &damage, 0, 0, box.width, box.height);
-	if (pixman_region32_not_empty(&damage)) {
-		emit_damage(source, &damage, true);
-	}
+	/* Even when empty: each cast checks the source's size on every frame. */
+	emit_damage(source, &damage, true);
 	pixman_region32_fini(&damage);
 }
 

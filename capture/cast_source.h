@@ -9,7 +9,8 @@
  * each cast through `damage`, and it renders the source once per change
  * into pixels that every cast copies its buffers' missed damage from.
  * A cast alone on its source may draw straight into its buffers instead
- * (cast_source_draw), with no copy.
+ * (cast_source_draw), with no copy. Casts with dma-buf buffers draw into
+ * them on the GPU with cast_source_draw each, shared or not.
  *
  * Each render is logged at debug level as
  *   "pipewire: source DESCRIPTION: render N, R rect(s)"

@@ -1,6 +1,7 @@
 #include "client.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -122,6 +123,46 @@ int client_run(struct client_globals *g, const bool *done)
 		}
 	}
 	return 0;
+}
+
+int client_run_fd(struct client_globals *g, const bool *done, int fd,
+		void (*ready)(void *data), void *data)
+{
+	struct pollfd fds[2] = {
+		{ .fd = wl_display_get_fd(g->display), .events = POLLIN },
+		{ .fd = fd, .events = POLLIN },
+	};
+	while (!*done) {
+		while (wl_display_prepare_read(g->display) != 0) {
+			if (wl_display_dispatch_pending(g->display) < 0)
+				goto error;
+		}
+		if (wl_display_flush(g->display) < 0 && errno != EAGAIN) {
+			wl_display_cancel_read(g->display);
+			goto error;
+		}
+		if (poll(fds, 2, -1) < 0) {
+			wl_display_cancel_read(g->display);
+			if (errno == EINTR)
+				continue;
+			goto error;
+		}
+		if (fds[0].revents & (POLLIN | POLLERR | POLLHUP)) {
+			if (wl_display_read_events(g->display) < 0)
+				goto error;
+		} else {
+			wl_display_cancel_read(g->display);
+		}
+		if (wl_display_dispatch_pending(g->display) < 0)
+			goto error;
+		if (fds[1].revents & POLLIN)
+			ready(data);
+	}
+	return 0;
+
+error:
+	client_report_display_error(g);
+	return 1;
 }
 
 bool client_parse_colour(const char *text, uint32_t *xrgb)

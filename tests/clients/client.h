@@ -26,6 +26,12 @@ void client_globals_finish(struct client_globals *globals);
  * why the connection died (a protocol error names interface and code).
  */
 int client_run(struct client_globals *globals, const bool *done);
+/*
+ * Like client_run, and calls ready(data) whenever fd is readable (after
+ * the Wayland events that came with it were dispatched).
+ */
+int client_run_fd(struct client_globals *globals, const bool *done, int fd,
+	void (*ready)(void *data), void *data);
 /* Prints why the display failed; returns its errno (EPROTO for errors). */
 int client_report_display_error(struct client_globals *globals);
 

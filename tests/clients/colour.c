@@ -4,8 +4,11 @@
  * screenshots that maximize/fullscreen really fill what was given.
  */
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/signalfd.h>
+#include <unistd.h>
 #include <wayland-client.h>
 
 #include "client.h"
@@ -24,6 +27,11 @@ struct colour_client {
 	int pending_width, pending_height; /* from the last toplevel configure */
 	bool done;
 	int status;
+	/* --patch: SIGUSR1 toggles this rectangle between patch_colour and the colour. */
+	int patch_x, patch_y, patch_w, patch_h;
+	uint32_t patch_colour;
+	int patch_steps;
+	int signal_fd;
 };
 
 static const char *state_name(uint32_t state)
@@ -172,6 +180,30 @@ static void destroy_toplevel(struct colour_client *c)
 	solid_surface_finish(&c->solid);
 }
 
+static void handle_signal_fd(void *data)
+{
+	struct colour_client *c = data;
+	struct signalfd_siginfo info;
+
+	if (read(c->signal_fd, &info, sizeof(info)) != sizeof(info))
+		return;
+	c->patch_steps++;
+	uint32_t colour = c->patch_steps % 2 ? c->patch_colour : c->solid.colour;
+	fprintf(stderr, "%s: patch %d\n", c->globals.prog, c->patch_steps);
+	if (!solid_surface_commit_patch(&c->solid, c->patch_x, c->patch_y,
+			c->patch_w, c->patch_h, colour)) {
+		c->status = 1;
+		c->done = true;
+	}
+}
+
+static bool parse_rect(const char *text, int *x, int *y, int *w, int *h)
+{
+	char end;
+	return sscanf(text, "%d,%d,%d,%d%c", x, y, w, h, &end) == 4 &&
+		*w > 0 && *h > 0;
+}
+
 static void usage(FILE *out, const char *prog)
 {
 	fprintf(out,
@@ -185,6 +217,9 @@ static void usage(FILE *out, const char *prog)
 		"  --fullscreen          ask to be fullscreen before mapping\n"
 		"  --ready-file PATH     write \"W H\" once each size is presented\n"
 		"  --decoration-file PATH  write server|client|none\n"
+		"  --patch X,Y,W,H       each SIGUSR1 toggles this rectangle between\n"
+		"                        --patch-colour and the colour, damaging only it\n"
+		"  --patch-colour RRGGBB the patch's other colour (0000ff)\n"
 		"Exits 0 on xdg_toplevel.close, 1 if the connection dies.\n",
 		prog);
 }
@@ -202,10 +237,14 @@ int main(int argc, char *argv[])
 		{ "fullscreen", no_argument, NULL, 'f' },
 		{ "ready-file", required_argument, NULL, 'r' },
 		{ "decoration-file", required_argument, NULL, 'd' },
+		{ "patch", required_argument, NULL, 'p' },
+		{ "patch-colour", required_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
-	struct colour_client c = { .own_width = 200, .own_height = 150 };
+	struct colour_client c = { .own_width = 200, .own_height = 150,
+		.patch_colour = 0x0000ff, .signal_fd = -1 };
+	bool patch = false;
 	uint32_t colour = 0xff0000;
 	const char *title = prog, *app_id = prog, *ready_file = NULL;
 	bool maximize = false, fullscreen = false;
@@ -231,6 +270,20 @@ int main(int argc, char *argv[])
 		case 'f': fullscreen = true; break;
 		case 'r': ready_file = optarg; break;
 		case 'd': c.decoration_file = optarg; break;
+		case 'p':
+			if (!parse_rect(optarg, &c.patch_x, &c.patch_y, &c.patch_w,
+					&c.patch_h)) {
+				fprintf(stderr, "%s: bad --patch '%s'\n", prog, optarg);
+				return 2;
+			}
+			patch = true;
+			break;
+		case 'P':
+			if (!client_parse_colour(optarg, &c.patch_colour)) {
+				fprintf(stderr, "%s: bad --patch-colour '%s'\n", prog, optarg);
+				return 2;
+			}
+			break;
 		case 'h': usage(stdout, prog); return 0;
 		default: usage(stderr, prog); return 2;
 		}
@@ -252,8 +305,23 @@ int main(int argc, char *argv[])
 
 	solid_surface_init(&c.solid, g, colour, ready_file);
 	create_toplevel(&c, title, app_id, maximize, fullscreen);
-	if (client_run(g, &c.done) != 0)
+	if (patch) {
+		sigset_t mask;
+		sigemptyset(&mask);
+		sigaddset(&mask, SIGUSR1);
+		sigprocmask(SIG_BLOCK, &mask, NULL);
+		c.signal_fd = signalfd(-1, &mask, SFD_CLOEXEC);
+		if (c.signal_fd < 0) {
+			perror("signalfd");
+			c.status = 1;
+		} else if (client_run_fd(g, &c.done, c.signal_fd, handle_signal_fd, &c) != 0) {
+			c.status = 1;
+		}
+	} else if (client_run(g, &c.done) != 0) {
 		c.status = 1;
+	}
+	if (c.signal_fd >= 0)
+		close(c.signal_fd);
 
 	destroy_toplevel(&c);
 	client_globals_finish(g);

@@ -77,6 +77,35 @@ bool solid_surface_commit(struct solid_surface *solid, int width, int height)
 	return true;
 }
 
+bool solid_surface_commit_patch(struct solid_surface *solid, int x, int y,
+		int w, int h, uint32_t patch)
+{
+	struct shm_buffer *cur = solid->current;
+
+	if (!cur)
+		return false;
+	struct shm_buffer *buffer = shm_buffer_create(solid->globals->shm,
+		&solid->buffers, cur->width, cur->height, solid->colour);
+	if (!buffer)
+		return false;
+	uint32_t *px = buffer->data;
+	for (int row = y; row < y + h && row < buffer->height; row++) {
+		for (int col = x; col < x + w && col < buffer->width; col++) {
+			if (row >= 0 && col >= 0)
+				px[(size_t)row * buffer->width + col] = patch;
+		}
+	}
+	shm_buffer_retire(cur);
+	solid->current = buffer;
+	shm_buffer_attach(buffer, solid->surface);
+	if (solid->globals->compositor_version >= 4)
+		wl_surface_damage_buffer(solid->surface, x, y, w, h);
+	else
+		wl_surface_damage(solid->surface, x, y, w, h);
+	wl_surface_commit(solid->surface);
+	return true;
+}
+
 void solid_surface_finish(struct solid_surface *solid)
 {
 	if (solid->frame)

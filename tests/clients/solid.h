@@ -28,6 +28,13 @@ void solid_surface_init(struct solid_surface *solid,
 	struct client_globals *globals, uint32_t colour, const char *ready_file);
 /* Call after ack_configure: resizes the buffer if needed and commits. */
 bool solid_surface_commit(struct solid_surface *solid, int width, int height);
+/*
+ * Shows the surface's colour with the rectangle x, y, w, h (buffer
+ * coordinates) filled with patch, in a new buffer of the current size,
+ * and commits with only that rectangle damaged.
+ */
+bool solid_surface_commit_patch(struct solid_surface *solid, int x, int y,
+	int w, int h, uint32_t patch);
 /* Destroy the surface's role object first. */
 void solid_surface_finish(struct solid_surface *solid);
 

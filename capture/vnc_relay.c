@@ -19,6 +19,8 @@
 #define INBOUND_CHUNK 16384
 /* Room made in the queue before each read from libvncserver's socket. */
 #define READ_CHUNK (256 * 1024)
+/* libvncserver's send buffer (the kernel caps it at net.core.wmem_max). */
+#define LOCAL_SNDBUF (8 * 1024 * 1024)
 /* The pipe that splice moves bytes through (the kernel may give less). */
 #define PIPE_BYTES (1024 * 1024)
 /* An empty queue bigger than this gives its memory back. */
@@ -504,6 +506,12 @@ struct vnc_relay *vnc_relay_open(struct vnc_relays *relays, int peer_fd,
 		return NULL;
 	}
 	relay->relays = relays;
+	/*
+	 * Room for a whole framebuffer update, so libvncserver writes it at
+	 * once instead of waiting for this thread between pieces.
+	 */
+	int sndbuf = LOCAL_SNDBUF;
+	setsockopt(pair[0], SOL_SOCKET, SO_SNDBUF, &sndbuf, sizeof(sndbuf));
 	relay->pipe_read = relay->pipe_write = -1;
 	int pipe_fds[2];
 	if (pipe2(pipe_fds, O_CLOEXEC | O_NONBLOCK) == 0) {

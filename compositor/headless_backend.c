@@ -8,6 +8,7 @@
 #include <wlr/interfaces/wlr_output.h>
 #include <wlr/types/wlr_buffer.h>
 #include <wlr/util/log.h>
+#include "compositor/frame_pacer.h"
 #include "compositor/headless_backend.h"
 #include "compositor/util.h"
 
@@ -27,7 +28,9 @@ struct headless_output {
 	struct headless_backend *backend;
 	struct wl_list link;
 	struct wl_event_source *frame_timer;
+	struct wl_event_source *frame_idle; /* a frame event due at once */
 	int frame_delay_ms;
+	struct frame_pacer pacer;
 	struct headless_cursor cursor;
 	struct {
 		struct wl_signal cursor_shape;  /* struct wlr_output * */
@@ -57,6 +60,7 @@ static void output_set_mode(struct headless_output *output, int width, int heigh
 		refresh_mhz = DEFAULT_REFRESH_MHZ;
 	}
 	output->frame_delay_ms = 1000000 / refresh_mhz;
+	frame_pacer_init(&output->pacer, 1000000000LL / refresh_mhz);
 	if (output->frame_delay_ms < 1) {
 		output->frame_delay_ms = 1;
 	}
@@ -76,6 +80,35 @@ static bool output_test(struct wlr_output *wlr_output) {
 		return false;
 	}
 	return true;
+}
+
+static void handle_frame_idle(void *data) {
+	struct headless_output *output = data;
+	output->frame_idle = NULL;
+	wlr_output_send_frame(&output->base);
+}
+
+static int handle_frame_timer(void *data) {
+	struct headless_output *output = data;
+	wlr_output_send_frame(&output->base);
+	return 0;
+}
+
+/*
+ * After a present, the frame event that lets wlroots draw again: at once
+ * when the pacer allows, else when it will (frame_pacer.h). Until then
+ * wlroots holds damage back; no commit, no timer.
+ */
+static void schedule_next_frame(struct headless_output *output, int64_t now_us) {
+	int64_t wait_us = frame_pacer_presented(&output->pacer, now_us);
+	struct wl_event_loop *loop = wl_display_get_event_loop(output->backend->display);
+	if (wait_us == 0) {
+		if (!output->frame_idle) {
+			output->frame_idle = wl_event_loop_add_idle(loop, handle_frame_idle, output);
+		}
+		return;
+	}
+	wl_event_source_timer_update(output->frame_timer, (int)((wait_us + 999) / 1000));
 }
 
 static bool output_commit(struct wlr_output *wlr_output) {
@@ -101,8 +134,7 @@ static bool output_commit(struct wlr_output *wlr_output) {
 			.refresh = output->frame_delay_ms * 1000000,
 		};
 		wlr_output_send_present(wlr_output, &present);
-		/* One "vsync" later the output may draw again; no commit, no timer. */
-		wl_event_source_timer_update(output->frame_timer, output->frame_delay_ms);
+		schedule_next_frame(output, (int64_t)now.tv_sec * 1000000 + now.tv_nsec / 1000);
 	}
 	return true;
 }
@@ -195,6 +227,9 @@ static void output_destroy(struct wlr_output *wlr_output) {
 	struct headless_output *output = output_from_wlr(wlr_output);
 	wl_list_remove(&output->link);
 	wl_event_source_remove(output->frame_timer);
+	if (output->frame_idle) {
+		wl_event_source_remove(output->frame_idle);
+	}
 	free(output->cursor.pixels);
 	free(output);
 }
@@ -227,12 +262,6 @@ bool headless_output_add_cursor_listeners(struct wlr_output *wlr_output,
 
 bool headless_output_is(struct wlr_output *wlr_output) {
 	return wlr_output->impl == &output_impl;
-}
-
-static int handle_frame_timer(void *data) {
-	struct headless_output *output = data;
-	wlr_output_send_frame(&output->base);
-	return 0;
 }
 
 struct wlr_output *headless_backend_add_output(struct wlr_backend *wlr_backend,

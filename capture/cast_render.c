@@ -26,7 +26,7 @@ int cast_render_into(struct wlr_renderer *renderer, struct wlr_buffer *target,
 	int ret = -EIO;
 	struct wlr_texture *frame = NULL, *image = NULL;
 	if (source && !(frame = wlr_texture_from_buffer(renderer, source))) {
-		wlr_log(WLR_ERROR, "pipewire: the output's buffer is no texture");
+		wlr_log(WLR_ERROR, "pipewire: the source's buffer is no texture");
 		goto out;
 	}
 	if (cursor && cursor->pixels && cursor->width > 0 && cursor->height > 0) {

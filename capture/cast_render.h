@@ -2,9 +2,11 @@
 #define ORIEL_CAPTURE_CAST_RENDER_H
 
 /*
- * GPU drawing of cast frames into dma-buf buffers: the output's committed
- * buffer as a texture, and the cursor over it, only where damaged. No
- * pixels pass through the CPU.
+ * Renderer drawing of cast frames into the buffers of a cast's ring: a
+ * source buffer (the output's committed buffer, or a scene source's shared
+ * render) as a texture, and the cursor over it, only where damaged. On a
+ * GPU the targets are dma-bufs and no pixels pass through the CPU; under
+ * pixman they are memfds, and this is the one copy of the damage.
  */
 
 #include <pixman.h>

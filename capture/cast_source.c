@@ -5,12 +5,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <wlr/render/wlr_renderer.h>
 #include <wlr/types/wlr_buffer.h>
 #include <wlr/types/wlr_compositor.h>
 #include <wlr/types/wlr_scene.h>
 #include <wlr/util/log.h>
 #include "capture/cast_source.h"
 #include "capture/output_capture.h"
+#include "capture/scene_render.h"
 #include "compositor/output.h"
 #include "compositor/server.h"
 #include "compositor/util.h"
@@ -51,7 +53,10 @@ bool cast_source_shared(const struct cast_source *source) {
 }
 
 static void emit_damage(struct cast_source *source, pixman_region32_t *damage, bool now) {
-	pixman_region32_union(&source->stale, &source->stale, damage);
+	if (source->shared) {
+		/* Without one, a new shared buffer is rendered whole anyway. */
+		pixman_region32_union(&source->stale, &source->stale, damage);
+	}
 	struct cast_source_damage event = { .region = damage, .now = now };
 	wl_signal_emit(&source->events.damage, &event);
 }
@@ -206,6 +211,12 @@ struct cast_source *cast_source_get_region(struct server *server,
 	return source;
 }
 
+static void drop_shared(struct cast_source *source) {
+	wlr_buffer_drop(source->shared);
+	source->shared = NULL;
+	pixman_region32_clear(&source->stale);
+}
+
 void cast_source_put(struct cast_source *source) {
 	if (!source) {
 		return;
@@ -213,8 +224,7 @@ void cast_source_put(struct cast_source *source) {
 	if (--source->refs > 0) {
 		if (source->refs == 1) {
 			/* Alone again: its cast draws straight into its buffers. */
-			scene_pixels_finish(&source->pixels);
-			pixman_region32_clear(&source->stale);
+			drop_shared(source);
 		}
 		return;
 	}
@@ -227,7 +237,7 @@ void cast_source_put(struct cast_source *source) {
 	wl_list_remove(&source->surface_commit.link);
 	wl_list_remove(&source->surface_destroy.link);
 	wl_list_remove(&source->link);
-	scene_pixels_finish(&source->pixels);
+	drop_shared(source);
 	pixman_region32_fini(&source->stale);
 	free(source);
 }
@@ -239,24 +249,32 @@ static void log_render(struct cast_source *source, const pixman_region32_t *dama
 		source->description, ++source->renders, n);
 }
 
-const struct scene_pixels *cast_source_pixels(struct cast_source *source,
-		int width, int height) {
+struct wlr_buffer *cast_source_render(struct cast_source *source, int width,
+		int height) {
 	struct wlr_box box;
 	struct wlr_scene_node *root;
+	struct wlr_renderer *renderer = source->server->renderer;
 	if (!cast_source_box(source, &box, &root) || box.width != width ||
-			box.height != height) {
+			box.height != height || renderer->rendering) {
 		return NULL;
 	}
-	if (source->pixels.data && (source->pixels.width != (uint32_t)width ||
-			source->pixels.height != (uint32_t)height)) {
-		scene_pixels_finish(&source->pixels);
+	if (source->shared && (source->shared->width != width ||
+			source->shared->height != height)) {
+		drop_shared(source);
 	}
-	if (!source->pixels.data) {
+	if (!source->shared) {
+		source->shared = scene_render_buffer_create(renderer, source->server->allocator,
+			width, height);
+		if (!source->shared) {
+			wlr_log(WLR_ERROR, "pipewire: source %s: no buffer to render it into",
+				source->description);
+			return NULL;
+		}
 		pixman_region32_union_rect(&source->stale, &source->stale, 0, 0, width, height);
 	}
 	pixman_region32_intersect_rect(&source->stale, &source->stale, 0, 0, width, height);
 	if (!pixman_region32_not_empty(&source->stale)) {
-		return &source->pixels;
+		return source->shared;
 	}
 	struct scene_render_params params = {
 		.root = root,
@@ -264,8 +282,7 @@ const struct scene_pixels *cast_source_pixels(struct cast_source *source,
 		.scale = 1.0f,
 		.damage = &source->stale,
 	};
-	int r = scene_render_to_pixels(source->server->renderer, source->server->allocator,
-		&params, &source->pixels);
+	int r = scene_render_to_buffer(renderer, source->shared, &params, NULL);
 	if (r < 0) {
 		wlr_log(WLR_ERROR, "pipewire: source %s: cannot render it: %s",
 			source->description, strerror(-r));
@@ -273,7 +290,13 @@ const struct scene_pixels *cast_source_pixels(struct cast_source *source,
 	}
 	log_render(source, &source->stale);
 	pixman_region32_clear(&source->stale);
-	return &source->pixels;
+	return source->shared;
+}
+
+bool cast_source_read(struct cast_source *source, const pixman_region32_t *region,
+		uint8_t *dst, int stride) {
+	return source->shared && buffer_read_region(source->server->renderer,
+		source->shared, region, dst, stride, &source->read);
 }
 
 int cast_source_draw(struct cast_source *source, struct wlr_buffer *target,
@@ -290,7 +313,7 @@ int cast_source_draw(struct cast_source *source, struct wlr_buffer *target,
 		.scale = 1.0f,
 		.damage = damage,
 	};
-	/* The shared pixels stay as they are: only the scene's damage ages them. */
+	/* The shared buffer stays as it is: only the scene's damage ages it. */
 	int r = scene_render_to_buffer(source->server->renderer, target, &params, NULL);
 	if (r == 0 && pixman_region32_not_empty((pixman_region32_t *)damage)) {
 		log_render(source, damage);

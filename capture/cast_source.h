@@ -7,10 +7,14 @@
  * or of the same region, shares one cast_source: it follows the source's
  * damage once (the outputs' frames, the window's commits) and hands it to
  * each cast through `damage`, and it renders the source once per change
- * into pixels that every cast copies its buffers' missed damage from.
- * A cast alone on its source may draw straight into its buffers instead
- * (cast_source_draw), with no copy. Casts with dma-buf buffers draw into
- * them on the GPU with cast_source_draw each, shared or not.
+ * into one shared buffer from the server's allocator (cast_source_render:
+ * shm memory under pixman, a GPU buffer under GLES2). Each cast then brings
+ * each of its buffers up to date with only the damage that buffer missed:
+ * buffers the renderer draws into (dma-bufs; memfds under pixman) get it
+ * blitted by the renderer (cast_render_into), other memfds copy it
+ * (cast_source_read). Nobody renders the scene again for the same change.
+ * A cast alone on its source draws straight into a buffer the renderer
+ * draws into instead (cast_source_draw), with no shared buffer and no copy.
  *
  * Each render is logged at debug level as
  *   "pipewire: source DESCRIPTION: render N, R rect(s)"
@@ -26,7 +30,7 @@
 #include <stdint.h>
 #include <wayland-server-core.h>
 #include <wlr/util/box.h>
-#include "capture/scene_render.h"
+#include "capture/buffer_read.h"
 
 struct server;
 struct view;
@@ -56,9 +60,13 @@ struct cast_source {
 	uint64_t view_id; /* 0 for a region */
 	struct wlr_box region;
 	int refs;
-	/* The source as last rendered, up to date except where stale. */
-	struct scene_pixels pixels;
+	/*
+	 * The source as last rendered, up to date except where stale; NULL
+	 * while one cast alone draws straight into its buffers.
+	 */
+	struct wlr_buffer *shared;
 	pixman_region32_t stale;
+	struct buffer_read_state read;
 	uint64_t renders;
 	struct wl_list watches; /* cast_source_watch.link */
 	struct wl_listener surface_commit;
@@ -81,13 +89,23 @@ bool cast_source_box(struct cast_source *source, struct wlr_box *box,
 	struct wlr_scene_node **root);
 
 /*
- * Brings the shared pixels up to date, rendering what changed since the
+ * Brings the shared buffer up to date, rendering what changed since the
  * last render (at most once per change, whichever cast asks first), and
- * returns them; NULL when the source is gone, is not width x height, or
- * cannot be rendered (logged).
+ * returns it, width x height, owned by the source (valid until the source
+ * changes size or is put). NULL when the source is gone, is not
+ * width x height, cannot be rendered (logged), or the renderer is drawing
+ * something else.
  */
-const struct scene_pixels *cast_source_pixels(struct cast_source *source,
-	int width, int height);
+struct wlr_buffer *cast_source_render(struct cast_source *source, int width,
+	int height);
+
+/*
+ * Copies region of the shared buffer, as cast_source_render left it, into
+ * dst (the source's size, stride bytes a row) as B,G,R,x bytes. False when
+ * it cannot (logged).
+ */
+bool cast_source_read(struct cast_source *source, const pixman_region32_t *region,
+	uint8_t *dst, int stride);
 
 /*
  * For a cast alone on its source: draws damage (source coordinates) of the

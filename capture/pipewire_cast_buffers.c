@@ -53,7 +53,6 @@ static void cast_buffers_changed(struct pipewire_cast *cast) {
 	}
 }
 
-/* A gbm buffer the renderer draws into, its planes handed to PipeWire. */
 /* A buffer of the ring, at the cast's size, missing everything so far. */
 static struct cast_buffer *cast_buffer_new(struct pipewire_cast *cast,
 		struct pw_buffer *pwb) {
@@ -68,6 +67,7 @@ static struct cast_buffer *cast_buffer_new(struct pipewire_cast *cast,
 	return buffer;
 }
 
+/* A gbm buffer the renderer draws into, its planes handed to PipeWire. */
 static void add_dmabuf_buffer(struct pipewire_cast *cast, struct pw_buffer *pwb) {
 	struct spa_buffer *sb = pwb->buffer;
 	if (!(sb->datas[0].type & (1u << SPA_DATA_DmaBuf)) ||
@@ -140,8 +140,9 @@ void cast_handle_add_buffer(void *data, struct pw_buffer *pwb) {
 	d->data = buffer->data;
 	pwb->user_data = buffer;
 	/*
-	 * Drawn as BGRx like every other source: the cursor is blended and
-	 * fix_format runs after, as for copied pixels.
+	 * The renderer draws into it as into a dma-buf (pipewire_cast_fill.c),
+	 * as BGRx like every other source: fix_format runs after, as for
+	 * copied pixels.
 	 */
 	if (cast->kind != CAST_SOURCE_OUTPUT && !cast_format_swaps_rb(cast->format) &&
 			wlr_renderer_is_pixman(cast->server->renderer)) {

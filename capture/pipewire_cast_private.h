@@ -10,6 +10,8 @@
  *                            and dma-buf modifier negotiation, new sizes
  *   pipewire_cast_buffers.c  the buffer ring: memfd and dma-buf buffers
  *   pipewire_cast_cursor.c   cursor modes: metadata and the embedded cursor
+ *   pipewire_cast_fill.c     filling a buffer with what it missed, from the
+ *                            output's frame or the scene source's render
  */
 
 #include <stdbool.h>
@@ -65,8 +67,8 @@ struct cast_buffer {
 	int width, height, stride; /* the format it was allocated for */
 	pixman_region32_t damage; /* missed since it was last filled */
 	/*
-	 * Scene sources with pixman: the renderer draws right into data.
-	 * dma-buf buffers: the gbm buffer itself, and data is NULL.
+	 * What the renderer draws into. Scene sources with pixman, BGRx/BGRA:
+	 * data itself. dma-buf buffers: the gbm buffer, and data is NULL.
 	 */
 	struct wlr_buffer *target;
 	bool dmabuf;
@@ -225,6 +227,14 @@ void cast_handle_param_changed(void *data, uint32_t id, const struct spa_pod *pa
 void cast_handle_add_buffer(void *data, struct pw_buffer *pwb);
 void cast_handle_remove_buffer(void *data, struct pw_buffer *pwb);
 void cast_buffer_free(struct cast_buffer *buffer);
+
+/* pipewire_cast_fill.c */
+/*
+ * Brings buffer up to date (its damage, not cleared here) with the
+ * embedded cursor (NULL: none) over it, in the negotiated format.
+ */
+bool cast_fill_buffer(struct pipewire_cast *cast, struct cast_buffer *buffer,
+	const struct headless_cursor *embedded);
 
 /* pipewire_cast_cursor.c */
 void cast_cursor_write_meta(struct pipewire_cast *cast, struct spa_buffer *sb);

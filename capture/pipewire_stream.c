@@ -49,13 +49,11 @@
 #include <wlr/types/wlr_output.h>
 #include <wlr/util/log.h>
 #include "capture/cast_gbm.h"
-#include "capture/cast_render.h"
 #include "capture/cast_source.h"
 #include "capture/format_negotiation.h"
 #include "capture/output_capture.h"
 #include "capture/pipewire_links.h"
 #include "capture/pipewire_stream.h"
-#include "capture/pixel_copy.h"
 #include "capture/scene_render.h"
 #include "compositor/headless_backend.h"
 #include "compositor/output.h"
@@ -296,34 +294,6 @@ void cast_arm_retry(struct pipewire_cast *cast, uint64_t delay_ns) {
 	wl_event_source_timer_update(cast->retry_timer, ms > 0 ? ms : 1);
 }
 
-/* Converts the BGRx bytes of region in place to the negotiated format. */
-static void fix_format(struct pipewire_cast *cast, uint8_t *dst,
-		const pixman_region32_t *region) {
-	bool swap = cast_format_swaps_rb(cast->format);
-	bool alpha = cast_format_has_alpha(cast->format);
-	if (!swap && !alpha) {
-		return;
-	}
-	int n;
-	const pixman_box32_t *b = pixman_region32_rectangles(
-		(pixman_region32_t *)region, &n);
-	for (int i = 0; i < n; i++) {
-		for (int y = b[i].y1; y < b[i].y2; y++) {
-			uint8_t *p = dst + (size_t)y * cast->stride + (size_t)b[i].x1 * 4;
-			for (int x = b[i].x1; x < b[i].x2; x++, p += 4) {
-				if (swap) {
-					uint8_t t = p[0];
-					p[0] = p[2];
-					p[2] = t;
-				}
-				if (alpha) {
-					p[3] = 0xff;
-				}
-			}
-		}
-	}
-}
-
 static void write_damage_meta(struct pipewire_cast *cast, struct spa_buffer *sb) {
 	struct spa_meta *meta = spa_buffer_find_meta(sb, SPA_META_VideoDamage);
 	if (!meta) {
@@ -355,83 +325,6 @@ static void write_damage_meta(struct pipewire_cast *cast, struct spa_buffer *sb)
 	}
 }
 
-/*
- * Draws the buffer's missed damage straight into it, when the cast is
- * alone on its source. False when it cannot: the buffer then loses its
- * target on errors and is filled from the source's pixels instead.
- */
-static bool scene_source_render_into(struct pipewire_cast *cast,
-		struct cast_buffer *buffer) {
-	if (cast_source_shared(cast->source)) {
-		return false; /* one render for all: copied from the shared pixels */
-	}
-	int r = cast_source_draw(cast->source, buffer->target, &buffer->damage);
-	if (r == -EBUSY || r == -ENOENT) {
-		return false;
-	}
-	if (r < 0) {
-		wlr_log(WLR_ERROR, "pipewire: cast node %u: cannot draw into its buffers: %s",
-			cast->node_id, strerror(-r));
-		wlr_buffer_drop(buffer->target);
-		buffer->target = NULL;
-		return false;
-	}
-	return true;
-}
-
-/* Copies region of the source's pixels into dst as BGRx. */
-static void scene_source_copy(struct pipewire_cast *cast, const struct scene_pixels *pixels,
-		const pixman_region32_t *region, uint8_t *dst) {
-	bool swap = pixels->drm_format == DRM_FORMAT_ABGR8888;
-	int n;
-	const pixman_box32_t *b = pixman_region32_rectangles(
-		(pixman_region32_t *)region, &n);
-	for (int i = 0; i < n; i++) {
-		for (int y = b[i].y1; y < b[i].y2; y++) {
-			const uint8_t *s = pixels->data + (size_t)y * pixels->stride +
-				(size_t)b[i].x1 * 4;
-			uint8_t *d = dst + (size_t)y * cast->stride + (size_t)b[i].x1 * 4;
-			pixel_copy_row(d, s, b[i].x2 - b[i].x1, swap);
-		}
-	}
-}
-
-/*
- * Draws the buffer's missed damage into its dma-buf with the renderer: the
- * output's committed buffer, or the scene, then an embedded cursor.
- */
-static bool cast_render_dmabuf(struct pipewire_cast *cast, struct cast_buffer *buffer,
-		const struct headless_cursor *embedded) {
-	struct wlr_renderer *renderer = cast->server->renderer;
-	struct cast_render_cursor cursor = {0};
-	if (embedded && embedded->pixels && cast->cursor_box.width > 0) {
-		cursor = (struct cast_render_cursor){
-			.pixels = embedded->pixels,
-			.width = embedded->width, .height = embedded->height,
-			.x = cast->cursor_box.x, .y = cast->cursor_box.y,
-		};
-	}
-	int r;
-	if (cast->kind == CAST_SOURCE_OUTPUT) {
-		r = cast_render_into(renderer, buffer->target, cast->latest, &buffer->damage,
-			cursor.pixels ? &cursor : NULL);
-	} else {
-		r = cast_source_draw(cast->source, buffer->target, &buffer->damage);
-		if (r == -ENOENT) {
-			return false;
-		}
-		if (r == 0 && cursor.pixels) {
-			r = cast_render_into(renderer, buffer->target, NULL, &buffer->damage,
-				&cursor);
-		}
-	}
-	if (r < 0) {
-		wlr_log(WLR_ERROR, "pipewire: cast node %u: cannot draw into a dma-buf: %s",
-			cast->node_id, strerror(-r));
-	}
-	return r == 0;
-}
-
 /* Where each plane of the frame is (dma-bufs), or the one memfd block. */
 static void write_chunks(struct pipewire_cast *cast, struct cast_buffer *buffer,
 		struct spa_buffer *sb, bool ok) {
@@ -460,8 +353,8 @@ static void cast_produce(struct pipewire_cast *cast) {
 		/* Renegotiating a new size: param_changed produces when it is done. */
 		return;
 	}
-	if (cast->dmabuf && cast->server->renderer->rendering) {
-		/* Drawn on the GPU, never inside an output's frame: right after. */
+	if ((cast->dmabuf || scene) && cast->server->renderer->rendering) {
+		/* Drawn by the renderer, never inside an output's frame: right after. */
 		cast_arm_retry(cast, 0);
 		return;
 	}
@@ -504,38 +397,7 @@ static void cast_produce(struct pipewire_cast *cast) {
 	}
 	pixman_region32_intersect_rect(&buffer->damage, &buffer->damage, 0, 0,
 		cast->width, cast->height);
-	bool ok;
-	if (buffer->dmabuf) {
-		ok = cast_render_dmabuf(cast, buffer, embedded);
-	} else if (scene && buffer->target && scene_source_render_into(cast, buffer)) {
-		ok = true;
-	} else if (scene) {
-		const struct scene_pixels *pixels =
-			cast_source_pixels(cast->source, cast->width, cast->height);
-		ok = pixels != NULL;
-		if (ok) {
-			scene_source_copy(cast, pixels, &buffer->damage, buffer->data);
-		}
-	} else {
-		struct output_capture_frame frame = {
-			.buffer = cast->latest,
-			.damage = &buffer->damage,
-			.width = cast->latest_width,
-			.height = cast->latest_height,
-		};
-		ok = output_capture_frame_copy(cast->capture, &frame, &buffer->damage,
-			buffer->data, cast->stride, cast->width, cast->height, 0, 0, false);
-	}
-	if (ok && !buffer->dmabuf && embedded && embedded->pixels &&
-			cast->cursor_box.width > 0) {
-		/* The pixels are still BGRx: fix_format converts the cursor too. */
-		pixel_blend_over(buffer->data, cast->width, cast->height, cast->stride,
-			embedded->pixels, embedded->width, embedded->height,
-			cast->cursor_box.x, cast->cursor_box.y);
-	}
-	if (ok && !buffer->dmabuf) {
-		fix_format(cast, buffer->data, &buffer->damage);
-	}
+	bool ok = cast_fill_buffer(cast, buffer, embedded);
 	if (ok) {
 		pixman_region32_clear(&buffer->damage);
 	}

@@ -407,12 +407,10 @@ int scene_render_to_buffer(struct wlr_renderer *renderer, struct wlr_buffer *buf
 	return ret;
 }
 
-int scene_render_to_pixels(struct wlr_renderer *renderer, struct wlr_allocator *allocator,
-		const struct scene_render_params *params, struct scene_pixels *pixels) {
-	int width, height;
-	if (!renderer || !allocator || !pixels ||
-			!scene_render_target_size(params, &width, &height)) {
-		return -EINVAL;
+struct wlr_buffer *scene_render_buffer_create(struct wlr_renderer *renderer,
+		struct wlr_allocator *allocator, int width, int height) {
+	if (!renderer || !allocator || renderer->rendering || width <= 0 || height <= 0) {
+		return NULL;
 	}
 	/*
 	 * The shm allocator (pixman) ignores modifiers. GBM takes LINEAR, cheap
@@ -426,7 +424,6 @@ int scene_render_to_pixels(struct wlr_renderer *renderer, struct wlr_allocator *
 	};
 	static const size_t modifier_counts[] = { 2, 1 };
 	struct wlr_drm_format *format = zalloc(sizeof(*format) + 2 * sizeof(uint64_t));
-	int ret = -EIO;
 	for (size_t f = 0; f < sizeof(formats) / sizeof(formats[0]); f++) {
 		for (size_t m = 0; m < sizeof(modifier_counts) / sizeof(modifier_counts[0]); m++) {
 			format->format = formats[f];
@@ -439,18 +436,39 @@ int scene_render_to_pixels(struct wlr_renderer *renderer, struct wlr_allocator *
 			if (!buffer) {
 				continue;
 			}
-			ret = render_bound(renderer, buffer, params, width, height, pixels);
-			wlr_buffer_drop(buffer);
-			if (ret != BIND_FAILED) {
+			/* Allocated is not enough: the renderer must draw into it. */
+			if (wlr_renderer_begin_with_buffer(renderer, buffer)) {
+				wlr_renderer_end(renderer);
 				free(format);
-				return ret;
+				return buffer;
 			}
+			wlr_buffer_drop(buffer);
 		}
 	}
 	free(format);
 	wlr_log(WLR_ERROR, "Cannot allocate a %dx%d buffer the renderer draws into",
 		width, height);
-	return ret == BIND_FAILED ? -EIO : -ENOMEM;
+	return NULL;
+}
+
+int scene_render_to_pixels(struct wlr_renderer *renderer, struct wlr_allocator *allocator,
+		const struct scene_render_params *params, struct scene_pixels *pixels) {
+	int width, height;
+	if (!renderer || !allocator || !pixels ||
+			!scene_render_target_size(params, &width, &height)) {
+		return -EINVAL;
+	}
+	if (renderer->rendering) {
+		return -EBUSY; /* never nest inside an output's frame */
+	}
+	struct wlr_buffer *buffer =
+		scene_render_buffer_create(renderer, allocator, width, height);
+	if (!buffer) {
+		return -ENOMEM;
+	}
+	int ret = render_bound(renderer, buffer, params, width, height, pixels);
+	wlr_buffer_drop(buffer);
+	return ret == BIND_FAILED ? -EIO : ret;
 }
 
 void scene_pixels_finish(struct scene_pixels *pixels) {

@@ -64,6 +64,14 @@ int scene_render_to_buffer(struct wlr_renderer *renderer, struct wlr_buffer *buf
 	const struct scene_render_params *params, struct scene_pixels *pixels);
 
 /*
+ * A width x height buffer from allocator that renderer draws into (and
+ * reads, and samples as a texture): shm memory under pixman, a GPU buffer
+ * under GLES2. NULL when there is none (logged) or while the renderer draws.
+ */
+struct wlr_buffer *scene_render_buffer_create(struct wlr_renderer *renderer,
+	struct wlr_allocator *allocator, int width, int height);
+
+/*
  * Draws params into a temporary buffer from allocator and reads it back
  * into pixels, as scene_render_to_buffer does.
  */

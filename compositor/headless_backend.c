@@ -6,6 +6,7 @@
 #include <drm_fourcc.h>
 #include <wlr/backend/interface.h>
 #include <wlr/interfaces/wlr_output.h>
+#include <wlr/render/pixman.h>
 #include <wlr/types/wlr_buffer.h>
 #include <wlr/util/log.h>
 #include "compositor/frame_pacer.h"
@@ -67,6 +68,29 @@ static void output_set_mode(struct headless_output *output, int width, int heigh
 	wlr_output_update_custom_mode(&output->base, width, height, refresh_mhz);
 }
 
+/*
+ * A client's buffer to scan out: only in the 32-bit formats that sinks
+ * (VNC, casts) read; anything else is composited into one of ours.
+ */
+static bool scanout_readable(struct wlr_buffer *buffer) {
+	struct wlr_client_buffer *client = wlr_client_buffer_get(buffer);
+	if (!client) {
+		return true; /* ours, from the swapchain */
+	}
+	if (!client->texture || !wlr_texture_is_pixman(client->texture)) {
+		return false;
+	}
+	switch (pixman_image_get_format(wlr_pixman_texture_get_image(client->texture))) {
+	case PIXMAN_x8r8g8b8:
+	case PIXMAN_a8r8g8b8:
+	case PIXMAN_x8b8g8r8:
+	case PIXMAN_a8b8g8r8:
+		return true;
+	default:
+		return false;
+	}
+}
+
 static bool output_test(struct wlr_output *wlr_output) {
 	const uint32_t supported = WLR_OUTPUT_STATE_BACKEND_OPTIONAL |
 		WLR_OUTPUT_STATE_BUFFER | WLR_OUTPUT_STATE_MODE |
@@ -77,6 +101,10 @@ static bool output_test(struct wlr_output *wlr_output) {
 	}
 	if ((wlr_output->pending.committed & WLR_OUTPUT_STATE_MODE) &&
 			wlr_output->pending.mode_type != WLR_OUTPUT_STATE_MODE_CUSTOM) {
+		return false;
+	}
+	if ((wlr_output->pending.committed & WLR_OUTPUT_STATE_BUFFER) &&
+			!wlr_output->back_buffer && !scanout_readable(wlr_output->pending.buffer)) {
 		return false;
 	}
 	return true;

@@ -217,6 +217,7 @@ static void usage(FILE *out, const char *prog)
 		"  --fullscreen          ask to be fullscreen before mapping\n"
 		"  --ready-file PATH     write \"W H\" once each size is presented\n"
 		"  --decoration-file PATH  write server|client|none\n"
+		"  --rgb565              RGB565 buffers instead of XRGB8888 (no --patch)\n"
 		"  --patch X,Y,W,H       each SIGUSR1 toggles this rectangle between\n"
 		"                        --patch-colour and the colour, damaging only it\n"
 		"  --patch-colour RRGGBB the patch's other colour (0000ff)\n"
@@ -239,6 +240,7 @@ int main(int argc, char *argv[])
 		{ "decoration-file", required_argument, NULL, 'd' },
 		{ "patch", required_argument, NULL, 'p' },
 		{ "patch-colour", required_argument, NULL, 'P' },
+		{ "rgb565", no_argument, NULL, '5' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -247,7 +249,7 @@ int main(int argc, char *argv[])
 	bool patch = false;
 	uint32_t colour = 0xff0000;
 	const char *title = prog, *app_id = prog, *ready_file = NULL;
-	bool maximize = false, fullscreen = false;
+	bool maximize = false, fullscreen = false, rgb565 = false;
 	int opt;
 
 	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
@@ -284,11 +286,12 @@ int main(int argc, char *argv[])
 				return 2;
 			}
 			break;
+		case '5': rgb565 = true; break;
 		case 'h': usage(stdout, prog); return 0;
 		default: usage(stderr, prog); return 2;
 		}
 	}
-	if (optind < argc) {
+	if (optind < argc || (rgb565 && patch)) {
 		usage(stderr, prog);
 		return 2;
 	}
@@ -304,6 +307,7 @@ int main(int argc, char *argv[])
 	}
 
 	solid_surface_init(&c.solid, g, colour, ready_file);
+	c.solid.rgb565 = rgb565;
 	create_toplevel(&c, title, app_id, maximize, fullscreen);
 	if (patch) {
 		sigset_t mask;

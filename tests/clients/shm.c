@@ -48,14 +48,14 @@ static int create_memfd(size_t size)
 }
 
 struct shm_buffer *shm_buffer_create(struct wl_shm *shm, struct wl_list *owner,
-	int width, int height, uint32_t xrgb)
+	int width, int height, uint32_t xrgb, bool rgb565)
 {
 	if (width <= 0 || height <= 0 || width > SHM_MAX_DIM ||
 			height > SHM_MAX_DIM) {
 		fprintf(stderr, "shm: refusing buffer size %dx%d\n", width, height);
 		return NULL;
 	}
-	int stride = width * 4;
+	int stride = width * (rgb565 ? 2 : 4);
 	size_t size = (size_t)stride * (size_t)height;
 
 	int fd = create_memfd(size);
@@ -70,15 +70,23 @@ struct shm_buffer *shm_buffer_create(struct wl_shm *shm, struct wl_list *owner,
 		return NULL;
 	}
 
-	/* XRGB ignores alpha, but readers that treat it as ARGB see opaque. */
-	uint32_t pixel = 0xff000000u | (xrgb & 0x00ffffffu);
-	uint32_t *px = data;
-	for (size_t i = 0; i < size / 4; i++)
-		px[i] = pixel;
+	if (rgb565) {
+		uint16_t pixel = (uint16_t)(((xrgb >> 8) & 0xf800) | ((xrgb >> 5) & 0x07e0) |
+			((xrgb >> 3) & 0x001f));
+		uint16_t *px = data;
+		for (size_t i = 0; i < size / 2; i++)
+			px[i] = pixel;
+	} else {
+		/* XRGB ignores alpha, but readers that treat it as ARGB see opaque. */
+		uint32_t pixel = 0xff000000u | (xrgb & 0x00ffffffu);
+		uint32_t *px = data;
+		for (size_t i = 0; i < size / 4; i++)
+			px[i] = pixel;
+	}
 
 	struct wl_shm_pool *pool = wl_shm_create_pool(shm, fd, (int32_t)size);
 	struct wl_buffer *wl_buffer = wl_shm_pool_create_buffer(pool, 0,
-		width, height, stride, WL_SHM_FORMAT_XRGB8888);
+		width, height, stride, rgb565 ? WL_SHM_FORMAT_RGB565 : WL_SHM_FORMAT_XRGB8888);
 	/* The buffer keeps the pool's memory; neither end needs the fd now. */
 	wl_shm_pool_destroy(pool);
 	close(fd);

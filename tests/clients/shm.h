@@ -9,7 +9,7 @@
 struct wl_shm;
 struct wl_surface;
 
-/* A memfd-backed XRGB8888 wl_buffer filled with one colour. */
+/* A memfd-backed XRGB8888 (or RGB565) wl_buffer filled with one colour. */
 struct shm_buffer {
 	struct wl_buffer *wl_buffer;
 	void *data;
@@ -25,7 +25,7 @@ struct shm_buffer {
  * The buffer is added to `owner`, which shm_buffer_destroy_all empties.
  */
 struct shm_buffer *shm_buffer_create(struct wl_shm *shm, struct wl_list *owner,
-	int width, int height, uint32_t xrgb);
+	int width, int height, uint32_t xrgb, bool rgb565);
 /* Attaches at (0, 0); the buffer stays alive until released. */
 void shm_buffer_attach(struct shm_buffer *buffer, struct wl_surface *surface);
 /* Drops the caller's reference: freed now if idle, else on release. */

@@ -51,7 +51,7 @@ bool solid_surface_commit(struct solid_surface *solid, int width, int height)
 	}
 
 	struct shm_buffer *buffer = shm_buffer_create(solid->globals->shm,
-		&solid->buffers, width, height, solid->colour);
+		&solid->buffers, width, height, solid->colour, solid->rgb565);
 	if (!buffer)
 		return false;
 	shm_buffer_retire(cur);
@@ -82,10 +82,10 @@ bool solid_surface_commit_patch(struct solid_surface *solid, int x, int y,
 {
 	struct shm_buffer *cur = solid->current;
 
-	if (!cur)
+	if (!cur || solid->rgb565)
 		return false;
 	struct shm_buffer *buffer = shm_buffer_create(solid->globals->shm,
-		&solid->buffers, cur->width, cur->height, solid->colour);
+		&solid->buffers, cur->width, cur->height, solid->colour, false);
 	if (!buffer)
 		return false;
 	uint32_t *px = buffer->data;

@@ -17,6 +17,7 @@ struct solid_surface {
 	struct client_globals *globals;
 	struct wl_surface *surface;
 	uint32_t colour;
+	bool rgb565; /* buffers in RGB565 rather than XRGB8888; no patches */
 	const char *ready_file; /* may be NULL */
 	struct wl_list buffers;     /* shm_buffer.link */
 	struct shm_buffer *current; /* last buffer committed */

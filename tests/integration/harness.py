@@ -544,6 +544,18 @@ def proc_ctxt_switches(pid):
     return vol, invol
 
 
+def idle_cost(pid, seconds):
+    """Watches pid for `seconds` (the measurement window itself, so a sleep).
+
+    Returns (share of a core used, voluntary context switches: wakeups)."""
+    cpu0 = proc_cpu_ticks(pid)
+    vol0, _ = proc_ctxt_switches(pid)
+    time.sleep(seconds)
+    cpu1 = proc_cpu_ticks(pid)
+    vol1, _ = proc_ctxt_switches(pid)
+    return (cpu1 - cpu0) / os.sysconf("SC_CLK_TCK") / seconds, vol1 - vol0
+
+
 def all_pids():
     return [int(p) for p in os.listdir("/proc") if p.isdigit()]
 

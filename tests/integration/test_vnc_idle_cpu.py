@@ -8,8 +8,6 @@ measurement window oriel must use under 2 % of a core (from
 switches of all its threads: a poll timer at 60 Hz would give 600), and
 no viewer may receive a FramebufferUpdate.
 """
-import os
-import time
 
 import harness
 import vnc
@@ -37,17 +35,10 @@ def main():
         for v in viewers:
             v.quiesce()
 
-        pid = s.oriel.pid
         marks = [v.mark() for v in viewers]
-        cpu0 = harness.proc_cpu_ticks(pid)
-        vol0, _ = harness.proc_ctxt_switches(pid)
-        time.sleep(WINDOW)  # the measurement window itself
-        cpu1 = harness.proc_cpu_ticks(pid)
-        vol1, _ = harness.proc_ctxt_switches(pid)
+        cpu, wakeups = harness.idle_cost(s.oriel.pid, WINDOW)
         s.check_alive()
 
-        cpu = (cpu1 - cpu0) / os.sysconf("SC_CLK_TCK") / WINDOW
-        wakeups = vol1 - vol0
         harness.log("idle with 3 viewers over %.0fs: %.2f%% CPU, %d wakeups" % (
             WINDOW, 100 * cpu, wakeups))
         for v, m in zip(viewers, marks):

@@ -16,9 +16,7 @@ test drives that path with a fullscreen xterm:
   neither spends CPU nor wakes up (a scanned-out buffer is not committed
   again every frame).
 """
-import os
 import signal
-import time
 
 import harness
 import vnc
@@ -116,16 +114,9 @@ def main():
         v.quiesce()
 
         # Idle: a still fullscreen window costs nothing.
-        pid = s.oriel.pid
         mark = v.mark()
-        cpu0 = harness.proc_cpu_ticks(pid)
-        vol0, _ = harness.proc_ctxt_switches(pid)
-        time.sleep(IDLE_WINDOW)  # the measurement window itself
-        cpu1 = harness.proc_cpu_ticks(pid)
-        vol1, _ = harness.proc_ctxt_switches(pid)
+        cpu, wakeups = harness.idle_cost(s.oriel.pid, IDLE_WINDOW)
         s.check_alive()
-        cpu = (cpu1 - cpu0) / os.sysconf("SC_CLK_TCK") / IDLE_WINDOW
-        wakeups = vol1 - vol0
         harness.log("idle fullscreen: %.2f%% CPU, %d wakeups" % (100 * cpu, wakeups))
         got = [l for l in v.lines_since(mark) if l.split()[0] in ("update", "frame")]
         expect(not got, "updates on an idle fullscreen screen: %r" % got[:5])

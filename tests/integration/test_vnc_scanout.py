@@ -10,8 +10,8 @@ test drives that path with a fullscreen xterm:
 - typing from the viewer changes xterm's pixels, and the updates that
   carry the change cover a small part of the screen (the scene's damage,
   not the whole buffer);
-- a dialog of xterm's, shown above it, ends scan-out; the viewer shows it, and
-  once it is killed the fullscreen xterm again, scanned out;
+- a dialog of xterm's, shown above it, ends scan-out; the viewer shows
+  it, and once it is killed the fullscreen xterm again, scanned out;
 - idle, with the fullscreen window still, oriel sends no update and
   neither spends CPU nor wakes up (a scanned-out buffer is not committed
   again every frame).
@@ -49,7 +49,8 @@ def wait_scanouts(s, n, what):
 def main():
     port = vnc.free_port()
     whole = (0, 0) + SIZE
-    with Session(outputs=["%dx%d" % SIZE], args=vnc.vnc_args(port)) as s:
+    # Debug logging: wlroots says "Direct scan-out enabled" only then.
+    with Session(outputs=["%dx%d" % SIZE], args=vnc.vnc_args(port), debug=True) as s:
         s.park_pointer()
         xterm = s.spawn_x([tool("xterm"), "-fullscreen", "-bg", "#" + harness.colour_hex(BACKGROUND),
                            "-fg", "#" + harness.colour_hex(FOREGROUND), "-fa", "Monospace",

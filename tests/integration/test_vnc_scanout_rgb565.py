@@ -18,7 +18,8 @@ COLOUR = (0x20, 0x80, 0xc0)  # survives RGB565 within a step of 8
 def main():
     port = vnc.free_port()
     whole = (0, 0) + SIZE
-    with Session(outputs=["%dx%d" % SIZE], args=vnc.vnc_args(port)) as s:
+    # Debug logging: wlroots says "Direct scan-out enabled" only then.
+    with Session(outputs=["%dx%d" % SIZE], args=vnc.vnc_args(port), debug=True) as s:
         s.park_pointer()
         c = s.spawn_colour(COLOUR, title="rgb565", app_id="org.oriel.test.rgb565",
                            fullscreen=True, extra=["--rgb565"])

@@ -195,8 +195,8 @@ void cast_handle_param_changed(void *data, uint32_t id, const struct spa_pod *pa
 
 	uint8_t buf[1024];
 	struct spa_pod_builder b = SPA_POD_BUILDER_INIT(buf, sizeof(buf));
-	const struct spa_pod *params[4];
-	uint32_t n_params = 3;
+	const struct spa_pod *params[5];
+	uint32_t n_params = 4;
 	if (cast->dmabuf) {
 		/* Size and strides are the driver's: the consumer reads the chunks. */
 		params[0] = spa_pod_builder_add_object(&b,
@@ -226,6 +226,10 @@ void cast_handle_param_changed(void *data, uint32_t id, const struct spa_pod *pa
 			sizeof(struct spa_meta_region) * CAST_DAMAGE_REGIONS,
 			sizeof(struct spa_meta_region) * 1,
 			sizeof(struct spa_meta_region) * CAST_DAMAGE_REGIONS));
+	params[3] = spa_pod_builder_add_object(&b,
+		SPA_TYPE_OBJECT_ParamMeta, SPA_PARAM_Meta,
+		SPA_PARAM_META_type, SPA_POD_Id(SPA_META_VideoCrop),
+		SPA_PARAM_META_size, SPA_POD_Int(sizeof(struct spa_meta_region)));
 	if (cast->cursor_mode == PIPEWIRE_CAST_CURSOR_METADATA) {
 		params[n_params++] = spa_pod_builder_add_object(&b,
 			SPA_TYPE_OBJECT_ParamMeta, SPA_PARAM_Meta,

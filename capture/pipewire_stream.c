@@ -47,6 +47,7 @@
 #include <wlr/render/pixman.h>
 #include <wlr/types/wlr_buffer.h>
 #include <wlr/types/wlr_output.h>
+#include <wlr/types/wlr_output_layout.h>
 #include <wlr/util/log.h>
 #include "capture/cast_gbm.h"
 #include "capture/cast_source.h"
@@ -325,6 +326,33 @@ static void write_damage_meta(struct pipewire_cast *cast, struct spa_buffer *sb)
 	}
 }
 
+/*
+ * The part of the frame that shows something: all of it, except for a
+ * region that reaches past the outputs, where it is the part on them
+ * (the rest stays black).
+ */
+static void write_crop_meta(struct pipewire_cast *cast, struct spa_buffer *sb) {
+	struct spa_meta_region *crop = spa_buffer_find_meta_data(sb, SPA_META_VideoCrop,
+		sizeof(*crop));
+	if (!crop) {
+		return;
+	}
+	struct wlr_box shown = { 0, 0, cast->width, cast->height };
+	if (cast->kind == CAST_SOURCE_REGION && cast->source) {
+		struct wlr_box layout = *wlr_output_layout_get_box(cast->server->output_layout, NULL);
+		struct wlr_box on_outputs;
+		if (wlr_box_intersection(&on_outputs, &cast->source->region, &layout)) {
+			shown = (struct wlr_box){
+				.x = on_outputs.x - cast->source->region.x,
+				.y = on_outputs.y - cast->source->region.y,
+				.width = on_outputs.width, .height = on_outputs.height,
+			};
+		}
+	}
+	crop->region = SPA_REGION(shown.x, shown.y, (uint32_t)shown.width,
+		(uint32_t)shown.height);
+}
+
 /* Where each plane of the frame is (dma-bufs), or the one memfd block. */
 static void write_chunks(struct pipewire_cast *cast, struct cast_buffer *buffer,
 		struct spa_buffer *sb, bool ok) {
@@ -413,6 +441,7 @@ static void cast_produce(struct pipewire_cast *cast) {
 		header->seq = cast->seq;
 	}
 	write_damage_meta(cast, sb);
+	write_crop_meta(cast, sb);
 	cast_cursor_write_meta(cast, sb);
 	cast->cursor_dirty = false;
 	cast->seq++;

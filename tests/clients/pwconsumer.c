@@ -5,8 +5,9 @@
  *   format W H FMT            (FMT: BGRx, BGRA, RGBx, RGBA)
  *   frame SEQ W H damage N X,Y,W,H ...   (SEQ from SPA_META_Header; N = -1
  *                                         when there is no damage meta)
- *   (a frame line ends with " cursor ID X Y HX HY BW BH" when the buffer has
- *    SPA_META_Cursor: BW BH are 0 0 without a bitmap)
+ *   (a frame line goes on with " crop X,Y,W,H" when the buffer has
+ *    SPA_META_VideoCrop, and ends with " cursor ID X Y HX HY BW BH" when it
+ *    has SPA_META_Cursor: BW BH are 0 0 without a bitmap)
  *   node-error MESSAGE        (the node we consume went to its error state:
  *                              oriel's way of saying why a cast ended)
  * With --dump-dir DIR every frame is also written as DIR/frame-SEQ.ppm.
@@ -135,6 +136,12 @@ static void on_process(void *data) {
 		if (mapped) {
 			munmap(mapped, mapped_size);
 		}
+		struct spa_meta_region *crop = spa_buffer_find_meta_data(sb, SPA_META_VideoCrop,
+			sizeof(*crop));
+		if (crop) {
+			printf(" crop %d,%d,%u,%u", crop->region.position.x, crop->region.position.y,
+				crop->region.size.width, crop->region.size.height);
+		}
 		struct spa_meta_cursor *mc = spa_buffer_find_meta_data(sb, SPA_META_Cursor,
 			sizeof(*mc));
 		if (mc) {
@@ -167,7 +174,7 @@ static void on_param_changed(void *data, uint32_t id, const struct spa_pod *para
 	fflush(stdout);
 	uint8_t buf[1024];
 	struct spa_pod_builder b = SPA_POD_BUILDER_INIT(buf, sizeof(buf));
-	const struct spa_pod *params[3];
+	const struct spa_pod *params[4];
 	params[0] = spa_pod_builder_add_object(&b,
 		SPA_TYPE_OBJECT_ParamMeta, SPA_PARAM_Meta,
 		SPA_PARAM_META_type, SPA_POD_Id(SPA_META_Header),
@@ -182,7 +189,11 @@ static void on_param_changed(void *data, uint32_t id, const struct spa_pod *para
 		SPA_PARAM_META_type, SPA_POD_Id(SPA_META_Cursor),
 		SPA_PARAM_META_size, SPA_POD_CHOICE_RANGE_Int(CURSOR_META_SIZE(64, 64),
 			CURSOR_META_SIZE(1, 1), CURSOR_META_SIZE(256, 256)));
-	pw_stream_update_params(c->stream, params, 3);
+	params[3] = spa_pod_builder_add_object(&b,
+		SPA_TYPE_OBJECT_ParamMeta, SPA_PARAM_Meta,
+		SPA_PARAM_META_type, SPA_POD_Id(SPA_META_VideoCrop),
+		SPA_PARAM_META_size, SPA_POD_Int(sizeof(struct spa_meta_region)));
+	pw_stream_update_params(c->stream, params, 4);
 }
 
 static void on_state_changed(void *data, enum pw_stream_state old,

@@ -127,6 +127,10 @@ class Consumer:
             if p and p[0] == "frame":
                 n = int(p[5])
                 rects = [tuple(int(v) for v in r.split(",")) for r in p[6:6 + max(n, 0)]]
+                crop = None
+                if "crop" in p[6 + max(n, 0):]:
+                    i = p.index("crop", 6 + max(n, 0))
+                    crop = tuple(int(v) for v in p[i + 1].split(","))
                 cursor = None
                 if "cursor" in p[6 + max(n, 0):]:
                     i = p.index("cursor", 6 + max(n, 0))
@@ -135,7 +139,7 @@ class Consumer:
                               "hotspot": (v[3], v[4]), "bitmap": (v[5], v[6])}
                 out.append({"seq": int(p[1]), "size": (int(p[2]), int(p[3])),
                             "damage": rects if n >= 0 else None,
-                            "cursor": cursor})
+                            "crop": crop, "cursor": cursor})
         return out
 
     def wait_format(self):

@@ -41,6 +41,7 @@ def main():
         expect_eq(first["size"], (640, 480), "frame size")
         expect(first["damage"] and pipewire.covers(first["damage"], (0, 0, 640, 480)),
                "the first frame's damage covers the output: %r" % first["damage"])
+        expect_eq(first["crop"], (0, 0, 640, 480), "the crop of an output cast")
 
         # Pixels: the frame shows what a screenshot shows.
         shot = s.screenshot(output=out)

@@ -6,6 +6,8 @@ one on the second. A cast of a region that straddles the outputs' edge
 has the region's size and shows both windows where they are relative to
 the region; a green window appearing on the second output arrives with
 damage that covers it (in region coordinates) and not the whole region.
+Its frames carry SPA_META_VideoCrop for the whole frame; a region that
+reaches past the outputs' corner is cropped to the part on them.
 """
 import harness
 import pipewire
@@ -73,6 +75,22 @@ def main():
                "damage %r covers the green window at %r" % (damage, rel(green)))
         expect(not pipewire.covers(damage, (0, 0) + REGION[2:]),
                "the damage is not the whole region: %r" % damage)
+        crops = {f["crop"] for f in c.frames()}
+        expect_eq(crops, {(0, 0) + REGION[2:]}, "the crop of a region inside the outputs")
+
+        # A region reaching past the outputs: the crop is the part on them.
+        beyond = (540, 140, 200, 200)
+        cast2 = pipewire.Cast(s, region=beyond)
+        c2 = pipewire.Consumer(s, cast2.node)
+        expect_eq(c2.wait_format(), (200, 200, "BGRx"), "the second region's format")
+
+        def cropped():
+            fs = c2.frames()
+            if not fs:
+                raise NotYet("no frame of the second region")
+            return fs[-1]["crop"]
+        expect_eq(s.wait_for(cropped, T(15), "a frame of the second region"),
+                  (0, 0, 100, 100), "the crop of a region past the outputs' corner")
         s.check_alive()
 
 

@@ -30,7 +30,7 @@ void cast_buffer_free(struct cast_buffer *buffer) {
 	if (buffer->fd >= 0) {
 		close(buffer->fd);
 	}
-	pixman_region32_fini(&buffer->damage);
+	damage_slot_remove(&buffer->slot);
 	wl_list_remove(&buffer->link);
 	free(buffer);
 }
@@ -62,7 +62,7 @@ static struct cast_buffer *cast_buffer_new(struct pipewire_cast *cast,
 	buffer->width = cast->width;
 	buffer->height = cast->height;
 	buffer->stride = cast->stride;
-	pixman_region32_init_rect(&buffer->damage, 0, 0, cast->width, cast->height);
+	damage_slot_add(&cast->damage, &buffer->slot, cast->width, cast->height);
 	wl_list_insert(&cast->buffers, &buffer->link);
 	return buffer;
 }

@@ -127,15 +127,9 @@ static void add_damage_box(struct pipewire_cast *cast, const struct wlr_box *box
 	if (box->width <= 0 || box->height <= 0) {
 		return;
 	}
-	pixman_region32_union_rect(&cast->pending, &cast->pending,
-		box->x, box->y, box->width, box->height);
-	pixman_region32_intersect_rect(&cast->pending, &cast->pending,
+	damage_ring_add_rect(&cast->damage, box->x, box->y, box->width, box->height);
+	pixman_region32_intersect_rect(&cast->damage.pending, &cast->damage.pending,
 		0, 0, cast->width, cast->height);
-	struct cast_buffer *buffer;
-	wl_list_for_each(buffer, &cast->buffers, link) {
-		pixman_region32_union_rect(&buffer->damage, &buffer->damage,
-			box->x, box->y, box->width, box->height);
-	}
 }
 
 static void handle_cursor_change(struct wl_listener *listener, struct pipewire_cast *cast) {

@@ -1,5 +1,5 @@
 /*
- * Filling a buffer of a cast's ring with what it missed (buffer->damage):
+ * Filling a buffer of a cast's ring with what it missed (buffer->slot.missed):
  * see pipewire_cast_private.h.
  *
  * Scene sources (windows, regions) are rendered once per change for all
@@ -62,9 +62,9 @@ static int draw_scene_into_target(struct pipewire_cast *cast, struct cast_buffer
 		const struct cast_render_cursor *cursor) {
 	struct wlr_renderer *renderer = cast->server->renderer;
 	if (!cast_source_shared(cast->source)) {
-		int r = cast_source_draw(cast->source, buffer->target, &buffer->damage);
+		int r = cast_source_draw(cast->source, buffer->target, &buffer->slot.missed);
 		if (r == 0 && cursor) {
-			r = cast_render_into(renderer, buffer->target, NULL, &buffer->damage, cursor);
+			r = cast_render_into(renderer, buffer->target, NULL, &buffer->slot.missed, cursor);
 		}
 		return r;
 	}
@@ -73,7 +73,7 @@ static int draw_scene_into_target(struct pipewire_cast *cast, struct cast_buffer
 	if (!shared) {
 		return -ENOENT;
 	}
-	return cast_render_into(renderer, buffer->target, shared, &buffer->damage, cursor);
+	return cast_render_into(renderer, buffer->target, shared, &buffer->slot.missed, cursor);
 }
 
 static bool fill_from_scene(struct pipewire_cast *cast, struct cast_buffer *buffer,
@@ -93,14 +93,14 @@ static bool fill_from_scene(struct pipewire_cast *cast, struct cast_buffer *buff
 		buffer->target = NULL;
 	}
 	return cast_source_render(cast->source, cast->width, cast->height) &&
-		cast_source_read(cast->source, &buffer->damage, buffer->data, cast->stride);
+		cast_source_read(cast->source, &buffer->slot.missed, buffer->data, cast->stride);
 }
 
 static bool fill_from_output(struct pipewire_cast *cast, struct cast_buffer *buffer,
 		const struct cast_render_cursor *cursor) {
 	if (buffer->dmabuf) {
 		int r = cast_render_into(cast->server->renderer, buffer->target, cast->latest,
-			&buffer->damage, cursor);
+			&buffer->slot.missed, cursor);
 		if (r < 0) {
 			wlr_log(WLR_ERROR, "pipewire: cast node %u: cannot draw into a dma-buf: %s",
 				cast->node_id, strerror(-r));
@@ -109,11 +109,11 @@ static bool fill_from_output(struct pipewire_cast *cast, struct cast_buffer *buf
 	}
 	struct output_capture_frame frame = {
 		.buffer = cast->latest,
-		.damage = &buffer->damage,
+		.damage = &buffer->slot.missed,
 		.width = cast->latest_width,
 		.height = cast->latest_height,
 	};
-	return output_capture_frame_copy(cast->capture, &frame, &buffer->damage,
+	return output_capture_frame_copy(cast->capture, &frame, &buffer->slot.missed,
 		buffer->data, cast->stride, cast->width, cast->height, 0, 0, false);
 }
 
@@ -140,6 +140,6 @@ bool cast_fill_buffer(struct pipewire_cast *cast, struct cast_buffer *buffer,
 		pixel_blend_over(buffer->data, cast->width, cast->height, cast->stride,
 			cursor.pixels, cursor.width, cursor.height, cursor.x, cursor.y);
 	}
-	fix_format(cast, buffer->data, &buffer->damage);
+	fix_format(cast, buffer->data, &buffer->slot.missed);
 	return true;
 }

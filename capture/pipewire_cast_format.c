@@ -39,7 +39,7 @@ static bool cast_take_size(struct pipewire_cast *cast, int width, int height) {
 	cast->width = width;
 	cast->height = height;
 	cast_release_latest(cast);
-	pixman_region32_clear(&cast->pending);
+	pixman_region32_clear(&cast->damage.pending);
 	return true;
 }
 
@@ -298,7 +298,7 @@ void cast_renegotiate(struct pipewire_cast *cast, int width, int height) {
 	cast->renegotiated = true;
 	cast->offer_range = false;
 	cast_release_latest(cast);
-	pixman_region32_clear(&cast->pending);
+	pixman_region32_clear(&cast->damage.pending);
 	/* A new size: the consumer fixates a modifier again. */
 	cast->has_fixated = false;
 	cast_offer_update(cast);

@@ -20,6 +20,7 @@
 #include <pipewire/pipewire.h>
 #include <wayland-server-core.h>
 #include <wlr/util/box.h>
+#include "capture/damage_ring.h"
 #include "capture/format_negotiation.h"
 #include "capture/pipewire_links.h"
 
@@ -65,7 +66,7 @@ struct cast_buffer {
 	size_t size;
 	int fd;
 	int width, height, stride; /* the format it was allocated for */
-	pixman_region32_t damage; /* missed since it was last filled */
+	struct damage_slot slot; /* what it missed since it was last filled */
 	/*
 	 * What the renderer draws into. Scene sources with pixman, BGRx/BGRA:
 	 * data itself. dma-buf buffers: the gbm buffer, and data is NULL.
@@ -142,8 +143,8 @@ struct pipewire_cast {
 	int planes;
 
 	struct wl_list buffers; /* cast_buffer.link */
-	/* Damage since the last queued frame (the VideoDamage meta). */
-	pixman_region32_t pending;
+	/* Damage since the last queued frame (the VideoDamage meta) and per buffer. */
+	struct damage_ring damage;
 	/* The output's newest frame while pending damage waits for a buffer. */
 	struct wlr_buffer *latest;
 	int latest_width, latest_height;

@@ -306,11 +306,11 @@ static void write_damage_meta(struct pipewire_cast *cast, struct spa_buffer *sb)
 		return;
 	}
 	int n;
-	const pixman_box32_t *b = pixman_region32_rectangles(&cast->pending, &n);
+	const pixman_box32_t *b = pixman_region32_rectangles(&cast->damage.pending, &n);
 	size_t used = 0;
 	if ((size_t)n > max) {
 		/* Too many: their bounding box, which covers them all. */
-		const pixman_box32_t *e = pixman_region32_extents(&cast->pending);
+		const pixman_box32_t *e = pixman_region32_extents(&cast->damage.pending);
 		regions[0].region = SPA_REGION(e->x1, e->y1, (uint32_t)(e->x2 - e->x1),
 			(uint32_t)(e->y2 - e->y1));
 		used = 1;
@@ -372,7 +372,7 @@ static void cast_produce(struct pipewire_cast *cast) {
 	bool cursor = cast->cursor_mode == PIPEWIRE_CAST_CURSOR_METADATA && cast->cursor_dirty;
 	if (cast->closing || cast->state != PW_STREAM_STATE_STREAMING ||
 			(!scene && !cast->latest) ||
-			(!pixman_region32_not_empty(&cast->pending) && !cursor)) {
+			(!pixman_region32_not_empty(&cast->damage.pending) && !cursor)) {
 		return;
 	}
 	if (cast->neg_width != cast->width || cast->neg_height != cast->height ||
@@ -420,14 +420,14 @@ static void cast_produce(struct pipewire_cast *cast) {
 		/* Under the cursor again, so that it is drawn on source pixels. */
 		cast->cursor_box = cast_cursor_embedded_box(cast, &embedded);
 		const struct wlr_box *c = &cast->cursor_box;
-		pixman_region32_union_rect(&buffer->damage, &buffer->damage,
+		pixman_region32_union_rect(&buffer->slot.missed, &buffer->slot.missed,
 			c->x, c->y, c->width, c->height);
 	}
-	pixman_region32_intersect_rect(&buffer->damage, &buffer->damage, 0, 0,
+	pixman_region32_intersect_rect(&buffer->slot.missed, &buffer->slot.missed, 0, 0,
 		cast->width, cast->height);
 	bool ok = cast_fill_buffer(cast, buffer, embedded);
 	if (ok) {
-		pixman_region32_clear(&buffer->damage);
+		pixman_region32_clear(&buffer->slot.missed);
 	}
 	write_chunks(cast, buffer, sb, ok);
 
@@ -452,7 +452,7 @@ static void cast_produce(struct pipewire_cast *cast) {
 		wl_event_source_timer_update(cast->kick_timer, cast_kick_gaps_ms[0]);
 	}
 
-	pixman_region32_clear(&cast->pending);
+	pixman_region32_clear(&cast->damage.pending);
 	/* latest stays: a cursor-only frame may need its pixels for a buffer. */
 	cast->last_frame_ns = now;
 }
@@ -483,11 +483,7 @@ static void handle_frame(struct wl_listener *listener, void *data) {
 	if (frame->width != cast->width || frame->height != cast->height) {
 		cast_renegotiate(cast, frame->width, frame->height);
 	}
-	pixman_region32_union(&cast->pending, &cast->pending, frame->damage);
-	struct cast_buffer *buffer;
-	wl_list_for_each(buffer, &cast->buffers, link) {
-		pixman_region32_union(&buffer->damage, &buffer->damage, frame->damage);
-	}
+	damage_ring_add(&cast->damage, frame->damage);
 	if (cast->state != PW_STREAM_STATE_STREAMING || cast->closing) {
 		return;
 	}
@@ -512,13 +508,7 @@ static void handle_capture_destroy(struct wl_listener *listener, void *data) {
 /* ---- the stream ---- */
 
 void cast_damage_everything(struct pipewire_cast *cast) {
-	pixman_region32_union_rect(&cast->pending, &cast->pending, 0, 0,
-		cast->width, cast->height);
-	struct cast_buffer *buffer;
-	wl_list_for_each(buffer, &cast->buffers, link) {
-		pixman_region32_union_rect(&buffer->damage, &buffer->damage, 0, 0,
-			cast->width, cast->height);
-	}
+	damage_ring_add_rect(&cast->damage, 0, 0, cast->width, cast->height);
 }
 
 /* A new sink's first frame, or a new size: everything, soon. */
@@ -546,7 +536,7 @@ static void cast_consumer_joined(struct pipewire_cast *cast) {
 	wlr_log(WLR_DEBUG, "pipewire: cast node %u: a consumer joined, sending the "
 		"whole picture", cast->node_id);
 	cast->kick_until_ns = now_ns() + CAST_KICK_WINDOW_NS;
-	pixman_region32_union_rect(&cast->pending, &cast->pending, 0, 0,
+	pixman_region32_union_rect(&cast->damage.pending, &cast->damage.pending, 0, 0,
 		cast->width, cast->height);
 	if (cast->kind == CAST_SOURCE_OUTPUT && !cast->latest) {
 		/* No picture of the output kept: have the output draw one. */
@@ -655,11 +645,7 @@ static void scene_source_gone(struct pipewire_cast *cast, const char *why) {
 
 static void scene_source_add_damage(struct pipewire_cast *cast, pixman_region32_t *damage) {
 	pixman_region32_intersect_rect(damage, damage, 0, 0, cast->width, cast->height);
-	pixman_region32_union(&cast->pending, &cast->pending, damage);
-	struct cast_buffer *buffer;
-	wl_list_for_each(buffer, &cast->buffers, link) {
-		pixman_region32_union(&buffer->damage, &buffer->damage, damage);
-	}
+	damage_ring_add(&cast->damage, damage);
 }
 
 /* Checks the source still exists and has our size; false when it ended. */
@@ -742,7 +728,7 @@ static struct pipewire_cast *cast_new(struct pipewire_core *core, struct server 
 	cast->interval_ns = cast_frame_interval_ns(CAST_MAX_FPS, 1);
 	wl_list_init(&cast->buffers);
 	wl_list_init(&cast->cursor_watches);
-	pixman_region32_init(&cast->pending);
+	damage_ring_init(&cast->damage);
 	wl_list_insert(&core->casts, &cast->link);
 	wl_list_init(&cast->frame.link);
 	wl_list_init(&cast->capture_destroy.link);
@@ -914,7 +900,7 @@ void pipewire_cast_destroy(struct pipewire_cast *cast) {
 		wl_event_source_remove(cast->refresh_timer);
 	}
 	cast_gbm_put(cast->gbm); /* after the buffers from it */
-	pixman_region32_fini(&cast->pending);
+	damage_ring_finish(&cast->damage); /* after the buffers' slots */
 	wl_list_remove(&cast->link);
 	free(cast);
 }

@@ -181,6 +181,18 @@ class Consumer:
         return read_ppm(path)
 
 
+def patch_window(s, colour, size, patch, patch_colour, name="red"):
+    """A colour window whose patch (x, y, w, h) SIGUSR1 toggles to patch_colour.
+
+    Returns the client and its entry in `orielctl windows` once shown."""
+    app_id = "org.oriel.test." + name
+    client = s.spawn_colour(colour, size=size, title=name, app_id=app_id,
+                            extra=["--patch", ",".join(map(str, patch)),
+                                   "--patch-colour", harness.colour_hex(patch_colour)])
+    client.wait_ready(size=size)
+    return client, s.wait_window(app_id=app_id)
+
+
 def read_ppm(path):
     data = path.read_bytes()
     m = re.match(rb"P6\n(\d+) (\d+)\n255\n", data)

@@ -42,11 +42,7 @@ def main():
     with Session(outputs=["640x480"]) as s:
         s.park_pointer()
         pipewire.start(s)
-        client = s.spawn_colour(RED, size=SIZE, title="red", app_id="org.oriel.test.red",
-                                extra=["--patch", ",".join(map(str, PATCH)),
-                                       "--patch-colour", harness.colour_hex(BLUE)])
-        client.wait_ready(size=SIZE)
-        win = s.wait_window(app_id="org.oriel.test.red")
+        client, win = pipewire.patch_window(s, RED, SIZE, PATCH, BLUE)
 
         cast = pipewire.Cast(s, window=win["id"])
         c1 = pipewire.Consumer(s, cast.node)

@@ -62,11 +62,7 @@ def main():
     with Session(outputs=["640x480"], debug=True) as s:
         s.park_pointer()
         pipewire.start(s)
-        client = s.spawn_colour(RED, size=SIZE, title="red", app_id="org.oriel.test.red",
-                                extra=["--patch", ",".join(map(str, PATCH)),
-                                       "--patch-colour", harness.colour_hex(BLUE)])
-        client.wait_ready(size=SIZE)
-        win = s.wait_window(app_id="org.oriel.test.red")
+        client, win = pipewire.patch_window(s, RED, SIZE, PATCH, BLUE)
         s.orielctl("move", win["id"], *POS)
         s.wait_window(id=win["id"], where=lambda w: (w["x"], w["y"]) == POS,
                       what="the window to move")

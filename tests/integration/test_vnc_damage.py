@@ -14,7 +14,7 @@ import time
 
 import harness
 import vnc
-from harness import NotYet, Session, expect, geometry
+from harness import Session, expect, geometry
 
 COLOUR = (0x20, 0xb0, 0x60)
 SIZE = (200, 150)
@@ -55,13 +55,7 @@ def main():
         mark = v.mark()
         client.kill(signal.SIGKILL)
         s.wait_no_window(app_id="org.oriel.test.damage")
-
-        def gone(img):
-            n = img.count_colour(rect, COLOUR)
-            if n:
-                raise NotYet("%d pixels of the window still shown" % n)
-            return img
-        v.wait_framebuffer(gone, what="the killed window to disappear")
+        v.wait_colour_gone(rect, COLOUR, "the killed window to disappear")
         v.quiesce()
         check_rects(vnc.updates(v.lines_since(mark)), box, "unmapping the window")
 

@@ -103,13 +103,7 @@ def main():
         v.wait_colour(rect, OVERLAY, what="the overlay window at the viewer")
         top.kill(signal.SIGKILL)
         s.wait_no_window(app_id="Overlay")
-
-        def overlay_gone(img):
-            n = img.count_colour(rect, OVERLAY)
-            if n:
-                raise NotYet("%d overlay pixels still shown" % n)
-            return img
-        v.wait_framebuffer(overlay_gone, what="the killed overlay to disappear")
+        v.wait_colour_gone(rect, OVERLAY, "the killed overlay to disappear")
         wait_scanouts(s, 2, "scan-out to start again")
         v.wait_framebuffer(mostly_background, what="xterm again at the viewer")
         v.quiesce()

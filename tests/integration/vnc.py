@@ -475,6 +475,15 @@ class Viewer(harness.Client):
         return self.wait_framebuffer(check, timeout, what or "%r to be #%s" % (
             rect, harness.colour_hex(rgb)))
 
+    def wait_colour_gone(self, rect, rgb, what, timeout=harness.DEFAULT_TIMEOUT):
+        """Wait until no pixel of rect shows rgb (a window that went away)."""
+        def check(img):
+            n = img.count_colour(rect, rgb)
+            if n:
+                raise NotYet("%d pixels of #%s still shown" % (n, harness.colour_hex(rgb)))
+            return img
+        return self.wait_framebuffer(check, timeout, what)
+
     def cut_texts(self, since=0):
         """Decoded ServerCutText payloads (Latin-1 bytes) since a mark."""
         return [base64.b64decode(l.split(" ", 1)[1] if " " in l else "")

@@ -10,10 +10,12 @@
  *     server processes given with --pids, over the measurement window;
  *   - idle CPU: after the active window, the app is paused (SIGUSR1 to
  *     --pause-pid), and CPU is measured again while the viewer stays
- *     connected and keeps requesting updates.
+ *     connected and keeps requesting updates;
+ *   - the floor (floor.c): the least CPU a server must spend per frame,
+ *     timed here on the last frame received once the server is idle.
  * Output: one JSON object on stdout.
  *
- * Build: cc -O2 -o bench-viewer bench-viewer.c -lvncclient
+ * Build: cc -O2 -o bench-viewer bench-viewer.c floor.c -lvncclient -ljpeg -lpthread
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -33,6 +35,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <rfb/rfbclient.h>
+#include "floor.h"
 
 #define BLOCK 32
 #define BITS 20
@@ -282,13 +285,15 @@ static void usage(void)
 		"  --pause-pid PID          app pid to SIGUSR1 before the idle window\n"
 		"  --pids PID,PID,...       server processes for CPU and RSS\n"
 		"  --app-log FILE           the app's timestamp log, for latency\n"
-		"  --dump FILE              write the final framebuffer as PPM\n");
+		"  --dump FILE              write the final framebuffer as PPM\n"
+		"  --floor-jpeg Q,H,V       time the JPEG floor at quality Q, luma sampling HxV\n");
 }
 
 int main(int argc, char **argv)
 {
 	const char *encoding = "raw", *app_log = NULL, *dump = NULL;
 	int quality = 5, compress = 1, pause_pid = 0;
+	int floor_quality = 0, floor_h = 0, floor_v = 0;
 	double warmup = 2, duration = 10, idle = 5;
 	static const struct option opts[] = {
 		{"encoding", required_argument, 0, 'e'}, {"quality", required_argument, 0, 'q'},
@@ -296,11 +301,12 @@ int main(int argc, char **argv)
 		{"duration", required_argument, 0, 'd'}, {"idle", required_argument, 0, 'i'},
 		{"pause-pid", required_argument, 0, 'P'}, {"pids", required_argument, 0, 'p'},
 		{"app-log", required_argument, 0, 'l'}, {"dump", required_argument, 0, 'D'},
+		{"floor-jpeg", required_argument, 0, 'F'},
 		{"help", no_argument, 0, 'h'},
 		{0, 0, 0, 0},
 	};
 	int o;
-	while ((o = getopt_long(argc, argv, "e:q:c:w:d:i:P:p:l:D:h", opts, NULL)) != -1) {
+	while ((o = getopt_long(argc, argv, "e:q:c:w:d:i:P:p:l:D:F:h", opts, NULL)) != -1) {
 		switch (o) {
 		case 'e': encoding = optarg; break;
 		case 'q': quality = atoi(optarg); break;
@@ -315,6 +321,12 @@ int main(int argc, char **argv)
 			break;
 		case 'l': app_log = optarg; break;
 		case 'D': dump = optarg; break;
+		case 'F':
+			if (sscanf(optarg, "%d,%d,%d", &floor_quality, &floor_h, &floor_v) != 3) {
+				usage();
+				return 2;
+			}
+			break;
 		default: usage(); return o == 'h' ? 0 : 2;
 		}
 	}
@@ -404,6 +416,15 @@ int main(int argc, char **argv)
 		kill(pause_pid, SIGUSR1); /* resume */
 	}
 
+	/* The floor, on the last frame, with the app paused. */
+	double floor_ms = -1;
+	const uint8_t *last = (const uint8_t *)cl->frameBuffer;
+	if (!strcmp(encoding, "raw"))
+		floor_ms = floor_raw_ms(last, cl->width, cl->height, 31);
+	else if (floor_quality > 0)
+		floor_ms = floor_jpeg_ms(last, cl->width, cl->height, floor_quality,
+			floor_h, floor_v, 15);
+
 	long hwm = 0;
 	for (int i = 0; i < npids; i++)
 		hwm += hwm_kib_of(pids[i]);
@@ -449,7 +470,7 @@ int main(int argc, char **argv)
 	       "\"idle_seconds\": %.3f, \"idle_cpu_ms\": %.1f, \"idle_cpu_pct\": %.3f, "
 	       "\"idle_updates\": %llu, \"idle_bytes\": %llu, \"frame_at_pause\": %u, "
 	       "\"counter_x\": %d, \"counter_y\": %d, \"counter_relocations\": %llu, "
-	       "\"machine_busy_pct\": %.1f}\n",
+	       "\"floor_ms_per_frame\": %.3f, \"machine_busy_pct\": %.1f}\n",
 	       cl->width, cl->height, encoding, quality, secs, nframes_seen, fps,
 	       (unsigned long long)updates_window, (unsigned long long)decode_failures,
 	       (unsigned long long)decode_ok, (unsigned long long)(bytes1 - bytes0),
@@ -457,7 +478,7 @@ int main(int argc, char **argv)
 	       nframes_seen ? cpu_ms / nframes_seen : 0.0, lat_med, lat_p95, nlat, hwm,
 	       idle_secs, idle_cpu_ms, idle_secs > 0 ? idle_cpu_ms / (idle_secs * 10.0) : -1.0,
 	       (unsigned long long)idle_updates, (unsigned long long)idle_bytes, frame_at_pause,
-	       org_x, org_y, (unsigned long long)relocations,
+	       org_x, org_y, (unsigned long long)relocations, floor_ms,
 	       mtotal1 > mtotal0 ? 100.0 * (double)(mbusy1 - mbusy0) / (double)(mtotal1 - mtotal0) : -1.0);
 	if (dump)
 		dump_ppm(cl, dump);

@@ -100,6 +100,7 @@ struct vnc_client {
 	uint64_t id; /* for the control API; never reused */
 	int buttons; /* last RFB button mask */
 	bool keys_pressed; /* sent a key: release all when it goes */
+	bool raw_direct; /* has had an update from vnc_raw.c */
 	struct vnc_relay *relay; /* between the viewer's socket and libvncserver */
 	struct wl_event_source *drained; /* the relay's queue became empty */
 };
@@ -131,6 +132,12 @@ struct output_capture_frame;
  */
 void vnc_copyrect_frame(struct vnc_source *source, const struct output_capture_frame *frame,
 	pixman_region32_t *copied);
+
+/*
+ * vnc_raw.c: sends a due update itself when it is plain raw pixels (the
+ * common case for a raw viewer); false when libvncserver must send it.
+ */
+bool vnc_raw_update(struct vnc_client *client);
 
 /* vnc_listen.c */
 bool vnc_listen_init(struct vnc_server *vnc);

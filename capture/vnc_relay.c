@@ -1,5 +1,6 @@
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <linux/sockios.h>
 #include <pthread.h>
 #include <signal.h>
@@ -11,6 +12,7 @@
 #include <sys/eventfd.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
+#include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
 #include "capture/vnc_relay.h"
@@ -40,6 +42,7 @@ struct vnc_relay {
 	struct vnc_relays *relays;
 	struct relay_end peer;  /* the viewer's socket */
 	struct relay_end local; /* our end of the socketpair */
+	struct relay_end kick;  /* eventfd: bytes were handed over */
 	int local_fd;           /* libvncserver's end, for its queue length */
 	int drained_fd;         /* eventfd */
 	atomic_int refs;        /* the relay thread and the caller */
@@ -63,6 +66,14 @@ struct vnc_relay {
 	struct vnc_relay *next; /* relays->list */
 
 	/* Shared with the caller. */
+	/*
+	 * What the caller's vnc_relay_write could not send at once; it goes
+	 * before everything libvncserver wrote since. The lock also keeps the
+	 * viewer's socket open while the caller writes to it.
+	 */
+	pthread_mutex_t lock;
+	uint8_t *handoff;
+	atomic_size_t handoff_len;
 	atomic_size_t queued;
 	atomic_size_t max_queued;
 	atomic_bool reading;   /* between a read from libvncserver and queueing it */
@@ -88,6 +99,8 @@ static void relay_unref(struct vnc_relay *relay) {
 		return;
 	}
 	close(relay->drained_fd);
+	pthread_mutex_destroy(&relay->lock);
+	free(relay->handoff);
 	free(relay->queue);
 	free(relay);
 }
@@ -120,7 +133,13 @@ static void close_pipe(struct vnc_relay *relay) {
 
 /* Both sockets go; libvncserver reads EOF or gets EPIPE on its end. */
 static void finish(struct vnc_relay *relay) {
+	pthread_mutex_lock(&relay->lock);
 	close_end(relay->relays, &relay->peer);
+	close_end(relay->relays, &relay->kick);
+	free(relay->handoff);
+	relay->handoff = NULL;
+	atomic_store(&relay->handoff_len, 0);
+	pthread_mutex_unlock(&relay->lock);
 	close_end(relay->relays, &relay->local);
 	close_pipe(relay);
 	relay->finished = true;
@@ -250,8 +269,43 @@ static bool take_local(struct vnc_relay *relay) {
 	return false;
 }
 
+/*
+ * Puts the caller's handed-over bytes at the queue's head: they are older
+ * than anything read from libvncserver since (the relay was idle when the
+ * caller wrote them).
+ */
+static void adopt_handoff(struct vnc_relay *relay) {
+	if (atomic_load(&relay->handoff_len) == 0) {
+		return;
+	}
+	pthread_mutex_lock(&relay->lock);
+	size_t len = atomic_load(&relay->handoff_len);
+	size_t queued = in_queue(relay);
+	uint8_t *queue = malloc(len + queued);
+	if (!queue) {
+		pthread_mutex_unlock(&relay->lock);
+		finish(relay); /* out of memory: this viewer goes */
+		return;
+	}
+	memcpy(queue, relay->handoff, len);
+	if (queued > 0) {
+		memcpy(queue + len, relay->queue + relay->queue_start, queued);
+	}
+	free(relay->queue);
+	relay->queue = queue;
+	relay->queue_start = 0;
+	relay->queue_end = relay->queue_capacity = len + queued;
+	free(relay->handoff);
+	relay->handoff = NULL;
+	/* Counted as queued before no longer as handed over: see vnc_relay_idle. */
+	publish_pending(relay);
+	atomic_store(&relay->handoff_len, 0);
+	pthread_mutex_unlock(&relay->lock);
+}
+
 /* The queue, then the pipe → the viewer. False when it takes nothing more now. */
 static bool write_peer(struct vnc_relay *relay) {
+	adopt_handoff(relay);
 	if (pending(relay) == 0 || relay->peer.fd < 0) {
 		return false;
 	}
@@ -420,6 +474,12 @@ static void *relay_thread(void *data) {
 		for (int i = 0; i < n; i++) {
 			struct relay_end *end = events[i].data.ptr;
 			struct vnc_relay *relay = end->relay;
+			if (end == &relay->kick && !relay->finished) {
+				uint64_t count;
+				if (read(end->fd, &count, sizeof(count)) < 0) {
+					/* EAGAIN: another event took it. */
+				}
+			}
 			if (!relay->finished) {
 				pump(relay, end == &relay->peer ? events[i].events : 0);
 			}
@@ -524,8 +584,11 @@ struct vnc_relay *vnc_relay_open(struct vnc_relays *relays, int peer_fd,
 	fcntl(peer_fd, F_SETFL, fcntl(peer_fd, F_GETFL) | O_NONBLOCK);
 	relay->peer = (struct relay_end){ relay, peer_fd, EPOLLIN };
 	relay->local = (struct relay_end){ relay, pair[1], EPOLLIN };
+	relay->kick = (struct relay_end){ relay, eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK), EPOLLIN };
 	relay->local_fd = pair[0];
 	relay->drained_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	pthread_mutex_init(&relay->lock, NULL);
+	atomic_init(&relay->handoff_len, 0);
 	atomic_init(&relay->refs, 2);
 	atomic_init(&relay->queued, 0);
 	atomic_init(&relay->max_queued, max_queued);
@@ -536,14 +599,20 @@ struct vnc_relay *vnc_relay_open(struct vnc_relays *relays, int peer_fd,
 	pthread_mutex_lock(&relays->lock);
 	relay->next = relays->list;
 	relays->list = relay;
-	bool ok = relay->drained_fd >= 0 && add_end(relays, &relay->peer) &&
-		add_end(relays, &relay->local);
+	bool ok = relay->drained_fd >= 0 && relay->kick.fd >= 0 &&
+		add_end(relays, &relay->peer) && add_end(relays, &relay->local) &&
+		add_end(relays, &relay->kick);
 	if (!ok) {
 		relays->list = relay->next;
 	}
 	pthread_mutex_unlock(&relays->lock);
 	if (!ok) {
 		epoll_ctl(relays->epoll_fd, EPOLL_CTL_DEL, peer_fd, NULL);
+		epoll_ctl(relays->epoll_fd, EPOLL_CTL_DEL, pair[1], NULL);
+		if (relay->kick.fd >= 0) {
+			close(relay->kick.fd);
+		}
+		pthread_mutex_destroy(&relay->lock);
 		close_pipe(relay);
 		close(peer_fd);
 		close(pair[0]);
@@ -572,10 +641,89 @@ bool vnc_relay_idle(struct vnc_relay *relay) {
 	if (ioctl(relay->local_fd, SIOCOUTQ, &in_socket) < 0) {
 		in_socket = 0;
 	}
-	if (in_socket > 0 || atomic_load(&relay->reading) || atomic_load(&relay->queued) > 0) {
+	/* Handed-over bytes are queued before they stop counting as handed over. */
+	if (in_socket > 0 || atomic_load(&relay->reading) ||
+			atomic_load(&relay->handoff_len) > 0 || atomic_load(&relay->queued) > 0) {
 		return false;
 	}
 	atomic_store(&relay->want_drained, false);
+	return true;
+}
+
+/* Sends what the socket takes now; the bytes sent, and *gone if the viewer is. */
+static size_t send_now(int fd, const struct iovec *iov, int iovcnt, bool *gone) {
+	size_t sent = 0;
+	struct iovec rest[IOV_MAX];
+	int first = 0;
+	size_t skip = 0; /* bytes of iov[first] already sent */
+	while (first < iovcnt) {
+		int n = 0;
+		for (int i = first; i < iovcnt && n < IOV_MAX; i++, n++) {
+			rest[n] = iov[i];
+		}
+		rest[0].iov_base = (uint8_t *)rest[0].iov_base + skip;
+		rest[0].iov_len -= skip;
+		struct msghdr msg = { .msg_iov = rest, .msg_iovlen = (size_t)n };
+		ssize_t w = sendmsg(fd, &msg, MSG_NOSIGNAL | MSG_DONTWAIT);
+		if (w < 0 && errno == EINTR) {
+			continue;
+		}
+		if (w <= 0) {
+			*gone = w < 0 && errno != EAGAIN && errno != ENOBUFS && errno != ENOMEM;
+			return sent;
+		}
+		sent += (size_t)w;
+		size_t left = (size_t)w + skip;
+		while (first < iovcnt && left >= iov[first].iov_len) {
+			left -= iov[first].iov_len;
+			first++;
+		}
+		skip = left;
+	}
+	return sent;
+}
+
+bool vnc_relay_write(struct vnc_relay *relay, const struct iovec *iov, int iovcnt) {
+	if (!vnc_relay_idle(relay)) {
+		return false;
+	}
+	pthread_mutex_lock(&relay->lock);
+	if (relay->peer.fd < 0) {
+		pthread_mutex_unlock(&relay->lock);
+		return false;
+	}
+	bool gone = false;
+	size_t sent = send_now(relay->peer.fd, iov, iovcnt, &gone);
+	size_t total = 0;
+	for (int i = 0; i < iovcnt; i++) {
+		total += iov[i].iov_len;
+	}
+	if (sent < total && !gone) {
+		/* The rest waits for the relay thread, which sends it first. */
+		uint8_t *rest = malloc(total - sent);
+		if (rest) {
+			size_t at = 0, offset = 0;
+			for (int i = 0; i < iovcnt; i++) {
+				const uint8_t *base = iov[i].iov_base;
+				size_t len = iov[i].iov_len;
+				size_t from = sent > offset ? (sent - offset < len ? sent - offset : len) : 0;
+				memcpy(rest + at, base + from, len - from);
+				at += len - from;
+				offset += len;
+			}
+			relay->handoff = rest;
+			atomic_store(&relay->handoff_len, total - sent);
+			uint64_t one = 1;
+			if (write(relay->kick.fd, &one, sizeof(one)) < 0) {
+				/* Saturated: the relay thread is woken anyway. */
+			}
+		} else {
+			/* Out of memory: the viewer misses these bytes, so it must go. */
+			shutdown(relay->peer.fd, SHUT_RDWR);
+		}
+	}
+	/* A viewer that is gone: the relay thread sees its socket hang up. */
+	pthread_mutex_unlock(&relay->lock);
 	return true;
 }
 

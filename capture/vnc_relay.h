@@ -47,6 +47,15 @@ void vnc_relay_set_max_queued(struct vnc_relay *relay, size_t max_queued);
  * socket. When false, drained_fd becomes readable once that is true.
  */
 bool vnc_relay_idle(struct vnc_relay *relay);
+/*
+ * From the caller's thread, when the relay is idle: writes the bytes
+ * straight to the viewer's socket, without the copy into libvncserver's
+ * socket; what the socket cannot take now is kept and sent by the relay
+ * before anything libvncserver writes later. False, having written
+ * nothing, when the relay is not idle or the viewer is gone.
+ */
+struct iovec;
+bool vnc_relay_write(struct vnc_relay *relay, const struct iovec *iov, int iovcnt);
 /* An eventfd; vnc_relay_ack_drained reads it. */
 int vnc_relay_drained_fd(struct vnc_relay *relay);
 void vnc_relay_ack_drained(struct vnc_relay *relay);

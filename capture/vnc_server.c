@@ -40,6 +40,9 @@ static void send_update(struct vnc_client *client) {
 		return;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &client->last_update);
+	if (vnc_raw_update(client)) {
+		return;
+	}
 	bool tls = client->cl->sslctx != NULL;
 	if (tls) {
 		vnc_tls_guard_begin(client->cl->sock, rfbMaxClientWait);

@@ -8,6 +8,8 @@ within that window's frame (content plus at most 8 px of border and a
 64 px title bar), and the viewer's framebuffer must show the change.
 Then, with nothing moving, a second viewer (Tight) connects, and over a
 3 s observation window neither viewer receives any FramebufferUpdate.
+The Raw viewer's updates are written by oriel itself, straight from the
+framebuffer; the Tight viewer's by libvncserver.
 """
 import signal
 import time
@@ -74,6 +76,10 @@ def main():
             expect(not got, "%s received updates on an idle screen: %r"
                    % (viewer.name, got[:10]))
             expect(viewer.alive(), "%s disconnected while idle" % viewer.name)
+        # One line per viewer that had such an update: the Raw one only.
+        direct = s.log_text().count("gets raw updates straight from the framebuffer")
+        expect(direct == 1, "%d viewers got raw updates written by oriel, not 1 "
+               "(the Raw one)" % direct)
 
 
 if __name__ == "__main__":

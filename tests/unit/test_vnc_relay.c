@@ -13,6 +13,7 @@
 #include <string.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
+#include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
 #include "capture/vnc_relay.h"
@@ -225,6 +226,58 @@ static void test_close_flushes(struct vnc_relays *relays) {
 	close(viewer);
 }
 
+/*
+ * The caller's own writes (vnc_relay_write) to a TCP viewer that reads
+ * nothing: the socket takes what it can, the relay keeps the rest and
+ * sends it before what libvncserver writes afterwards; while it does, the
+ * relay is not idle and a second direct write is refused.
+ */
+static void test_direct_write(struct vnc_relays *relays) {
+	int viewer, local;
+	struct vnc_relay *relay = open_tcp_relay(relays, 256u << 20, &viewer, &local);
+	/* 16 MiB in 4 KiB pieces: more than a sendmsg takes at once, and than the socket holds. */
+	const size_t piece = 4096, n_pieces = 4096, n = piece * n_pieces;
+	uint8_t *bytes = malloc(n);
+	struct iovec *iov = calloc(n_pieces, sizeof(*iov));
+	if (!bytes || !iov) {
+		exit(1);
+	}
+	for (size_t i = 0; i < n; i++) {
+		bytes[i] = pattern(i);
+	}
+	for (size_t i = 0; i < n_pieces; i++) {
+		iov[i] = (struct iovec){ bytes + i * piece, piece };
+	}
+	EXPECT(vnc_relay_idle(relay), "a new relay is idle");
+	EXPECT(vnc_relay_write(relay, iov, (int)n_pieces), "a direct write to an idle relay");
+	memset(bytes, 0, n); /* the relay kept its own copy of what it could not send */
+	EXPECT(!vnc_relay_idle(relay), "not idle while the viewer has not taken 16 MiB");
+	EXPECT(!vnc_relay_write(relay, iov, 1), "a direct write refused while not idle");
+	const size_t later = 1u << 20;
+	EXPECT(write_from(local, n, later) == later, "libvncserver's bytes written after it");
+	bool eof;
+	EXPECT(read_all(viewer, n + later, &eof) == n + later && !eof,
+		"the viewer gets the direct bytes, then libvncserver's, in order");
+	bool drained = vnc_relay_idle(relay) ||
+		wait_fd(vnc_relay_drained_fd(relay), POLLIN, now_ms() + DEADLINE_MS);
+	vnc_relay_ack_drained(relay);
+	EXPECT(drained && vnc_relay_idle(relay), "idle once the viewer took everything");
+
+	/* Small enough to go at once: nothing is kept, the relay stays idle. */
+	for (size_t i = 0; i < 1000; i++) {
+		bytes[i] = pattern(n + later + i);
+	}
+	struct iovec small = { bytes, 1000 };
+	EXPECT(vnc_relay_write(relay, &small, 1) && vnc_relay_idle(relay),
+		"a small direct write leaves the relay idle");
+	EXPECT(read_from(viewer, n + later, 1000, &eof) == 1000, "and reaches the viewer");
+	free(iov);
+	free(bytes);
+	close(viewer);
+	close(local);
+	vnc_relay_release(relay);
+}
+
 int main(void) {
 	struct vnc_relays *relays = vnc_relays_create();
 	if (!relays) {
@@ -233,6 +286,7 @@ int main(void) {
 	}
 	test_stalled_viewer(relays);
 	test_tcp_viewer_lags(relays);
+	test_direct_write(relays);
 	test_over_limit(relays);
 	test_close_flushes(relays);
 

@@ -83,6 +83,25 @@ static bool send_all(int fd, const uint8_t *p, size_t n)
 	return true;
 }
 
+/* Four pixels at a time, as a server's copy would (SSE2 through vector types). */
+typedef uint32_t pixel_vec __attribute__((vector_size(16)));
+
+static void swap_rb(uint32_t *dst, const uint8_t *src, size_t n)
+{
+	size_t i = 0;
+	for (; i + 4 <= n; i += 4) {
+		pixel_vec v;
+		memcpy(&v, src + 4 * i, sizeof(v));
+		v = (v & 0xff00ff00u) | (v >> 16 & 0xffu) | (v & 0xffu) << 16;
+		memcpy(dst + i, &v, sizeof(v));
+	}
+	for (; i < n; i++) {
+		uint32_t p;
+		memcpy(&p, src + 4 * i, 4);
+		dst[i] = (p & 0xff00ff00u) | (p >> 16 & 0xffu) | (p & 0xffu) << 16;
+	}
+}
+
 double floor_raw_ms(const uint8_t *frame, int width, int height, int reps)
 {
 	size_t n = (size_t)width * height;
@@ -98,11 +117,7 @@ double floor_raw_ms(const uint8_t *frame, int width, int height, int reps)
 	bool ok = ms != NULL;
 	for (int r = 0; ok && r < reps; r++) {
 		double t0 = thread_cpu_ms();
-		for (size_t i = 0; i < n; i++) {
-			uint32_t p;
-			memcpy(&p, frame + 4 * i, 4);
-			out[i] = (p & 0xff00ff00u) | (p >> 16 & 0xffu) | (p & 0xffu) << 16;
-		}
+		swap_rb(out, frame, n);
 		ok = send_all(send_fd, (const uint8_t *)out, n * 4);
 		ms[r] = thread_cpu_ms() - t0;
 	}

@@ -11,11 +11,14 @@
  * bytes between the other end and the viewer's socket, keeping in memory
  * what the viewer has not taken yet. It splices them through a pipe, so
  * the kernel hands pages on instead of copying every byte twice more, and
- * copies only when a viewer lags by more than the pipe holds. The event loop then only asks whether
- * a viewer took everything (vnc_relay_idle) before sending it the next
- * framebuffer update, so a viewer's queue holds about one update; the
- * relay wakes the loop when it is empty again. A viewer whose queue grows
- * past its limit is disconnected.
+ * copies only when a viewer lags by more than the pipe holds. The event
+ * loop then only asks whether a viewer took everything (vnc_relay_idle)
+ * before sending it the next framebuffer update, so a viewer's queue
+ * holds about one update; the relay wakes the loop when it is empty again. While a relay is idle the
+ * caller may also write to the viewer's socket itself (vnc_relay_write,
+ * for raw pixels straight from the framebuffer); what the socket cannot
+ * take then is queued ahead of libvncserver's later bytes. A viewer whose
+ * queue grows past its limit is disconnected.
  *
  * Pure: no wlroots, so unit tests link it directly.
  */

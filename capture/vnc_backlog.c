@@ -25,6 +25,17 @@ static size_t max_queued(struct vnc_server *vnc) {
 	return 2 * frame + 2 * (size_t)vnc->options->max_cut_text + 4 * 1024 * 1024;
 }
 
+/*
+ * The viewer's socket holds two raw updates, so that raw pixels written
+ * straight from the framebuffer (vnc_raw.c) go whole into the kernel
+ * instead of partly being copied for the relay. Never less than the
+ * kernel's own default ceiling (4 MiB), which a set size replaces.
+ */
+static size_t peer_buffer(struct vnc_server *vnc) {
+	size_t two = 2 * (size_t)vnc->width * vnc->height * 4;
+	return two > 4u * 1024 * 1024 ? two : 4u * 1024 * 1024;
+}
+
 bool vnc_backlog_init(struct vnc_server *vnc) {
 	vnc->relays = vnc_relays_create();
 	if (!vnc->relays) {
@@ -64,6 +75,9 @@ int vnc_backlog_open(struct vnc_server *vnc, int fd) {
 	if (!vnc->handoff) {
 		wlr_log_errno(WLR_ERROR, "VNC: cannot relay a viewer's connection");
 		return -1;
+	}
+	if (!vnc_relay_size_peer_buffer(vnc->handoff, peer_buffer(vnc))) {
+		wlr_log(WLR_DEBUG, "VNC: the kernel sizes the viewer's send buffer itself");
 	}
 	return local_fd;
 }
@@ -117,6 +131,7 @@ void vnc_backlog_resized(struct vnc_server *vnc) {
 	wl_list_for_each(client, &vnc->clients, link) {
 		if (client->relay) {
 			vnc_relay_set_max_queued(client->relay, max_queued(vnc));
+			vnc_relay_size_peer_buffer(client->relay, peer_buffer(vnc));
 		}
 	}
 }

@@ -631,6 +631,15 @@ void vnc_relay_set_max_queued(struct vnc_relay *relay, size_t max_queued) {
 	atomic_store(&relay->max_queued, max_queued);
 }
 
+bool vnc_relay_size_peer_buffer(struct vnc_relay *relay, size_t bytes) {
+	int size = bytes > INT_MAX / 2 ? INT_MAX / 2 : (int)bytes;
+	pthread_mutex_lock(&relay->lock);
+	bool sized = relay->peer.fd >= 0 &&
+		setsockopt(relay->peer.fd, SOL_SOCKET, SO_SNDBUFFORCE, &size, sizeof(size)) == 0;
+	pthread_mutex_unlock(&relay->lock);
+	return sized;
+}
+
 bool vnc_relay_idle(struct vnc_relay *relay) {
 	/*
 	 * Ask for a wake-up first, then look: either this sees the relay's

@@ -44,6 +44,12 @@ struct vnc_relay *vnc_relay_open(struct vnc_relays *relays, int peer_fd,
 	size_t max_queued, int *local_fd);
 /* Changes the limit, e.g. when the framebuffer grows. */
 void vnc_relay_set_max_queued(struct vnc_relay *relay, size_t max_queued);
+/*
+ * Gives the viewer's socket a send buffer of bytes, past the kernel's
+ * limits for unprivileged sockets (it needs CAP_NET_ADMIN; false
+ * without, and the kernel's own sizing stays).
+ */
+bool vnc_relay_size_peer_buffer(struct vnc_relay *relay, size_t bytes);
 
 /*
  * True when every byte written to the local socket went to the viewer's

@@ -278,6 +278,36 @@ static void test_direct_write(struct vnc_relays *relays) {
 	vnc_relay_release(relay);
 }
 
+/*
+ * A viewer's socket sized for whole updates takes a 16 MiB direct write at
+ * once, though the viewer reads nothing yet: nothing is handed over.
+ */
+static void test_sized_peer_buffer(struct vnc_relays *relays) {
+	int viewer, local;
+	struct vnc_relay *relay = open_tcp_relay(relays, 256u << 20, &viewer, &local);
+	const size_t n = 16u << 20;
+	if (!vnc_relay_size_peer_buffer(relay, 2 * n)) {
+		/* Needs CAP_NET_ADMIN, which the test suite runs with. */
+		EXPECT(false, "cannot size the viewer's socket (not root?)");
+	}
+	uint8_t *bytes = malloc(n);
+	if (!bytes) {
+		exit(1);
+	}
+	for (size_t i = 0; i < n; i++) {
+		bytes[i] = pattern(i);
+	}
+	struct iovec iov = { bytes, n };
+	EXPECT(vnc_relay_write(relay, &iov, 1), "a direct write to an idle relay");
+	EXPECT(vnc_relay_idle(relay), "16 MiB taken by the socket at once");
+	bool eof;
+	EXPECT(read_all(viewer, n, &eof) == n && !eof, "the viewer gets them in order");
+	free(bytes);
+	close(viewer);
+	close(local);
+	vnc_relay_release(relay);
+}
+
 int main(void) {
 	struct vnc_relays *relays = vnc_relays_create();
 	if (!relays) {
@@ -287,6 +317,7 @@ int main(void) {
 	test_stalled_viewer(relays);
 	test_tcp_viewer_lags(relays);
 	test_direct_write(relays);
+	test_sized_peer_buffer(relays);
 	test_over_limit(relays);
 	test_close_flushes(relays);
 

@@ -1,6 +1,6 @@
+#include <inttypes.h>
 #include <limits.h>
 #include <stdlib.h>
-#include <inttypes.h>
 #include <sys/uio.h>
 #include <wlr/util/log.h>
 #include "capture/vnc_private.h"
@@ -8,10 +8,10 @@
 
 /*
  * Raw updates written straight from the framebuffer. libvncserver copies
- * every raw pixel into its 32 KiB update buffer and writes that to its
- * socket, the relay's socketpair, from where the relay thread moves it on:
- * for a raw viewer that is two more passes over every frame than the one
- * write to the viewer's socket done here, from the framebuffer's rows.
+ * every raw pixel into its 32 KiB update buffer and writes that into its
+ * socket, the relay's socketpair (two copies), from where the relay
+ * thread splices it to the viewer's socket. Here the update is written
+ * once, from the framebuffer's rows, to the viewer's socket.
  *
  * Only for the plain case: a viewer that prefers raw, in the
  * framebuffer's own pixel format, over a plain socket, with nothing else
@@ -61,35 +61,29 @@ static sraRegionPtr take_update_region(rfbClientPtr cl) {
 	return region;
 }
 
-bool vnc_raw_update(struct vnc_client *client) {
-	rfbClientPtr cl = client->cl;
-	if (!client->relay || !plain_raw_update(cl)) {
-		return false;
-	}
-	sraRegionPtr region = take_update_region(cl);
-	unsigned long n_rects = sraRgnCountRects(region);
-	if (n_rects == 0 || n_rects > 0xffff) {
-		sraRgnDestroy(region);
-		return false; /* libvncserver knows what (not) to send */
-	}
-	int stride = cl->screen->paddedWidthInBytes;
-	int fb_width = cl->screen->width;
-	/* One piece for the header and each rectangle's, one per rectangle or row of pixels. */
-	size_t n_iov = 1;
+static bool whole_rows(const sraRect *rect, rfbScreenInfoPtr screen) {
+	return rect->x1 == 0 && rect->x2 == screen->width &&
+		screen->paddedWidthInBytes == screen->width * 4;
+}
+
+/*
+ * The update's pieces: its header, then each rectangle's header and its
+ * pixels, one piece for a rectangle of whole framebuffer rows, else one
+ * per row. headers has room for the header and n_rects rectangle headers.
+ */
+static struct iovec *update_pieces(rfbClientPtr cl, sraRegionPtr region,
+		unsigned long n_rects, uint8_t *headers, size_t *n_pieces) {
+	rfbScreenInfoPtr screen = cl->screen;
+	size_t n = 1;
 	sraRectangleIterator *it = sraRgnGetIterator(region);
 	sraRect rect;
 	while (sraRgnIteratorNext(it, &rect)) {
-		bool whole_rows = rect.x1 == 0 && rect.x2 == fb_width && stride == fb_width * 4;
-		n_iov += 1 + (whole_rows ? 1 : (size_t)(rect.y2 - rect.y1));
+		n += 1 + (whole_rows(&rect, screen) ? 1 : (size_t)(rect.y2 - rect.y1));
 	}
 	sraRgnReleaseIterator(it);
-	uint8_t *headers = malloc(sz_rfbFramebufferUpdateMsg + n_rects * sz_rfbFramebufferUpdateRectHeader);
-	struct iovec *iov = calloc(n_iov, sizeof(*iov));
-	if (!headers || !iov || n_iov > INT_MAX) {
-		free(headers);
-		free(iov);
-		sraRgnDestroy(region);
-		return false;
+	struct iovec *iov = n <= INT_MAX ? calloc(n, sizeof(*iov)) : NULL;
+	if (!iov) {
+		return NULL;
 	}
 	headers[0] = rfbFramebufferUpdate;
 	headers[1] = 0;
@@ -97,6 +91,7 @@ bool vnc_raw_update(struct vnc_client *client) {
 	iov[0] = (struct iovec){ headers, sz_rfbFramebufferUpdateMsg };
 	size_t i = 1;
 	uint8_t *header = headers + sz_rfbFramebufferUpdateMsg;
+	size_t stride = (size_t)screen->paddedWidthInBytes;
 	it = sraRgnGetIterator(region);
 	while (sraRgnIteratorNext(it, &rect)) {
 		int w = rect.x2 - rect.x1, h = rect.y2 - rect.y1;
@@ -107,37 +102,63 @@ bool vnc_raw_update(struct vnc_client *client) {
 		put32(header + 8, rfbEncodingRaw);
 		iov[i++] = (struct iovec){ header, sz_rfbFramebufferUpdateRectHeader };
 		header += sz_rfbFramebufferUpdateRectHeader;
-		char *pixels = cl->screen->frameBuffer + (size_t)rect.y1 * stride + (size_t)rect.x1 * 4;
-		if (rect.x1 == 0 && rect.x2 == fb_width && stride == fb_width * 4) {
+		char *pixels = screen->frameBuffer + rect.y1 * stride + (size_t)rect.x1 * 4;
+		if (whole_rows(&rect, screen)) {
 			iov[i++] = (struct iovec){ pixels, (size_t)h * stride };
-		} else {
-			for (int y = 0; y < h; y++) {
-				iov[i++] = (struct iovec){ pixels + (size_t)y * stride, (size_t)w * 4 };
-			}
+			continue;
+		}
+		for (int y = 0; y < h; y++) {
+			iov[i++] = (struct iovec){ pixels + (size_t)y * stride, (size_t)w * 4 };
 		}
 	}
 	sraRgnReleaseIterator(it);
-	bool written = vnc_relay_write(client->relay, iov, (int)n_iov);
-	if (written) {
-		/* What libvncserver does after sending an update. */
-		rfbStatRecordMessageSent(cl, rfbFramebufferUpdate, 0, 0);
-		it = sraRgnGetIterator(region);
-		while (sraRgnIteratorNext(it, &rect)) {
-			int bytes = sz_rfbFramebufferUpdateRectHeader +
-				(rect.x2 - rect.x1) * (rect.y2 - rect.y1) * 4;
-			rfbStatRecordEncodingSent(cl, rfbEncodingRaw, bytes, bytes);
-		}
-		sraRgnReleaseIterator(it);
-		sraRgnSubtract(cl->modifiedRegion, region);
-		sraRgnMakeEmpty(cl->requestedRegion);
-		if (!client->raw_direct) {
-			client->raw_direct = true;
-			wlr_log(WLR_INFO, "VNC: viewer %" PRIu64 " gets raw updates straight "
-				"from the framebuffer", client->id);
-		}
+	*n_pieces = n;
+	return iov;
+}
+
+/* What libvncserver does after sending an update, statistics included. */
+static void update_sent(struct vnc_client *client, sraRegionPtr region) {
+	rfbClientPtr cl = client->cl;
+	rfbStatRecordMessageSent(cl, rfbFramebufferUpdate, 0, 0);
+	sraRectangleIterator *it = sraRgnGetIterator(region);
+	sraRect rect;
+	while (sraRgnIteratorNext(it, &rect)) {
+		int bytes = sz_rfbFramebufferUpdateRectHeader +
+			(rect.x2 - rect.x1) * (rect.y2 - rect.y1) * 4;
+		rfbStatRecordEncodingSent(cl, rfbEncodingRaw, bytes, bytes);
 	}
-	free(iov);
-	free(headers);
+	sraRgnReleaseIterator(it);
+	sraRgnSubtract(cl->modifiedRegion, region);
+	sraRgnMakeEmpty(cl->requestedRegion);
+	if (!client->raw_direct) {
+		client->raw_direct = true;
+		wlr_log(WLR_INFO, "VNC: viewer %" PRIu64 " gets raw updates straight "
+			"from the framebuffer", client->id);
+	}
+}
+
+bool vnc_raw_update(struct vnc_client *client) {
+	rfbClientPtr cl = client->cl;
+	if (!client->relay || !plain_raw_update(cl)) {
+		return false;
+	}
+	sraRegionPtr region = take_update_region(cl);
+	unsigned long n_rects = sraRgnCountRects(region);
+	bool written = false;
+	/* Else libvncserver knows what (not) to send. */
+	if (n_rects > 0 && n_rects <= 0xffff) {
+		uint8_t *headers = malloc(sz_rfbFramebufferUpdateMsg +
+			n_rects * sz_rfbFramebufferUpdateRectHeader);
+		size_t n_pieces = 0;
+		struct iovec *iov = headers ?
+			update_pieces(cl, region, n_rects, headers, &n_pieces) : NULL;
+		written = iov && vnc_relay_write(client->relay, iov, (int)n_pieces);
+		if (written) {
+			update_sent(client, region);
+		}
+		free(iov);
+		free(headers);
+	}
 	sraRgnDestroy(region);
 	return written;
 }

@@ -44,7 +44,11 @@ class Daemons:
         def wp_ready():
             if not self.wireplumber.alive():
                 raise TestFailure("wireplumber exited: %s" % self.wireplumber.log()[-2000:])
-            res = s.run_tool([tool("pw-dump")], check=False, timeout=10)
+            try:
+                res = s.run_tool([tool("pw-dump")], check=False, timeout=5)
+            except TestFailure as e:
+                # pw-dump can hang on a daemon that is still starting: ask again.
+                raise NotYet(str(e))
             if res.returncode != 0:
                 raise NotYet("pw-dump: %s" % res.stderr.strip())
             if '"WirePlumber"' not in res.stdout:

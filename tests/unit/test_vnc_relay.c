@@ -39,6 +39,18 @@ static uint8_t pattern(size_t i) {
 	return (uint8_t)(i * 131 + (i >> 12));
 }
 
+/* Pattern bytes [from, from + n), in new memory. */
+static uint8_t *pattern_bytes(size_t from, size_t n) {
+	uint8_t *bytes = malloc(n);
+	if (!bytes) {
+		exit(1);
+	}
+	for (size_t i = 0; i < n; i++) {
+		bytes[i] = pattern(from + i);
+	}
+	return bytes;
+}
+
 /* Writes pattern bytes [from, from + n) to fd as a non-blocking writer would; how many went. */
 static size_t write_from(int fd, size_t from, size_t n) {
 	int64_t deadline = now_ms() + DEADLINE_MS;
@@ -237,13 +249,10 @@ static void test_direct_write(struct vnc_relays *relays) {
 	struct vnc_relay *relay = open_tcp_relay(relays, 256u << 20, &viewer, &local);
 	/* 16 MiB in 4 KiB pieces: more than a sendmsg takes at once, and than the socket holds. */
 	const size_t piece = 4096, n_pieces = 4096, n = piece * n_pieces;
-	uint8_t *bytes = malloc(n);
+	uint8_t *bytes = pattern_bytes(0, n);
 	struct iovec *iov = calloc(n_pieces, sizeof(*iov));
-	if (!bytes || !iov) {
+	if (!iov) {
 		exit(1);
-	}
-	for (size_t i = 0; i < n; i++) {
-		bytes[i] = pattern(i);
 	}
 	for (size_t i = 0; i < n_pieces; i++) {
 		iov[i] = (struct iovec){ bytes + i * piece, piece };
@@ -264,13 +273,12 @@ static void test_direct_write(struct vnc_relays *relays) {
 	EXPECT(drained && vnc_relay_idle(relay), "idle once the viewer took everything");
 
 	/* Small enough to go at once: nothing is kept, the relay stays idle. */
-	for (size_t i = 0; i < 1000; i++) {
-		bytes[i] = pattern(n + later + i);
-	}
-	struct iovec small = { bytes, 1000 };
+	uint8_t *few = pattern_bytes(n + later, 1000);
+	struct iovec small = { few, 1000 };
 	EXPECT(vnc_relay_write(relay, &small, 1) && vnc_relay_idle(relay),
 		"a small direct write leaves the relay idle");
 	EXPECT(read_from(viewer, n + later, 1000, &eof) == 1000, "and reaches the viewer");
+	free(few);
 	free(iov);
 	free(bytes);
 	close(viewer);
@@ -290,13 +298,7 @@ static void test_sized_peer_buffer(struct vnc_relays *relays) {
 		/* Needs CAP_NET_ADMIN, which the test suite runs with. */
 		EXPECT(false, "cannot size the viewer's socket (not root?)");
 	}
-	uint8_t *bytes = malloc(n);
-	if (!bytes) {
-		exit(1);
-	}
-	for (size_t i = 0; i < n; i++) {
-		bytes[i] = pattern(i);
-	}
+	uint8_t *bytes = pattern_bytes(0, n);
 	struct iovec iov = { bytes, n };
 	EXPECT(vnc_relay_write(relay, &iov, 1), "a direct write to an idle relay");
 	EXPECT(vnc_relay_idle(relay), "16 MiB taken by the socket at once");

@@ -26,14 +26,13 @@ static size_t max_queued(struct vnc_server *vnc) {
 }
 
 /*
- * The viewer's socket holds two raw updates, so that raw pixels written
- * straight from the framebuffer (vnc_raw.c) go whole into the kernel
- * instead of partly being copied for the relay. Never less than the
- * kernel's own default ceiling (4 MiB), which a set size replaces.
+ * The viewer's socket holds one whole raw update, so that raw pixels
+ * written straight from the framebuffer (vnc_raw.c) go into the kernel at
+ * once instead of partly being copied for the relay; a viewer that reads
+ * slowly still lags by about one update at most.
  */
 static size_t peer_buffer(struct vnc_server *vnc) {
-	size_t two = 2 * (size_t)vnc->width * vnc->height * 4;
-	return two > 4u * 1024 * 1024 ? two : 4u * 1024 * 1024;
+	return (size_t)vnc->width * vnc->height * 4 + 64 * 1024;
 }
 
 bool vnc_backlog_init(struct vnc_server *vnc) {

@@ -632,7 +632,15 @@ void vnc_relay_set_max_queued(struct vnc_relay *relay, size_t max_queued) {
 }
 
 bool vnc_relay_size_peer_buffer(struct vnc_relay *relay, size_t bytes) {
-	int size = bytes > INT_MAX / 2 ? INT_MAX / 2 : (int)bytes;
+	/*
+	 * The kernel doubles the size asked for, for its bookkeeping, which
+	 * costs TCP little on large writes: half plus an eighth holds the
+	 * bytes and not much more. Never below the 4 MiB that the kernel's
+	 * own sizing may reach (tcp_wmem), which a set size replaces.
+	 */
+	size_t ask = bytes / 2 + bytes / 8;
+	ask = ask > 2u * 1024 * 1024 ? ask : 2u * 1024 * 1024;
+	int size = ask > INT_MAX / 2 ? INT_MAX / 2 : (int)ask;
 	pthread_mutex_lock(&relay->lock);
 	bool sized = relay->peer.fd >= 0 &&
 		setsockopt(relay->peer.fd, SOL_SOCKET, SO_SNDBUFFORCE, &size, sizeof(size)) == 0;

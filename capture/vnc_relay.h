@@ -45,9 +45,9 @@ struct vnc_relay *vnc_relay_open(struct vnc_relays *relays, int peer_fd,
 /* Changes the limit, e.g. when the framebuffer grows. */
 void vnc_relay_set_max_queued(struct vnc_relay *relay, size_t max_queued);
 /*
- * Gives the viewer's socket a send buffer of bytes, past the kernel's
- * limits for unprivileged sockets (it needs CAP_NET_ADMIN; false
- * without, and the kernel's own sizing stays).
+ * Gives the viewer's socket room for about bytes (and at least the
+ * kernel's own 4 MiB), past the kernel's limits for unprivileged sockets:
+ * it needs CAP_NET_ADMIN; false without, and the kernel's sizing stays.
  */
 bool vnc_relay_size_peer_buffer(struct vnc_relay *relay, size_t bytes);
 

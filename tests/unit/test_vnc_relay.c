@@ -126,6 +126,13 @@ static struct vnc_relay *open_relay(struct vnc_relays *relays, size_t max_queued
 	return relay;
 }
 
+/* The viewer hangs up, libvncserver closes its socket, the caller lets go. */
+static void close_relay(struct vnc_relay *relay, int viewer, int local) {
+	close(viewer);
+	close(local);
+	vnc_relay_release(relay);
+}
+
 /* Like open_relay, with the viewer on a loopback TCP connection (splice's other case). */
 static struct vnc_relay *open_tcp_relay(struct vnc_relays *relays, size_t max_queued,
 		int *viewer, int *local) {
@@ -176,9 +183,7 @@ static void test_tcp_viewer_lags(struct vnc_relays *relays) {
 		wait_fd(vnc_relay_drained_fd(relay), POLLIN, now_ms() + DEADLINE_MS);
 	vnc_relay_ack_drained(relay);
 	EXPECT(idle && vnc_relay_idle(relay), "idle once the viewer took everything");
-	close(viewer);
-	close(local);
-	vnc_relay_release(relay);
+	close_relay(relay, viewer, local);
 }
 
 /* The writer never waits on a viewer that reads nothing; the queue drains later. */
@@ -220,9 +225,7 @@ static void test_over_limit(struct vnc_relays *relays) {
 	bool eof;
 	size_t got = read_all(viewer, SIZE_MAX, &eof);
 	EXPECT(eof && got <= sent, "the viewer is disconnected (%zu bytes, eof %d)", got, eof);
-	close(viewer);
-	close(local);
-	vnc_relay_release(relay);
+	close_relay(relay, viewer, local);
 }
 
 /* What was written before the local socket closed still reaches the viewer. */
@@ -281,9 +284,7 @@ static void test_direct_write(struct vnc_relays *relays) {
 	free(few);
 	free(iov);
 	free(bytes);
-	close(viewer);
-	close(local);
-	vnc_relay_release(relay);
+	close_relay(relay, viewer, local);
 }
 
 /*
@@ -309,9 +310,7 @@ static void test_sized_peer_buffer(struct vnc_relays *relays) {
 	bool eof;
 	EXPECT(read_all(viewer, n, &eof) == n && !eof, "the viewer gets the first in order");
 	free(bytes);
-	close(viewer);
-	close(local);
-	vnc_relay_release(relay);
+	close_relay(relay, viewer, local);
 }
 
 int main(void) {

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <wlr/util/log.h>
 #include "oriel-config.h"
-#include "capture/vnc.h"
+#include "capture/vnc/vnc.h"
 #include "compositor/control_private.h"
 #include "compositor/control_utf8.h"
 #include "compositor/server.h"

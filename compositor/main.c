@@ -5,7 +5,7 @@
 #include "oriel-config.h"
 #include "capture/virtual_input.h"
 #if HAVE_VNC
-#include "capture/vnc.h"
+#include "capture/vnc/vnc.h"
 #endif
 #include "compositor/child.h"
 #include "compositor/control.h"

@@ -1,6 +1,6 @@
 /*
  * libFuzzer target for the requests the VNC port's file server parses
- * (capture/vnc_http_request.c): the plain-GET check that routes a
+ * (capture/vnc/vnc_http_request.c): the plain-GET check that routes a
  * connection, the request line and the URL path. Besides memory errors it
  * checks that an accepted path can only name a file under the served
  * directory: absolute, no ".", ".." or hidden parts, no backslash or NUL.
@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "capture/vnc_http_request.h"
+#include "capture/vnc/vnc_http_request.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "capture/vnc_password_file.h"
+#include "capture/vnc/vnc_password_file.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

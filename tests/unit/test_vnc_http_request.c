@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "capture/vnc_http_request.h"
+#include "capture/vnc/vnc_http_request.h"
 #include "expect.h"
 
 

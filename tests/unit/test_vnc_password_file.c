@@ -1,9 +1,9 @@
-/* Unit tests for the --vnc-password-file format (capture/vnc_password_file.c). */
+/* Unit tests for the --vnc-password-file format (capture/vnc/vnc_password_file.c). */
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "capture/vnc_password_file.h"
+#include "capture/vnc/vnc_password_file.h"
 #include "expect.h"
 
 

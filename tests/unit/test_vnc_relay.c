@@ -1,5 +1,5 @@
 /*
- * Unit tests for the viewers' relay (capture/vnc_relay.c): a socketpair
+ * Unit tests for the viewers' relay (capture/vnc/vnc_relay.c): a socketpair
  * plays the viewer, and the test writes to the relay's local socket as
  * libvncserver would.
  */
@@ -16,7 +16,7 @@
 #include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
-#include "capture/vnc_relay.h"
+#include "capture/vnc/vnc_relay.h"
 #include "expect.h"
 
 

@@ -1,6 +1,6 @@
 #include <string.h>
 #include <strings.h>
-#include "capture/vnc_http_request.h"
+#include "capture/vnc/vnc_http_request.h"
 
 bool vnc_http_is_plain_get(const char *data, size_t len) {
 	if (len < 4 || memcmp(data, "GET ", 4) != 0) {

@@ -11,8 +11,8 @@
 #include <sys/un.h>
 #include <unistd.h>
 #include <wlr/util/log.h>
-#include "capture/vnc_http_request.h"
-#include "capture/vnc_private.h"
+#include "capture/vnc/vnc_http_request.h"
+#include "capture/vnc/vnc_private.h"
 #include "compositor/options.h"
 #include "compositor/server.h"
 #include "compositor/util.h"

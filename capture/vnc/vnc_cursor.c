@@ -2,7 +2,7 @@
 #include <string.h>
 #include <wlr/types/wlr_output.h>
 #include <wlr/util/log.h>
-#include "capture/vnc_private.h"
+#include "capture/vnc/vnc_private.h"
 #include "compositor/headless_backend.h"
 #include "compositor/output.h"
 

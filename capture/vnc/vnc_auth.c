@@ -3,8 +3,8 @@
 #include <string.h>
 #include <time.h>
 #include <wlr/util/log.h>
-#include "capture/vnc_password_file.h"
-#include "capture/vnc_private.h"
+#include "capture/vnc/vnc_password_file.h"
+#include "capture/vnc/vnc_private.h"
 #include "compositor/options.h"
 #include "compositor/util.h"
 

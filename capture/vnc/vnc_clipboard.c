@@ -8,7 +8,7 @@
 #include <wlr/types/wlr_seat.h>
 #include <wlr/util/log.h>
 #include "capture/latin1.h"
-#include "capture/vnc_private.h"
+#include "capture/vnc/vnc_private.h"
 #include "compositor/options.h"
 #include "compositor/seat.h"
 #include "compositor/server.h"

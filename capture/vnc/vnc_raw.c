@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <sys/uio.h>
 #include <wlr/util/log.h>
-#include "capture/vnc_private.h"
-#include "capture/vnc_relay.h"
+#include "capture/vnc/vnc_private.h"
+#include "capture/vnc/vnc_relay.h"
 
 /*
  * Raw updates written straight from the framebuffer. libvncserver copies

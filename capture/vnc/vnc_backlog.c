@@ -6,8 +6,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 #include <wlr/util/log.h>
-#include "capture/vnc_private.h"
-#include "capture/vnc_relay.h"
+#include "capture/vnc/vnc_private.h"
+#include "capture/vnc/vnc_relay.h"
 #include "compositor/options.h"
 #include "compositor/server.h"
 #include "compositor/util.h"

@@ -5,8 +5,8 @@
 #include <wlr/types/wlr_output.h>
 #include <wlr/util/log.h>
 #include "capture/output_capture.h"
-#include "capture/vnc.h"
-#include "capture/vnc_private.h"
+#include "capture/vnc/vnc.h"
+#include "capture/vnc/vnc_private.h"
 #include "compositor/output.h"
 #include "compositor/server.h"
 #include "compositor/util.h"

@@ -15,7 +15,7 @@
 #include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
-#include "capture/vnc_relay.h"
+#include "capture/vnc/vnc_relay.h"
 
 /* Bytes from the viewer are passed on in pieces of this size. */
 #define INBOUND_CHUNK 16384

@@ -1,6 +1,6 @@
 #include <stdlib.h>
 #include <string.h>
-#include "capture/vnc_password_file.h"
+#include "capture/vnc/vnc_password_file.h"
 #include "compositor/util.h"
 
 /*

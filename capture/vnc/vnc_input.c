@@ -3,7 +3,7 @@
 #include <wlr/util/box.h>
 #include <wlr/util/log.h>
 #include "capture/virtual_input.h"
-#include "capture/vnc_private.h"
+#include "capture/vnc/vnc_private.h"
 #include "compositor/output.h"
 #include "compositor/server.h"
 

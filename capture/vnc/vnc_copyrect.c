@@ -2,7 +2,7 @@
 #include <string.h>
 #include <wlr/util/log.h>
 #include "capture/output_capture.h"
-#include "capture/vnc_private.h"
+#include "capture/vnc/vnc_private.h"
 
 /*
  * A window move as CopyRect: viewers copy the pixels they already have

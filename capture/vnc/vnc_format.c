@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <wlr/util/log.h>
 #include "capture/pixel_copy.h"
-#include "capture/vnc_private.h"
+#include "capture/vnc/vnc_private.h"
 
 /* Whether format is 32-bit 8-bit-channel true colour, and its byte order. */
 static bool plain_32bit(const rfbPixelFormat *format, bool *rgbx) {

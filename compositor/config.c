@@ -17,7 +17,7 @@
 /* The file is ours to read, but a runaway path (/dev/zero) must not OOM us. */
 #define FILE_MAX_BYTES (1024 * 1024)
 #define MAX_SECTIONS 16
-#define MAX_SECTION_KEYS 16
+#define MAX_SECTION_KEYS 24
 /* Values are quoted in errors, shortened so the message stays readable. */
 #define QUOTE_MAX 64
 /* Output modes: the limits of WIDTHxHEIGHT[@HZ]. */
@@ -576,6 +576,17 @@ static bool add_vnc_unix(struct parser *p, const struct config_key *key,
 	return true;
 }
 
+static bool add_vnc_allow_user(struct parser *p, const struct config_key *key,
+		const char *value) {
+	struct oriel_config *config = p->config;
+	if (config->n_vnc_allow_users >= CONFIG_MAX_VNC_ALLOW_USERS) {
+		return fail(p, "[vnc] %s: too many entries (at most %d)",
+			key->name, CONFIG_MAX_VNC_ALLOW_USERS);
+	}
+	config->vnc_allow_users[config->n_vnc_allow_users++] = xstrdup(value);
+	return true;
+}
+
 static bool set_bool(struct parser *p, const struct config_key *key,
 		const char *value) {
 	static const char *const names[] = {"false", "true", "no", "yes", "off", "on"};
@@ -606,6 +617,17 @@ static const struct config_key vnc_keys[] = {
 	VNC_STRING("http", vnc_http),
 	VNC_STRING("tls-cert", vnc_tls_cert),
 	VNC_STRING("tls-key", vnc_tls_key),
+	VNC_STRING("users", vnc_users),
+	VNC_STRING("pam", vnc_pam),
+	{ .name = "allow-user", .set = add_vnc_allow_user, .flags = KEY_REPEATABLE },
+	{ .name = "insecure", .set = set_bool,
+		.offset = offsetof(struct oriel_config, vnc_insecure) },
+	{ .name = "anonymous-tls", .set = set_bool,
+		.offset = offsetof(struct oriel_config, vnc_anonymous_tls) },
+	VNC_INT("handshake-timeout", vnc_handshake_timeout, 1, 3600),
+	VNC_INT("max-pending", vnc_max_pending, 1, 4096),
+	VNC_INT("max-pending-per-address", vnc_max_pending_per_address, 1, 4096),
+	VNC_INT("idle-timeout", vnc_idle_timeout, 0, 7 * 24 * 3600),
 };
 
 #define SECTION_KEYS(table) .keys = table, .n_keys = ARRAY_LEN(table)
@@ -752,6 +774,9 @@ void config_init(struct oriel_config *config) {
 	config->repeat_rate = -1;
 	config->repeat_delay = -1;
 	config->vnc_view_only = -1;
+	config->vnc_insecure = -1;
+	config->vnc_anonymous_tls = -1;
+	config->vnc_idle_timeout = -1;
 	config->screenshot_notice = -1;
 }
 
@@ -781,6 +806,11 @@ void config_finish(struct oriel_config *config) {
 	free(config->vnc_http);
 	free(config->vnc_tls_cert);
 	free(config->vnc_tls_key);
+	free(config->vnc_users);
+	free(config->vnc_pam);
+	for (int i = 0; i < config->n_vnc_allow_users; i++) {
+		free(config->vnc_allow_users[i]);
+	}
 	/* Back to the initial state, so finishing twice is harmless. */
 	config_init(config);
 }

@@ -12,6 +12,7 @@
 #define CONFIG_MAX_OUTPUTS 16
 #define CONFIG_MAX_ALLOWED_EXES 16
 #define CONFIG_MAX_VNC_LISTEN 8
+#define CONFIG_MAX_VNC_ALLOW_USERS 64
 #define CONFIG_MAX_PRIVILEGED_EXES 16
 
 /*
@@ -76,6 +77,13 @@ struct oriel_config {
 	char *vnc_output, *vnc_password_file, *vnc_http, *vnc_tls_cert, *vnc_tls_key;
 	int vnc_view_only; /* -1 unset, else 0 or 1 */
 	int vnc_max_fps, vnc_max_clients, vnc_max_cut_text; /* 0: unset */
+	char *vnc_users, *vnc_pam;
+	char *vnc_allow_users[CONFIG_MAX_VNC_ALLOW_USERS];
+	int n_vnc_allow_users;
+	int vnc_insecure, vnc_anonymous_tls; /* -1 unset, else 0 or 1 */
+	/* 0: unset; idle-timeout -1: unset, 0: off */
+	int vnc_handshake_timeout, vnc_max_pending, vnc_max_pending_per_address;
+	int vnc_idle_timeout;
 };
 
 /* A VNC listen address, from "PORT", "ADDR:PORT" or "[IPV6]:PORT". */

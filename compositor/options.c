@@ -31,7 +31,23 @@ static const char usage[] =
 	"  --vnc-max-cut-text BYTES                  clipboard size limit (1048576)\n"
 	"  --vnc-http DIR|none                       noVNC files served on the VNC\n"
 	"                                            port (/usr/share/novnc)\n"
-	"  --vnc-tls-cert FILE --vnc-tls-key FILE    TLS for WebSocket viewers (wss)\n"
+	"  --vnc-tls-cert FILE --vnc-tls-key FILE    the certificate for VeNCrypt and\n"
+	"                                            wss (default: made on first use)\n"
+	"  --vnc-users FILE                          accounts: lines NAME:HASH[:view-only]\n"
+	"                                            with crypt(3) hashes (mkpasswd)\n"
+	"  --vnc-pam[=SERVICE]                       accounts: the system's, through\n"
+	"                                            PAM (service oriel)\n"
+	"  --vnc-allow-user NAME                     may log in through PAM besides the\n"
+	"                                            user running oriel (repeatable)\n"
+	"  --vnc-insecure                            allow VncAuth without TLS beyond\n"
+	"                                            loopback\n"
+	"  --vnc-anonymous-tls                       offer VeNCrypt's TLSNone, TLSVnc and\n"
+	"                                            TLSPlain (no certificate check)\n"
+	"  --vnc-handshake-timeout SECONDS           time to authenticate (10)\n"
+	"  --vnc-max-pending N                       connections still authenticating (64)\n"
+	"  --vnc-max-pending-per-address N           of them from one address (4)\n"
+	"  --vnc-idle-timeout SECONDS                disconnect viewers idle this long\n"
+	"                                            (0: never)\n"
 	"  --privileged CAPABILITY=PATH              let the program at PATH use a\n"
 	"                                            privileged protocol (repeatable;\n"
 	"                                            screencopy, virtual-input,\n"
@@ -54,7 +70,9 @@ enum { OPT_BACKEND = 256, OPT_RENDERER, OPT_OUTPUT, OPT_XWAYLAND, OPT_KIOSK,
 	OPT_CONFIG, OPT_DBUS, OPT_VNC, OPT_VNC_UNIX, OPT_VNC_OUTPUT,
 	OPT_VNC_PASSWORD_FILE, OPT_VNC_VIEW_ONLY, OPT_VNC_MAX_FPS, OPT_VNC_MAX_CLIENTS,
 	OPT_VNC_MAX_CUT_TEXT, OPT_VNC_HTTP, OPT_VNC_TLS_CERT, OPT_VNC_TLS_KEY,
-	OPT_PRIVILEGED };
+	OPT_PRIVILEGED, OPT_VNC_USERS, OPT_VNC_PAM, OPT_VNC_ALLOW_USER, OPT_VNC_INSECURE,
+	OPT_VNC_ANONYMOUS_TLS, OPT_VNC_HANDSHAKE_TIMEOUT, OPT_VNC_MAX_PENDING,
+	OPT_VNC_MAX_PENDING_PER_ADDRESS, OPT_VNC_IDLE_TIMEOUT };
 
 static bool parse_count(const char *value, int min, int max, int *out) {
 	char *end;
@@ -112,6 +130,16 @@ enum options_result options_parse(struct oriel_options *options, int argc, char 
 		{"vnc-tls-cert", required_argument, NULL, OPT_VNC_TLS_CERT},
 		{"vnc-tls-key", required_argument, NULL, OPT_VNC_TLS_KEY},
 		{"privileged", required_argument, NULL, OPT_PRIVILEGED},
+		{"vnc-users", required_argument, NULL, OPT_VNC_USERS},
+		{"vnc-pam", optional_argument, NULL, OPT_VNC_PAM},
+		{"vnc-allow-user", required_argument, NULL, OPT_VNC_ALLOW_USER},
+		{"vnc-insecure", no_argument, NULL, OPT_VNC_INSECURE},
+		{"vnc-anonymous-tls", no_argument, NULL, OPT_VNC_ANONYMOUS_TLS},
+		{"vnc-handshake-timeout", required_argument, NULL, OPT_VNC_HANDSHAKE_TIMEOUT},
+		{"vnc-max-pending", required_argument, NULL, OPT_VNC_MAX_PENDING},
+		{"vnc-max-pending-per-address", required_argument, NULL,
+			OPT_VNC_MAX_PENDING_PER_ADDRESS},
+		{"vnc-idle-timeout", required_argument, NULL, OPT_VNC_IDLE_TIMEOUT},
 		{"debug", no_argument, NULL, 'd'},
 		{"help", no_argument, NULL, 'h'},
 		{"version", no_argument, NULL, 'v'},
@@ -125,6 +153,9 @@ enum options_result options_parse(struct oriel_options *options, int argc, char 
 	memset(options, 0, sizeof(*options));
 	config_init(&options->config);
 	options->vnc.view_only = -1;
+	options->vnc.insecure = -1;
+	options->vnc.anonymous_tls = -1;
+	options->vnc.idle_timeout = -1;
 	struct options_vnc *vnc = &options->vnc;
 	struct config_vnc_address address;
 
@@ -225,6 +256,49 @@ enum options_result options_parse(struct oriel_options *options, int argc, char 
 		case OPT_VNC_TLS_KEY:
 			vnc->tls_key = optarg;
 			break;
+		case OPT_VNC_USERS:
+			vnc->users_file = optarg;
+			break;
+		case OPT_VNC_PAM:
+			vnc->pam_service = optarg ? optarg : "oriel";
+			if (!vnc->pam_service[0]) {
+				goto bad_value;
+			}
+			break;
+		case OPT_VNC_ALLOW_USER:
+			if (vnc->n_allow_users == CONFIG_MAX_VNC_ALLOW_USERS) {
+				fprintf(stderr, "oriel: at most %d --vnc-allow-user\n",
+					CONFIG_MAX_VNC_ALLOW_USERS);
+				return OPTIONS_EXIT_FAILURE;
+			}
+			vnc->allow_users[vnc->n_allow_users++] = optarg;
+			break;
+		case OPT_VNC_INSECURE:
+			vnc->insecure = 1;
+			break;
+		case OPT_VNC_ANONYMOUS_TLS:
+			vnc->anonymous_tls = 1;
+			break;
+		case OPT_VNC_HANDSHAKE_TIMEOUT:
+			if (!parse_count(optarg, 1, 3600, &vnc->handshake_timeout)) {
+				goto bad_value;
+			}
+			break;
+		case OPT_VNC_MAX_PENDING:
+			if (!parse_count(optarg, 1, 4096, &vnc->max_pending)) {
+				goto bad_value;
+			}
+			break;
+		case OPT_VNC_MAX_PENDING_PER_ADDRESS:
+			if (!parse_count(optarg, 1, 4096, &vnc->max_pending_per_address)) {
+				goto bad_value;
+			}
+			break;
+		case OPT_VNC_IDLE_TIMEOUT:
+			if (!parse_count(optarg, 0, 7 * 24 * 3600, &vnc->idle_timeout)) {
+				goto bad_value;
+			}
+			break;
 		case OPT_PRIVILEGED:
 			if (!parse_privileged(&options->config, optarg)) {
 				return OPTIONS_EXIT_FAILURE;
@@ -298,7 +372,35 @@ static bool merge_vnc(struct oriel_options *options) {
 	MERGE(max_fps, vnc_max_fps)
 	MERGE(max_clients, vnc_max_clients)
 	MERGE(max_cut_text, vnc_max_cut_text)
+	MERGE(users_file, vnc_users)
+	MERGE(pam_service, vnc_pam)
+	MERGE(handshake_timeout, vnc_handshake_timeout)
+	MERGE(max_pending, vnc_max_pending)
+	MERGE(max_pending_per_address, vnc_max_pending_per_address)
 #undef MERGE
+	if (vnc->n_allow_users == 0) {
+		for (int i = 0; i < config->n_vnc_allow_users; i++) {
+			vnc->allow_users[vnc->n_allow_users++] = config->vnc_allow_users[i];
+		}
+	}
+	if (vnc->insecure < 0) {
+		vnc->insecure = config->vnc_insecure > 0;
+	}
+	if (vnc->anonymous_tls < 0) {
+		vnc->anonymous_tls = config->vnc_anonymous_tls > 0;
+	}
+	if (vnc->idle_timeout < 0) {
+		vnc->idle_timeout = config->vnc_idle_timeout > 0 ? config->vnc_idle_timeout : 0;
+	}
+	if (!vnc->handshake_timeout) {
+		vnc->handshake_timeout = 10;
+	}
+	if (!vnc->max_pending) {
+		vnc->max_pending = 64;
+	}
+	if (!vnc->max_pending_per_address) {
+		vnc->max_pending_per_address = 4;
+	}
 	if (vnc->view_only < 0) {
 		vnc->view_only = config->vnc_view_only > 0;
 	}
@@ -320,18 +422,30 @@ static bool merge_vnc(struct oriel_options *options) {
 			vnc->password_file);
 		return false;
 	}
-	/* The security model: only loopback and Unix sockets may go without. */
+	if (vnc->users_file && access(vnc->users_file, R_OK) != 0) {
+		fprintf(stderr, "oriel: cannot read the VNC users file %s\n", vnc->users_file);
+		return false;
+	}
+	/*
+	 * The security model: beyond loopback and Unix sockets, viewers log in
+	 * with an account over TLS (VeNCrypt), or, when asked for, with a
+	 * VncAuth password in the clear.
+	 */
+	bool accounts = vnc->users_file || vnc->pam_service;
 	for (int i = 0; i < vnc->n_listen; i++) {
 		struct config_vnc_address address;
 		if (!config_parse_vnc_address(vnc->listen[i], &address)) {
 			return false; /* both sources validated it already */
 		}
-		if (!vnc->password_file && !config_vnc_address_is_loopback(&address)) {
-			fprintf(stderr, "oriel: refusing to serve VNC on %s without a password: "
-				"%s is not a loopback address; give --vnc-password-file FILE "
-				"(or [vnc] password-file)\n", vnc->listen[i], address.host);
-			return false;
+		if (config_vnc_address_is_loopback(&address) || accounts ||
+				(vnc->insecure && vnc->password_file)) {
+			continue;
 		}
+		fprintf(stderr, "oriel: refusing to serve VNC on %s without accounts: "
+			"%s is not a loopback address; give --vnc-users FILE or --vnc-pam "
+			"(viewers then log in over TLS), or --vnc-password-file FILE with "
+			"--vnc-insecure for VncAuth in the clear\n", vnc->listen[i], address.host);
+		return false;
 	}
 	return true;
 }

@@ -24,6 +24,17 @@ struct options_vnc {
 	const char *tls_cert, *tls_key;
 	int view_only;             /* -1 unset on the command line, else 0/1 */
 	int max_fps, max_clients, max_cut_text;
+	/* Accounts: VeNCrypt Plain against a users file or PAM. */
+	const char *users_file;    /* NULL: none */
+	const char *pam_service;   /* NULL: no PAM */
+	const char *allow_users[CONFIG_MAX_VNC_ALLOW_USERS]; /* PAM, besides oneself */
+	int n_allow_users;
+	int insecure;              /* VncAuth without TLS beyond loopback; -1 unset */
+	int anonymous_tls;         /* the TLS* VeNCrypt sub-types; -1 unset */
+	/* Connections before authentication, and idle viewers. */
+	int handshake_timeout;     /* seconds (10) */
+	int max_pending, max_pending_per_address; /* (64, 4) */
+	int idle_timeout;          /* seconds; 0: never (-1 unset) */
 };
 
 struct oriel_options {

@@ -1,46 +1,27 @@
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <wlr/util/log.h>
+#include "capture/remote/account_check.h"
 #include "capture/vnc/vnc_password_file.h"
 #include "capture/vnc/vnc_private.h"
 #include "compositor/options.h"
+#include "compositor/server.h"
 #include "compositor/util.h"
 
 /*
- * VncAuth from --vnc-password-file (vnc_password_file.h). Failed attempts
- * are throttled per source address.
+ * Who may log in: VncAuth passwords (--vnc-password-file), accounts from
+ * a users file (--vnc-users) or PAM (--vnc-pam), and the certificate that
+ * VeNCrypt and wss viewers see. Failed logins are throttled per source
+ * address.
  */
 
-/* After this many failures, an address waits 1 s, then 2, 4... up to 60 s. */
-#define FAILURES_FREE 3
-#define MAX_THROTTLE_S 60
-#define MAX_TRACKED_HOSTS 256
-
-struct vnc_auth_failure {
-	char host[64];
-	int count;
-	struct timespec last;
-	struct wl_list link;
-};
-
-static struct vnc_auth_failure *find_failure(struct vnc_server *vnc, const char *host) {
-	struct vnc_auth_failure *failure;
-	wl_list_for_each(failure, &vnc->auth_failures, link) {
-		if (strcmp(failure->host, host) == 0) {
-			return failure;
-		}
-	}
-	return NULL;
-}
-
-static int throttle_seconds(int count) {
-	if (count < FAILURES_FREE) {
-		return 0;
-	}
-	int shift = count - FAILURES_FREE;
-	return shift >= 6 ? MAX_THROTTLE_S : (1 << shift);
+static int64_t now_ms(void) {
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
 /* Failures are counted per source address; Unix-socket viewers share one. */
@@ -49,56 +30,59 @@ static const char *auth_key(const char *host) {
 }
 
 bool vnc_auth_allowed(struct vnc_server *vnc, const char *host) {
-	struct vnc_auth_failure *failure = find_failure(vnc, auth_key(host));
-	if (!failure) {
-		return true;
-	}
-	struct timespec now;
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return now.tv_sec - failure->last.tv_sec >= throttle_seconds(failure->count);
+	return auth_throttle_allowed(&vnc->throttle, auth_key(host), now_ms());
 }
 
+void vnc_auth_failed(struct vnc_server *vnc, const char *host, const char *user,
+		const char *method) {
+	int count = auth_throttle_failed(&vnc->throttle, auth_key(host), now_ms());
+	if (user && user[0]) {
+		wlr_log(WLR_INFO, "VNC: failed login as \"%s\" from %s (%s, %d in a row)",
+			user, auth_key(host), method, count);
+	} else {
+		wlr_log(WLR_INFO, "VNC: wrong password from %s (%s, %d in a row)",
+			auth_key(host), method, count);
+	}
+}
+
+void vnc_auth_succeeded(struct vnc_server *vnc, const char *host) {
+	auth_throttle_succeeded(&vnc->throttle, auth_key(host));
+}
+
+bool vnc_auth_check_response(struct vnc_server *vnc, const uint8_t challenge[16],
+		const uint8_t response[16], bool *view_only) {
+	bool ok = false;
+	for (int i = 0; vnc->passwords && vnc->passwords[i]; i++) {
+		unsigned char expected[16];
+		memcpy(expected, challenge, sizeof(expected));
+		rfbEncryptBytes(expected, vnc->passwords[i]);
+		unsigned char diff = 0;
+		for (size_t j = 0; j < sizeof(expected); j++) {
+			diff |= expected[j] ^ response[j];
+		}
+		if (diff == 0 && !ok) {
+			ok = true;
+			*view_only = i >= vnc->n_full_passwords;
+		}
+	}
+	return ok;
+}
+
+/* libvncserver's VncAuth, for WebSocket viewers. */
 static rfbBool check_password(rfbClientPtr cl, const char *response, int len) {
 	struct vnc_server *vnc = cl->screen->screenData;
-	const char *host = auth_key(cl->host);
 	rfbBool ok = rfbCheckPasswordByList(cl, response, len);
-	struct vnc_auth_failure *failure = find_failure(vnc, host);
-	if (ok) {
-		if (failure) {
-			wl_list_remove(&failure->link);
-			free(failure);
-		}
-		if (cl->viewOnly) {
-			wlr_log(WLR_INFO, "VNC: viewer %s authenticated (view-only)", host);
-		} else {
-			wlr_log(WLR_INFO, "VNC: viewer %s authenticated", host);
-		}
-		return TRUE;
+	if (!ok) {
+		vnc_auth_failed(vnc, cl->host, NULL, "VncAuth");
+		return FALSE;
 	}
-	if (!failure) {
-		if (wl_list_length(&vnc->auth_failures) >= MAX_TRACKED_HOSTS) {
-			struct vnc_auth_failure *oldest =
-				wl_container_of(vnc->auth_failures.prev, oldest, link);
-			wl_list_remove(&oldest->link);
-			free(oldest);
-		}
-		failure = zalloc(sizeof(*failure));
-		snprintf(failure->host, sizeof(failure->host), "%s", host);
-	} else {
-		wl_list_remove(&failure->link);
-	}
-	wl_list_insert(&vnc->auth_failures, &failure->link);
-	failure->count++;
-	clock_gettime(CLOCK_MONOTONIC, &failure->last);
-	wlr_log(WLR_INFO, "VNC: wrong password from %s (%d in a row)", host, failure->count);
-	return FALSE;
+	vnc_auth_succeeded(vnc, cl->host);
+	wlr_log(WLR_INFO, "VNC: viewer %s authenticated (VncAuth%s)", auth_key(cl->host),
+		cl->viewOnly ? ", view-only" : "");
+	return TRUE;
 }
 
-bool vnc_auth_init(struct vnc_server *vnc) {
-	const char *path = vnc->options->password_file;
-	if (!path) {
-		return true;
-	}
+static bool load_passwords(struct vnc_server *vnc, const char *path) {
 	FILE *f = fopen(path, "r");
 	if (!f) {
 		wlr_log_errno(WLR_ERROR, "VNC: cannot open the password file %s", path);
@@ -119,18 +103,112 @@ bool vnc_auth_init(struct vnc_server *vnc) {
 		wlr_log(WLR_INFO, "VNC: VncAuth uses only the first 8 characters of a password");
 	}
 	vnc->passwords = file.passwords;
+	vnc->n_full_passwords = file.n_full;
 	vnc->screen->authPasswdData = file.passwords;
 	vnc->screen->authPasswdFirstViewOnly = file.n_full;
 	vnc->screen->passwordCheck = check_password;
 	return true;
 }
 
+static bool load_users(struct vnc_server *vnc, const char *path) {
+	FILE *f = fopen(path, "r");
+	if (!f) {
+		wlr_log_errno(WLR_ERROR, "VNC: cannot open the users file %s", path);
+		return false;
+	}
+	char *text = malloc(USERS_FILE_MAX_BYTES + 1);
+	size_t len = text ? fread(text, 1, USERS_FILE_MAX_BYTES + 1, f) : 0;
+	fclose(f);
+	char error[256];
+	if (!text) {
+		wlr_log(WLR_ERROR, "VNC: out of memory reading %s", path);
+		return false;
+	}
+	bool ok = users_file_parse(&vnc->users, text, len, error, sizeof(error));
+	free(text);
+	if (!ok) {
+		wlr_log(WLR_ERROR, "VNC: %s:%s", path, error);
+		return false;
+	}
+	if (vnc->users.n_entries == 0) {
+		wlr_log(WLR_ERROR, "VNC: the users file %s has no user", path);
+		return false;
+	}
+	return true;
+}
+
+static int handle_account_checked(int fd, uint32_t mask, void *data) {
+	struct vnc_server *vnc = data;
+	account_checker_dispatch(vnc->account_checker);
+	return 0;
+}
+
+static bool start_accounts(struct vnc_server *vnc) {
+	const struct options_vnc *options = vnc->options;
+	if (options->users_file && !load_users(vnc, options->users_file)) {
+		return false;
+	}
+	struct account_checker_config config = {
+		.users = options->users_file ? &vnc->users : NULL,
+		.pam_service = options->pam_service,
+		.pam_allowed = options->allow_users,
+		.n_pam_allowed = options->n_allow_users,
+	};
+	vnc->account_checker = account_checker_create(&config);
+	if (!vnc->account_checker) {
+		wlr_log_errno(WLR_ERROR, "VNC: cannot check accounts");
+		return false;
+	}
+	vnc->account_checker_source = wl_event_loop_add_fd(vnc->server->loop,
+		account_checker_fd(vnc->account_checker), WL_EVENT_READABLE,
+		handle_account_checked, vnc);
+	vnc->accounts = options->users_file || options->pam_service;
+	if (options->pam_service) {
+		wlr_log(WLR_INFO, "VNC: accounts are checked through PAM (service %s)",
+			options->pam_service);
+	}
+	return vnc->account_checker_source != NULL;
+}
+
+static bool load_certificate(struct vnc_server *vnc) {
+	const struct options_vnc *options = vnc->options;
+	char error[512];
+	if (!tls_identity_init(&vnc->tls, options->tls_cert, options->tls_key, error,
+			sizeof(error))) {
+		wlr_log(WLR_ERROR, "VNC: %s", error);
+		return false;
+	}
+	wlr_log(WLR_INFO, "VNC: %s certificate %s, SHA-256 fingerprint %s",
+		vnc->tls.generated ? "made the" : "using the", vnc->tls.cert_path,
+		vnc->tls.fingerprint);
+	return true;
+}
+
+bool vnc_auth_init(struct vnc_server *vnc) {
+	const struct options_vnc *options = vnc->options;
+	if (options->password_file && !load_passwords(vnc, options->password_file)) {
+		return false;
+	}
+	if (!start_accounts(vnc) || !load_certificate(vnc)) {
+		return false;
+	}
+	if (options->insecure) {
+		wlr_log(WLR_ERROR, "VNC: --vnc-insecure: viewers beyond loopback may log in "
+			"with VncAuth in the clear, where anyone on the way can read the "
+			"session and take it over");
+	}
+	return true;
+}
+
 void vnc_auth_finish(struct vnc_server *vnc) {
+	if (vnc->account_checker_source) {
+		wl_event_source_remove(vnc->account_checker_source);
+		vnc->account_checker_source = NULL;
+	}
+	account_checker_destroy(vnc->account_checker);
+	vnc->account_checker = NULL;
+	users_file_finish(&vnc->users);
+	tls_identity_finish(&vnc->tls);
 	vnc_passwords_free(vnc->passwords);
 	vnc->passwords = NULL;
-	struct vnc_auth_failure *failure, *tmp;
-	wl_list_for_each_safe(failure, tmp, &vnc->auth_failures, link) {
-		wl_list_remove(&failure->link);
-		free(failure);
-	}
 }

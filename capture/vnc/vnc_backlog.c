@@ -62,7 +62,7 @@ static void peer_address(int fd, char *host, size_t size) {
 	}
 }
 
-int vnc_backlog_open(struct vnc_server *vnc, int fd) {
+int vnc_backlog_open(struct vnc_server *vnc, int fd, const struct vnc_relay_start *start) {
 	peer_address(fd, vnc->handoff_host, sizeof(vnc->handoff_host));
 	if (vnc->handoff_host[0]) {
 		/* As libvncserver does: small messages (cursor, input echo) go at once. */
@@ -70,7 +70,7 @@ int vnc_backlog_open(struct vnc_server *vnc, int fd) {
 		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 	}
 	int local_fd;
-	vnc->handoff = vnc_relay_open(vnc->relays, fd, max_queued(vnc), &local_fd);
+	vnc->handoff = vnc_relay_open(vnc->relays, fd, start, max_queued(vnc), &local_fd);
 	if (!vnc->handoff) {
 		wlr_log_errno(WLR_ERROR, "VNC: cannot relay a viewer's connection");
 		return -1;

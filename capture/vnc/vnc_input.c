@@ -18,6 +18,9 @@ static const uint32_t rfb_buttons[] = { BTN_LEFT, BTN_MIDDLE, BTN_RIGHT };
 
 static void handle_pointer(int mask, int x, int y, rfbClientPtr cl) {
 	struct vnc_client *client = cl->clientData;
+	if (client) {
+		vnc_client_active(client);
+	}
 	if (!client || cl->viewOnly) {
 		return;
 	}
@@ -52,6 +55,9 @@ static void handle_pointer(int mask, int x, int y, rfbClientPtr cl) {
 
 static void handle_key(rfbBool down, rfbKeySym keysym, rfbClientPtr cl) {
 	struct vnc_client *client = cl->clientData;
+	if (client) {
+		vnc_client_active(client);
+	}
 	if (!client || cl->viewOnly) {
 		return;
 	}

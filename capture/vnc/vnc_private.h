@@ -7,11 +7,15 @@
 /* rfb.h uses sraRgnEmpty (FB_UPDATE_PENDING) without declaring it: an
  * implicit int return would misread its rfbBool (int8_t). */
 #include <rfb/rfbregion.h>
+#include <gnutls/gnutls.h>
 #include <pixman.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <time.h>
 #include <wayland-server-core.h>
+#include "capture/remote/auth_throttle.h"
+#include "capture/remote/tls_identity.h"
+#include "capture/remote/users_file.h"
 
 struct output;
 struct output_capture;
@@ -19,6 +23,17 @@ struct vnc_relay;
 struct vnc_relays;
 struct server;
 struct options_vnc;
+struct account_checker;
+struct vnc_handshake;
+
+/* How a viewer that oriel authenticated itself comes to libvncserver. */
+struct vnc_admission {
+	bool authenticated; /* oriel made the RFB handshake: skip libvncserver's */
+	int minor;          /* the RFB 3.x version agreed on */
+	bool view_only;
+	char user[256];     /* "" when no user name was given */
+	const char *method; /* "None", "VncAuth", "X509Plain", ... */
+};
 
 struct vnc_server {
 	struct server *server;
@@ -47,15 +62,26 @@ struct vnc_server {
 	struct wl_listener outputs_changed;
 
 	struct wl_list listeners;  /* vnc_listener.link */
-	struct wl_list pending;    /* vnc_pending.link: not yet RFB or HTTP */
+	/* Connections before authentication (vnc_guest.c), oldest last. */
+	struct wl_list guests;     /* vnc_guest.link */
+	int n_guests;
 	struct wl_list http_conns; /* vnc_http_conn.link */
 	struct wl_list clients;    /* vnc_client.link */
 	int n_clients;
 	uint64_t last_client_id;
 	char *http_dir; /* NULL: no HTTP */
 
-	char **passwords; /* NULL-terminated, full access first; NULL: none */
-	struct wl_list auth_failures; /* vnc_auth_failure.link */
+	/* Accounts (vnc_auth.c) */
+	char **passwords; /* VncAuth: NULL-terminated, full access first; NULL: none */
+	int n_full_passwords;
+	struct users_file users; /* --vnc-users */
+	bool accounts; /* a users file or PAM checks user names and passwords */
+	struct account_checker *account_checker;
+	struct wl_event_source *account_checker_source;
+	struct auth_throttle throttle;
+
+	/* TLS for VeNCrypt and wss; NULL-free once loaded (vnc_auth.c). */
+	struct tls_identity tls;
 
 	/* Clipboard */
 	struct wlr_data_source *own_selection; /* ours, from a viewer */
@@ -72,6 +98,7 @@ struct vnc_server {
 	/* The relay of the connection in rfbNewClient, for our new-client hook. */
 	struct vnc_relay *handoff;
 	char handoff_host[1025]; /* NI_MAXHOST */
+	struct vnc_admission handoff_admission;
 };
 
 /* One served output: its capture, and where it sits in the framebuffer. */
@@ -103,6 +130,25 @@ struct vnc_client {
 	bool raw_direct; /* has had an update from vnc_raw.c */
 	struct vnc_relay *relay; /* between the viewer's socket and libvncserver */
 	struct wl_event_source *drained; /* the relay's queue became empty */
+	struct wl_event_source *idle_timer; /* --vnc-idle-timeout */
+};
+
+/*
+ * A connection that has not authenticated yet: it has a deadline, and it
+ * counts against the guests' caps, never against --vnc-max-clients.
+ */
+struct vnc_guest {
+	struct vnc_server *vnc;
+	int fd;
+	char host[64];   /* numeric address; "unix" on a Unix socket */
+	bool is_unix;
+	bool local;      /* loopback or a Unix socket: unencrypted auth is fine */
+	int waited_ms;   /* while its first bytes are awaited */
+	struct wl_event_source *source;
+	struct wl_event_source *recheck; /* the first bytes arrive in pieces */
+	struct wl_event_source *deadline;
+	struct vnc_handshake *handshake; /* once oriel runs its handshake */
+	struct wl_list link;
 };
 
 /* vnc_server.c */
@@ -144,17 +190,37 @@ bool vnc_listen_init(struct vnc_server *vnc);
 /* Decides vnc->http_dir from the options (done by vnc_listen_init). */
 void vnc_listen_init_http(struct vnc_server *vnc);
 void vnc_listen_finish(struct vnc_server *vnc);
-/* Hands an accepted socket (tls: starting a TLS handshake) to libvncserver; false if it refused it. */
-bool vnc_listen_new_rfb_client(struct vnc_server *vnc, int fd, bool tls);
-enum rfbNewClientAction vnc_listen_new_client_hook(rfbClientPtr cl);
-/* After rfbNewClient: false if it failed or the viewer is gone already. */
-bool vnc_listen_check_new_client(rfbClientPtr cl);
+
+/* vnc_guest.c */
+/* A new connection: admitted as a guest (another may give way), or closed. */
+void vnc_guest_create(struct vnc_server *vnc, int fd, bool is_unix);
+/* Drops the guest and closes its connection; why goes to the log (NULL: quiet). */
+void vnc_guest_drop(struct vnc_guest *guest, const char *why);
 /*
- * Around calls into libvncserver that may wait on a TLS peer: after ms,
- * fd is shut down (from SIGALRM), which ends libvncserver's retry loop.
+ * The guest is in: its socket (with tls, the session over it, both taken
+ * over) goes to libvncserver as a viewer. The guest is freed.
  */
-void vnc_tls_guard_begin(int fd, int ms);
-void vnc_tls_guard_end(void);
+void vnc_guest_admit(struct vnc_guest *guest, gnutls_session_t tls,
+	const struct vnc_admission *admission);
+void vnc_guests_finish(struct vnc_server *vnc);
+/*
+ * Whether a viewer that libvncserver authenticates (WebSocket, whose
+ * framing only libvncserver speaks) may connect this way; logs why not.
+ */
+bool vnc_guest_libvncserver_may_serve(struct vnc_guest *guest, bool tls);
+
+/* vnc_handshake.c: oriel's RFB security handshake, VeNCrypt and TLS. */
+/* tls_first: a TLS hello came first (wss): TLS, then libvncserver. */
+void vnc_handshake_start(struct vnc_guest *guest, bool tls_first);
+void vnc_handshake_destroy(struct vnc_handshake *handshake);
+
+/* vnc_client.c: a viewer's life in libvncserver. */
+/* Hands a socket to libvncserver; false if it refused it. */
+bool vnc_client_open(struct vnc_server *vnc, int fd, gnutls_session_t tls,
+	const struct vnc_admission *admission);
+enum rfbNewClientAction vnc_client_new_hook(rfbClientPtr cl);
+/* The person at the viewer did something: its idle timeout starts again. */
+void vnc_client_active(struct vnc_client *client);
 
 /* vnc_http.c: serves static files (noVNC) on the VNC port. */
 void vnc_http_start(struct vnc_server *vnc, int fd);
@@ -164,7 +230,8 @@ void vnc_http_finish(struct vnc_server *vnc);
 bool vnc_backlog_init(struct vnc_server *vnc);
 void vnc_backlog_finish(struct vnc_server *vnc);
 /* Relays an accepted socket; returns the fd for rfbNewClient, or -1. */
-int vnc_backlog_open(struct vnc_server *vnc, int fd);
+struct vnc_relay_start;
+int vnc_backlog_open(struct vnc_server *vnc, int fd, const struct vnc_relay_start *start);
 /* In the new-client hook: takes the relay vnc_backlog_open made. */
 bool vnc_backlog_adopt(struct vnc_client *client);
 /* After rfbNewClient: drops the relay if no client took it. */
@@ -175,11 +242,18 @@ bool vnc_backlog_idle(struct vnc_client *client);
 /* The framebuffer size changed: so does the queues' limit. */
 void vnc_backlog_resized(struct vnc_server *vnc);
 
-/* vnc_auth.c */
+/* vnc_auth.c: passwords, accounts, the certificate and the throttle. */
 bool vnc_auth_init(struct vnc_server *vnc);
 void vnc_auth_finish(struct vnc_server *vnc);
 /* False while this address is throttled after failed attempts. */
 bool vnc_auth_allowed(struct vnc_server *vnc, const char *host);
+/* A VncAuth response to challenge: true when a password matches. */
+bool vnc_auth_check_response(struct vnc_server *vnc, const uint8_t challenge[16],
+	const uint8_t response[16], bool *view_only);
+/* Counts a login's outcome for the throttle, and logs it. */
+void vnc_auth_failed(struct vnc_server *vnc, const char *host, const char *user,
+	const char *method);
+void vnc_auth_succeeded(struct vnc_server *vnc, const char *host);
 
 /* vnc_input.c */
 void vnc_input_init(struct vnc_server *vnc);

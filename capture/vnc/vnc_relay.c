@@ -1,4 +1,5 @@
 #include <errno.h>
+#include <gnutls/gnutls.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <linux/sockios.h>
@@ -44,6 +45,14 @@ struct vnc_relay {
 	struct relay_end local; /* our end of the socketpair */
 	struct relay_end kick;  /* eventfd: bytes were handed over */
 	int local_fd;           /* libvncserver's end, for its queue length */
+	/*
+	 * TLS toward the viewer, or NULL. Then every byte is copied through
+	 * the queue (splicing cannot encrypt), and only this thread uses the
+	 * session once the relay runs.
+	 */
+	gnutls_session_t tls;
+	bool tls_retry;         /* the last record send must be retried */
+	size_t skip_outbound;   /* libvncserver's first bytes, not for the viewer */
 	int drained_fd;         /* eventfd */
 	atomic_int refs;        /* the relay thread and the caller */
 
@@ -99,6 +108,9 @@ static void relay_unref(struct vnc_relay *relay) {
 		return;
 	}
 	close(relay->drained_fd);
+	if (relay->tls) {
+		gnutls_deinit(relay->tls);
+	}
 	pthread_mutex_destroy(&relay->lock);
 	free(relay->handoff);
 	free(relay->queue);
@@ -253,8 +265,19 @@ static bool take_local(struct vnc_relay *relay) {
 		return false;
 	}
 	atomic_store(&relay->reading, true);
-	ssize_t n = relay->pipe_read >= 0 ? splice_local(relay) :
-		read_to_queue(relay, relay->local.fd, SIZE_MAX);
+	ssize_t n;
+	if (relay->skip_outbound > 0) {
+		uint8_t skipped[64];
+		size_t len = relay->skip_outbound < sizeof(skipped) ? relay->skip_outbound :
+			sizeof(skipped);
+		n = read(relay->local.fd, skipped, len);
+		if (n > 0) {
+			relay->skip_outbound -= (size_t)n;
+		}
+	} else {
+		n = relay->pipe_read >= 0 ? splice_local(relay) :
+			read_to_queue(relay, relay->local.fd, SIZE_MAX);
+	}
 	publish_pending(relay);
 	atomic_store(&relay->reading, false);
 	if (n > 0) {
@@ -303,6 +326,37 @@ static void adopt_handoff(struct vnc_relay *relay) {
 	pthread_mutex_unlock(&relay->lock);
 }
 
+/*
+ * One TLS record of the queue → the viewer; like send(). A record the
+ * socket did not take is sent again first, as GnuTLS asks.
+ */
+static ssize_t tls_send(struct vnc_relay *relay) {
+	ssize_t n = relay->tls_retry ? gnutls_record_send(relay->tls, NULL, 0) :
+		gnutls_record_send(relay->tls, relay->queue + relay->queue_start,
+			in_queue(relay) < 16384 ? in_queue(relay) : 16384);
+	relay->tls_retry = n == GNUTLS_E_AGAIN || n == GNUTLS_E_INTERRUPTED;
+	if (n > 0) {
+		relay->queue_start += (size_t)n;
+		return n;
+	}
+	/* A retry pending keeps the bytes where they are: the queue does not shrink. */
+	errno = relay->tls_retry ? EAGAIN : EPIPE;
+	return -1;
+}
+
+/* The viewer's bytes, decrypted when TLS; like recv(). */
+static ssize_t peer_recv(struct vnc_relay *relay, void *buf, size_t len) {
+	if (!relay->tls) {
+		return recv(relay->peer.fd, buf, len, MSG_DONTWAIT);
+	}
+	ssize_t n = gnutls_record_recv(relay->tls, buf, len);
+	if (n >= 0) {
+		return n;
+	}
+	errno = n == GNUTLS_E_AGAIN || n == GNUTLS_E_INTERRUPTED ? EAGAIN : ECONNRESET;
+	return -1;
+}
+
 /* The queue, then the pipe → the viewer. False when it takes nothing more now. */
 static bool write_peer(struct vnc_relay *relay) {
 	adopt_handoff(relay);
@@ -310,11 +364,15 @@ static bool write_peer(struct vnc_relay *relay) {
 		return false;
 	}
 	ssize_t n;
-	if (in_queue(relay) > 0) {
-		n = send(relay->peer.fd, relay->queue + relay->queue_start, in_queue(relay),
-			MSG_NOSIGNAL | MSG_DONTWAIT);
-		if (n > 0) {
-			relay->queue_start += (size_t)n;
+	if (relay->tls || in_queue(relay) > 0) {
+		if (relay->tls) {
+			n = tls_send(relay);
+		} else {
+			n = send(relay->peer.fd, relay->queue + relay->queue_start,
+				in_queue(relay), MSG_NOSIGNAL | MSG_DONTWAIT);
+			if (n > 0) {
+				relay->queue_start += (size_t)n;
+			}
 		}
 		if (in_queue(relay) == 0) {
 			relay->queue_start = relay->queue_end = 0;
@@ -350,8 +408,7 @@ static bool pass_inbound(struct vnc_relay *relay) {
 		return false;
 	}
 	if (relay->inbound_start == relay->inbound_end) {
-		ssize_t n = recv(relay->peer.fd, relay->inbound, sizeof(relay->inbound),
-			MSG_DONTWAIT);
+		ssize_t n = peer_recv(relay, relay->inbound, sizeof(relay->inbound));
 		if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR)) {
 			finish(relay); /* the viewer hung up */
 			return false;
@@ -553,19 +610,30 @@ static bool add_end(struct vnc_relays *relays, struct relay_end *end) {
 }
 
 struct vnc_relay *vnc_relay_open(struct vnc_relays *relays, int peer_fd,
-		size_t max_queued, int *local_fd) {
+		const struct vnc_relay_start *start, size_t max_queued, int *local_fd) {
+	gnutls_session_t tls = start ? start->tls : NULL;
 	int pair[2];
 	struct vnc_relay *relay = calloc(1, sizeof(*relay));
-	if (!relay) {
-		close(peer_fd);
-		return NULL;
-	}
-	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0, pair) < 0) {
+	if (!relay || socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0,
+			pair) < 0) {
+		if (tls) {
+			gnutls_deinit(tls);
+		}
 		close(peer_fd);
 		free(relay);
 		return NULL;
 	}
 	relay->relays = relays;
+	relay->tls = tls;
+	if (start) {
+		relay->skip_outbound = start->skip_outbound;
+		if (start->inbound_prefix) {
+			size_t len = strlen(start->inbound_prefix);
+			len = len < sizeof(relay->inbound) ? len : sizeof(relay->inbound);
+			memcpy(relay->inbound, start->inbound_prefix, len);
+			relay->inbound_end = len;
+		}
+	}
 	/*
 	 * Room for a whole framebuffer update, so libvncserver writes it at
 	 * once instead of waiting for this thread between pieces.
@@ -574,7 +642,7 @@ struct vnc_relay *vnc_relay_open(struct vnc_relays *relays, int peer_fd,
 	setsockopt(pair[0], SOL_SOCKET, SO_SNDBUF, &sndbuf, sizeof(sndbuf));
 	relay->pipe_read = relay->pipe_write = -1;
 	int pipe_fds[2];
-	if (pipe2(pipe_fds, O_CLOEXEC | O_NONBLOCK) == 0) {
+	if (!tls && pipe2(pipe_fds, O_CLOEXEC | O_NONBLOCK) == 0) {
 		relay->pipe_read = pipe_fds[0];
 		relay->pipe_write = pipe_fds[1];
 		/* Bigger than the default: less spilling when a viewer lags briefly. */
@@ -620,10 +688,20 @@ struct vnc_relay *vnc_relay_open(struct vnc_relays *relays, int peer_fd,
 		if (relay->drained_fd >= 0) {
 			close(relay->drained_fd);
 		}
+		if (tls) {
+			gnutls_deinit(tls);
+		}
 		free(relay);
 		return NULL;
 	}
 	*local_fd = pair[0];
+	if (tls || relay->inbound_end > 0) {
+		/* A prefix to pass on, or GnuTLS holds the viewer's first bytes: at once. */
+		uint64_t one = 1;
+		if (write(relay->kick.fd, &one, sizeof(one)) < 0) {
+			/* A fresh eventfd takes it. */
+		}
+	}
 	return relay;
 }
 
@@ -710,7 +788,8 @@ bool vnc_relay_write(struct vnc_relay *relay, const struct iovec *iov, int iovcn
 		return false;
 	}
 	bool gone = false;
-	size_t sent = send_now(relay->peer.fd, iov, iovcnt, &gone);
+	/* With TLS the relay thread encrypts: this thread only hands over. */
+	size_t sent = relay->tls ? 0 : send_now(relay->peer.fd, iov, iovcnt, &gone);
 	size_t total = 0;
 	for (int i = 0; i < iovcnt; i++) {
 		total += iov[i].iov_len;

@@ -23,6 +23,7 @@
  * Pure: no wlroots, so unit tests link it directly.
  */
 
+#include <gnutls/gnutls.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -34,14 +35,25 @@ struct vnc_relays *vnc_relays_create(void);
 /* Stops the thread and closes every viewer socket left. NULL is a no-op. */
 void vnc_relays_destroy(struct vnc_relays *relays);
 
+/* How a relay starts. */
+struct vnc_relay_start {
+	/* TLS toward the viewer: a session whose handshake is done, taken over. */
+	gnutls_session_t tls;
+	/* libvncserver's first bytes, dropped (its greeting, after oriel's handshake). */
+	size_t skip_outbound;
+	/* Bytes given to libvncserver before the viewer's (NUL-terminated). */
+	const char *inbound_prefix;
+};
+
 /*
- * Relays peer_fd, the viewer's socket, which it takes over (closing it on
- * failure). *local_fd is the socket to hand to libvncserver, which closes
- * it when done; what it wrote is still sent then, for a short while.
- * max_queued bounds the bytes kept for the viewer. NULL on failure.
+ * Relays peer_fd, the viewer's socket, which it takes over (closing it,
+ * and start->tls, on failure). *local_fd is the socket to hand to
+ * libvncserver, which closes it when done; what it wrote is still sent
+ * then, for a short while. max_queued bounds the bytes kept for the
+ * viewer. NULL on failure.
  */
 struct vnc_relay *vnc_relay_open(struct vnc_relays *relays, int peer_fd,
-	size_t max_queued, int *local_fd);
+	const struct vnc_relay_start *start, size_t max_queued, int *local_fd);
 /* Changes the limit, e.g. when the framebuffer grows. */
 void vnc_relay_set_max_queued(struct vnc_relay *relay, size_t max_queued);
 /*

@@ -43,14 +43,7 @@ static void send_update(struct vnc_client *client) {
 	if (vnc_raw_update(client)) {
 		return;
 	}
-	bool tls = client->cl->sslctx != NULL;
-	if (tls) {
-		vnc_tls_guard_begin(client->cl->sock, rfbMaxClientWait);
-	}
 	rfbUpdateClient(client->cl);
-	if (tls) {
-		vnc_tls_guard_end();
-	}
 	vnc_client_check_gone(client);
 }
 
@@ -406,10 +399,9 @@ static struct vnc_server *server_create(struct server *server, bool listen) {
 	vnc->server = server;
 	vnc->options = options;
 	wl_list_init(&vnc->listeners);
-	wl_list_init(&vnc->pending);
+	wl_list_init(&vnc->guests);
 	wl_list_init(&vnc->http_conns);
 	wl_list_init(&vnc->clients);
-	wl_list_init(&vnc->auth_failures);
 	wl_list_init(&vnc->selection_reads);
 	wl_list_init(&vnc->sources);
 	vnc->layout = options->output && strcmp(options->output, "layout") == 0;
@@ -449,17 +441,16 @@ static struct vnc_server *server_create(struct server *server, bool listen) {
 	screen->deferUpdateTime = 0;
 	screen->deferPtrUpdateTime = 0;
 	screen->cursor = NULL; /* vnc_cursor.c sets the cursor plane's image */
-	screen->newClientHook = vnc_listen_new_client_hook;
+	screen->newClientHook = vnc_client_new_hook;
 	screen->permitFileTransfer = FALSE;
 	/* We own every socket: libvncserver listens on nothing itself. */
 	screen->socketState = RFB_SOCKET_READY;
 	screen->port = 0;
 	screen->ipv6port = 0;
 	screen->httpDir = NULL;
-	if (options->tls_cert) {
-		screen->sslcertfile = (char *)options->tls_cert;
-		screen->sslkeyfile = (char *)options->tls_key;
-	}
+	/* TLS is oriel's (vnc_handshake.c): libvncserver only sees plain bytes. */
+	screen->sslcertfile = NULL;
+	screen->sslkeyfile = NULL;
 
 	if (!vnc_auth_init(vnc)) {
 		goto fail;

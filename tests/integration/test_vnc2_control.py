@@ -5,7 +5,7 @@ org.oriel.Compositor.Vnc interface.
 - `orielctl vnc clients` lists viewers (id, peer, access), oldest first;
 - `orielctl vnc start 127.0.0.1:PORT` adds a listener viewers can use;
   starting it twice fails, and a non-loopback address without a password
-  file is refused with the security rule's message;
+  check is refused with the security rule's message;
 - `orielctl vnc disconnect ID` drops exactly that viewer;
 - `orielctl vnc stop 127.0.0.1:PORT` stops new connections there while
   viewers that came through it stay; stopping it again fails;
@@ -70,7 +70,7 @@ def main():
         s.orielctl("vnc", "start", "127.0.0.1:%d" % port2)
         vnc.wait_listening(s, vnc.tcp(port2))
         ctl_fails(s, "vnc", "start", "127.0.0.1:%d" % port2, mention="already")
-        ctl_fails(s, "vnc", "start", "0.0.0.0:%d" % vnc.free_port(), mention="password")
+        ctl_fails(s, "vnc", "start", "0.0.0.0:%d" % vnc.free_port(), mention="without accounts")
         ctl_fails(s, "vnc", "start", "not-an-address:x")
 
         v2 = vnc.Viewer(s, vnc.tcp(port2), name="viewer2")

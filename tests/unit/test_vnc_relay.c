@@ -118,7 +118,7 @@ static struct vnc_relay *open_relay(struct vnc_relays *relays, size_t max_queued
 		exit(1);
 	}
 	*viewer = pair[0];
-	struct vnc_relay *relay = vnc_relay_open(relays, pair[1], max_queued, local);
+	struct vnc_relay *relay = vnc_relay_open(relays, pair[1], NULL, max_queued, local);
 	if (!relay) {
 		perror("vnc_relay_open");
 		exit(1);
@@ -149,7 +149,7 @@ static struct vnc_relay *open_tcp_relay(struct vnc_relays *relays, size_t max_qu
 	}
 	int peer = accept4(listener, NULL, NULL, SOCK_CLOEXEC);
 	close(listener);
-	struct vnc_relay *relay = peer >= 0 ? vnc_relay_open(relays, peer, max_queued, local) : NULL;
+	struct vnc_relay *relay = peer >= 0 ? vnc_relay_open(relays, peer, NULL, max_queued, local) : NULL;
 	if (!relay) {
 		perror("vnc_relay_open");
 		exit(1);

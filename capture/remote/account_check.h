@@ -1,0 +1,45 @@
+#ifndef ORIEL_CAPTURE_REMOTE_ACCOUNT_CHECK_H
+#define ORIEL_CAPTURE_REMOTE_ACCOUNT_CHECK_H
+
+/*
+ * Checks a user name and password against the users file (crypt(3)
+ * hashes) or the system's accounts through PAM, off the caller's thread:
+ * a hash takes tens of milliseconds, and PAM waits seconds after a wrong
+ * password. Each check runs on a thread of its own, so a flood of wrong
+ * passwords does not queue a right one behind it. An unknown user costs
+ * the same hash as a known one. Results come back on the caller's thread
+ * through account_checker_dispatch when account_checker_fd is readable.
+ */
+
+#include <stdbool.h>
+
+struct users_file;
+struct account_checker;
+struct account_check;
+
+struct account_checker_config {
+	const struct users_file *users; /* NULL: none; kept by the caller */
+	const char *pam_service;        /* NULL: no PAM */
+	/* Who may log in through PAM, besides the user running oriel. */
+	const char *const *pam_allowed;
+	int n_pam_allowed;
+};
+
+typedef void (*account_check_done_func)(void *data, bool ok, bool view_only);
+
+/* NULL on failure (errno set). The config's strings are copied. */
+struct account_checker *account_checker_create(const struct account_checker_config *config);
+/* Waits for running checks; their results are dropped. NULL is a no-op. */
+void account_checker_destroy(struct account_checker *checker);
+int account_checker_fd(struct account_checker *checker);
+/* Calls the done function of every finished check not cancelled. */
+void account_checker_dispatch(struct account_checker *checker);
+
+/* host: the peer's address, for PAM's PAM_RHOST. NULL on failure. */
+struct account_check *account_check_start(struct account_checker *checker,
+	const char *user, const char *password, const char *host,
+	account_check_done_func done, void *data);
+/* The done function will not be called. */
+void account_check_cancel(struct account_check *check);
+
+#endif

@@ -1,0 +1,185 @@
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <wlr/util/log.h>
+#include <sys/socket.h>
+#include "capture/vnc/vnc_private.h"
+#include "capture/vnc/vnc_relay.h"
+#include "compositor/options.h"
+#include "compositor/server.h"
+#include "compositor/util.h"
+
+/*
+ * A viewer's life in libvncserver. oriel watches its socket (libvncserver's
+ * end of the relay) in the event loop and calls rfbProcessClientMessage
+ * when it is readable; libvncserver only parses and writes.
+ *
+ * A viewer that oriel authenticated itself (vnc_handshake.c) starts at
+ * ClientInit. rfbNewClient first peeks at 4 bytes to tell WebSocket from
+ * RFB, waiting 100 ms for them, and would take ClientInit's single byte
+ * for a WebSocket request: the relay puts "RFB " first, which rfbNewClient
+ * reads as RFB at once and our new-client hook takes out again. The relay
+ * also drops the protocol version that rfbNewClient sends.
+ */
+
+/* libvncserver's protocol version greeting, "RFB 003.008\n". */
+#define GREETING_LEN 12
+#define RFB_MARK "RFB "
+
+static struct wl_event_loop *loop_of(struct vnc_server *vnc) {
+	return vnc->server->loop;
+}
+
+static void handle_client_gone(rfbClientPtr cl) {
+	struct vnc_client *client = cl->clientData;
+	if (!client) {
+		return;
+	}
+	wlr_log(WLR_INFO, "VNC: viewer %s disconnected", cl->host && cl->host[0] ? cl->host : "unix");
+	vnc_input_client_gone(client);
+	vnc_backlog_client_gone(client);
+	wl_event_source_remove(client->source);
+	wl_event_source_remove(client->timer);
+	if (client->idle_timer) {
+		wl_event_source_remove(client->idle_timer);
+	}
+	wl_list_remove(&client->link);
+	client->vnc->n_clients--;
+	cl->clientData = NULL;
+	free(client);
+}
+
+bool vnc_client_check_gone(struct vnc_client *client) {
+	rfbClientPtr cl = client->cl;
+	if (cl->sock != RFB_INVALID_SOCKET) {
+		return false;
+	}
+	/* Calls handle_client_gone, then frees cl. */
+	rfbClientConnectionGone(cl);
+	return true;
+}
+
+static int handle_client_fd(int fd, uint32_t mask, void *data) {
+	struct vnc_client *client = data;
+	rfbClientPtr cl = client->cl;
+	if (mask & WL_EVENT_READABLE) {
+		do {
+			rfbProcessClientMessage(cl);
+		} while (cl->sock != RFB_INVALID_SOCKET && webSocketsHasDataInBuffer(cl));
+	} else if (mask & (WL_EVENT_HANGUP | WL_EVENT_ERROR)) {
+		rfbCloseClient(cl);
+	}
+	if (vnc_client_check_gone(client)) {
+		return 0;
+	}
+	vnc_client_schedule_update(client);
+	return 0;
+}
+
+static int handle_client_timer(void *data) {
+	struct vnc_client *client = data;
+	client->timer_armed = false;
+	vnc_client_schedule_update(client);
+	return 0;
+}
+
+static int handle_idle_timer(void *data) {
+	struct vnc_client *client = data;
+	wlr_log(WLR_INFO, "VNC: disconnecting viewer %" PRIu64 " (%s): no input for %d s "
+		"(--vnc-idle-timeout)", client->id, client->cl->host,
+		client->vnc->options->idle_timeout);
+	rfbCloseClient(client->cl);
+	vnc_client_check_gone(client);
+	return 0;
+}
+
+void vnc_client_active(struct vnc_client *client) {
+	if (client->idle_timer) {
+		wl_event_source_timer_update(client->idle_timer,
+			client->vnc->options->idle_timeout * 1000);
+	}
+}
+
+/* After oriel's own handshake, libvncserver goes on from ClientInit. */
+static bool skip_handshake(rfbClientPtr cl, const struct vnc_admission *admission) {
+	char mark[sizeof(RFB_MARK) - 1];
+	/* rfbNewClient peeked at it, so it is there. */
+	if (recv(cl->sock, mark, sizeof(mark), MSG_DONTWAIT) != (ssize_t)sizeof(mark) ||
+			memcmp(mark, RFB_MARK, sizeof(mark)) != 0) {
+		return false;
+	}
+	cl->state = RFB_INITIALISATION;
+	cl->protocolMajorVersion = 3;
+	cl->protocolMinorVersion = admission->minor;
+	return true;
+}
+
+enum rfbNewClientAction vnc_client_new_hook(rfbClientPtr cl) {
+	struct vnc_server *vnc = cl->screen->screenData;
+	struct vnc_client *client = zalloc(sizeof(*client));
+	client->vnc = vnc;
+	client->cl = cl;
+	client->source = wl_event_loop_add_fd(loop_of(vnc), cl->sock, WL_EVENT_READABLE,
+		handle_client_fd, client);
+	client->timer = wl_event_loop_add_timer(loop_of(vnc), handle_client_timer, client);
+	if (vnc->options->idle_timeout > 0) {
+		client->idle_timer = wl_event_loop_add_timer(loop_of(vnc), handle_idle_timer, client);
+	}
+	const struct vnc_admission *admission = &vnc->handoff_admission;
+	if (!client->source || !client->timer ||
+			(admission->authenticated && !skip_handshake(cl, admission)) ||
+			!vnc_backlog_adopt(client)) {
+		if (client->source) {
+			wl_event_source_remove(client->source);
+		}
+		if (client->timer) {
+			wl_event_source_remove(client->timer);
+		}
+		if (client->idle_timer) {
+			wl_event_source_remove(client->idle_timer);
+		}
+		free(client);
+		return RFB_CLIENT_REFUSE;
+	}
+	client->id = ++vnc->last_client_id;
+	cl->clientData = client;
+	cl->clientGoneHook = handle_client_gone;
+	cl->viewOnly = vnc->options->view_only || admission->view_only;
+	vnc_client_active(client);
+	wl_list_insert(&vnc->clients, &client->link);
+	vnc->n_clients++;
+	const char *host = cl->host && cl->host[0] ? cl->host : "a Unix socket";
+	if (!admission->authenticated) {
+		wlr_log(WLR_INFO, "VNC: viewer %s connected (%d now)", host, vnc->n_clients);
+	} else if (admission->user[0]) {
+		wlr_log(WLR_INFO, "VNC: viewer %s logged in as \"%s\" (%s%s; %d now)", host,
+			admission->user, admission->method, cl->viewOnly ? ", view-only" : "",
+			vnc->n_clients);
+	} else {
+		wlr_log(WLR_INFO, "VNC: viewer %s connected (%s%s; %d now)", host,
+			admission->method, cl->viewOnly ? ", view-only" : "", vnc->n_clients);
+	}
+	return RFB_CLIENT_ACCEPT;
+}
+
+bool vnc_client_open(struct vnc_server *vnc, int fd, gnutls_session_t tls,
+		const struct vnc_admission *admission) {
+	struct vnc_relay_start start = {
+		.tls = tls,
+		.skip_outbound = admission->authenticated ? GREETING_LEN : 0,
+		.inbound_prefix = admission->authenticated ? RFB_MARK : NULL,
+	};
+	int local_fd = vnc_backlog_open(vnc, fd, &start);
+	if (local_fd < 0) {
+		return false;
+	}
+	vnc->handoff_admission = *admission;
+	rfbClientPtr cl = rfbNewClient(vnc->screen, local_fd);
+	memset(&vnc->handoff_admission, 0, sizeof(vnc->handoff_admission));
+	vnc_backlog_abandon(vnc);
+	if (!cl) {
+		return false; /* libvncserver closed fd and logged why */
+	}
+	struct vnc_client *client = cl->clientData;
+	return !(client && vnc_client_check_gone(client));
+}

@@ -1,0 +1,291 @@
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+#include <wlr/util/log.h>
+#include "capture/remote/preauth_limits.h"
+#include "capture/vnc/vnc_http_request.h"
+#include "capture/vnc/vnc_private.h"
+#include "compositor/options.h"
+#include "compositor/server.h"
+#include "compositor/util.h"
+
+/*
+ * Connections before authentication ("guests"). Each has a deadline for
+ * its whole handshake, and they count against caps of their own, per
+ * address and in total (preauth_limits.h), never against the viewers'.
+ *
+ * A new connection first shows what it is: a browser sends an HTTP
+ * request at once (a WebSocket upgrade goes to libvncserver, a plain GET
+ * to our file server, so noVNC loads from the VNC port), a TLS hello
+ * means wss (oriel's TLS, then libvncserver), and a VNC viewer sends
+ * nothing, since RFB servers speak first: oriel runs the RFB handshake
+ * with it (vnc_handshake.c).
+ */
+
+/* How long a silent connection may take before it counts as a VNC viewer. */
+#define SILENT_MS 100
+/* Requests arriving in pieces are re-checked at this interval. */
+#define RECHECK_MS 10
+/* A whole TLS record (the ClientHello) fits: 5 header bytes + 2^14. */
+#define PEEK_BYTES (5 + 16384)
+
+static void guest_free(struct vnc_guest *guest, bool close_fd) {
+	vnc_handshake_destroy(guest->handshake);
+	if (guest->source) {
+		wl_event_source_remove(guest->source);
+	}
+	wl_event_source_remove(guest->recheck);
+	wl_event_source_remove(guest->deadline);
+	wl_list_remove(&guest->link);
+	guest->vnc->n_guests--;
+	if (close_fd) {
+		close(guest->fd);
+	}
+	free(guest);
+}
+
+void vnc_guest_drop(struct vnc_guest *guest, const char *why) {
+	if (why) {
+		wlr_log(WLR_INFO, "VNC: closing the connection from %s: %s", guest->host, why);
+	}
+	guest_free(guest, true);
+}
+
+void vnc_guest_admit(struct vnc_guest *guest, gnutls_session_t tls,
+		const struct vnc_admission *admission) {
+	struct vnc_server *vnc = guest->vnc;
+	if (vnc->n_clients >= vnc->options->max_clients) {
+		if (tls) {
+			gnutls_deinit(tls);
+		}
+		char why[96];
+		snprintf(why, sizeof(why), "already %d viewers (--vnc-max-clients)",
+			vnc->n_clients);
+		vnc_guest_drop(guest, why);
+		return;
+	}
+	int fd = guest->fd;
+	guest_free(guest, false);
+	vnc_client_open(vnc, fd, tls, admission);
+}
+
+bool vnc_guest_libvncserver_may_serve(struct vnc_guest *guest, bool tls) {
+	struct vnc_server *vnc = guest->vnc;
+	const char *why = NULL;
+	if (vnc->passwords) {
+		if (!tls && !guest->local && !vnc->options->insecure) {
+			why = "WebSocket viewers beyond loopback need wss (TLS)";
+		}
+	} else if (vnc->accounts) {
+		why = "WebSocket viewers log in with VncAuth only: add --vnc-password-file";
+	} else if (!guest->local) {
+		why = "no password for WebSocket viewers beyond loopback";
+	}
+	if (why) {
+		vnc_guest_drop(guest, why);
+		return false;
+	}
+	return true;
+}
+
+static int handle_deadline(void *data) {
+	struct vnc_guest *guest = data;
+	char why[96];
+	snprintf(why, sizeof(why), "no login within %d s (--vnc-handshake-timeout)",
+		guest->vnc->options->handshake_timeout);
+	vnc_guest_drop(guest, why);
+	return 0;
+}
+
+/* Looks again later: the bytes so far are not a whole request. */
+static bool wait_more(struct vnc_guest *guest) {
+	/* Level-triggered: stop watching until the next look. */
+	wl_event_source_fd_update(guest->source, 0);
+	wl_event_source_timer_update(guest->recheck, RECHECK_MS);
+	guest->waited_ms += RECHECK_MS;
+	return true;
+}
+
+/* The connection's first bytes decide where it goes. */
+static void sniff(struct vnc_guest *guest, bool silent_long_enough) {
+	struct vnc_server *vnc = guest->vnc;
+	char buf[PEEK_BYTES + 1];
+	ssize_t n = recv(guest->fd, buf, PEEK_BYTES, MSG_PEEK | MSG_DONTWAIT);
+	if (n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK)) {
+		vnc_guest_drop(guest, NULL);
+		return;
+	}
+	if (n < 0) {
+		n = 0;
+	}
+	buf[n] = '\0';
+	if (n >= 4 && memcmp(buf, "GET ", 4) == 0) {
+		bool complete = strstr(buf, "\r\n\r\n") || strstr(buf, "\n\n");
+		if (!complete && n < PEEK_BYTES) {
+			wait_more(guest);
+			return;
+		}
+		if (vnc->http_dir && vnc_http_is_plain_get(buf, (size_t)n)) {
+			int fd = guest->fd;
+			guest_free(guest, false);
+			vnc_http_start(vnc, fd);
+			return;
+		}
+		/* A WebSocket upgrade: libvncserver speaks WebSocket. */
+		if (vnc_guest_libvncserver_may_serve(guest, false)) {
+			vnc_guest_admit(guest, NULL, &(struct vnc_admission){0});
+		}
+		return;
+	}
+	if (n >= 1 && ((unsigned char)buf[0] == 0x16 || (unsigned char)buf[0] == 0x80)) {
+		wl_event_source_remove(guest->source);
+		guest->source = NULL;
+		vnc_handshake_start(guest, true);
+		return;
+	}
+	if (n == 0 && !silent_long_enough) {
+		return;
+	}
+	if (n > 0 && n < 4 && !silent_long_enough) {
+		wait_more(guest); /* perhaps the start of "GET " */
+		return;
+	}
+	wl_event_source_remove(guest->source);
+	guest->source = NULL;
+	vnc_handshake_start(guest, false);
+}
+
+static int handle_guest_fd(int fd, uint32_t mask, void *data) {
+	sniff(data, false);
+	return 0;
+}
+
+static int handle_recheck(void *data) {
+	struct vnc_guest *guest = data;
+	/* Watch the fd again (a recheck may have stopped that). */
+	wl_event_source_fd_update(guest->source, WL_EVENT_READABLE);
+	sniff(guest, guest->waited_ms >= SILENT_MS);
+	return 0;
+}
+
+/* The guests of one address, and the oldest of them. */
+static int count_from(struct vnc_server *vnc, const char *host, struct vnc_guest **oldest) {
+	int n = 0;
+	*oldest = NULL;
+	struct vnc_guest *guest;
+	wl_list_for_each(guest, &vnc->guests, link) {
+		if (strcmp(guest->host, host) == 0) {
+			n++;
+			*oldest = guest; /* newest first: the last one found is the oldest */
+		}
+	}
+	return n;
+}
+
+/* The oldest guest of the address with the most guests. */
+static struct vnc_guest *oldest_of_busiest(struct vnc_server *vnc) {
+	struct vnc_guest *busiest = NULL, *guest;
+	int most = 0;
+	wl_list_for_each(guest, &vnc->guests, link) {
+		struct vnc_guest *oldest;
+		int n = count_from(vnc, guest->host, &oldest);
+		if (n > most) {
+			most = n;
+			busiest = oldest;
+		}
+	}
+	return busiest;
+}
+
+static bool is_loopback_peer(int fd) {
+	struct sockaddr_storage addr;
+	socklen_t len = sizeof(addr);
+	if (getsockname(fd, (struct sockaddr *)&addr, &len) < 0) {
+		return false;
+	}
+	/* Where the connection arrived, which is loopback only for a loopback peer. */
+	if (addr.ss_family == AF_INET) {
+		const struct sockaddr_in *in = (const struct sockaddr_in *)&addr;
+		return (ntohl(in->sin_addr.s_addr) >> 24) == 127;
+	}
+	if (addr.ss_family == AF_INET6) {
+		const struct sockaddr_in6 *in6 = (const struct sockaddr_in6 *)&addr;
+		if (IN6_IS_ADDR_LOOPBACK(&in6->sin6_addr)) {
+			return true;
+		}
+		return IN6_IS_ADDR_V4MAPPED(&in6->sin6_addr) && in6->sin6_addr.s6_addr[12] == 127;
+	}
+	return false;
+}
+
+static void peer_host(int fd, char *host, size_t size) {
+	struct sockaddr_storage addr;
+	socklen_t len = sizeof(addr);
+	snprintf(host, size, "unix");
+	if (getpeername(fd, (struct sockaddr *)&addr, &len) == 0 &&
+			addr.ss_family != AF_UNIX) {
+		if (getnameinfo((struct sockaddr *)&addr, len, host, size, NULL, 0,
+				NI_NUMERICHOST) != 0) {
+			snprintf(host, size, "?");
+		}
+	}
+}
+
+void vnc_guest_create(struct vnc_server *vnc, int fd, bool is_unix) {
+	const struct options_vnc *options = vnc->options;
+	char host[64];
+	peer_host(fd, host, sizeof(host));
+	if (!vnc_auth_allowed(vnc, host)) {
+		wlr_log(WLR_INFO, "VNC: refusing %s for now: too many failed logins", host);
+		close(fd);
+		return;
+	}
+	struct preauth_limits limits = {
+		.per_address = options->max_pending_per_address,
+		.total = options->max_pending,
+	};
+	struct vnc_guest *oldest;
+	int n_same = count_from(vnc, host, &oldest);
+	switch (preauth_decide(&limits, vnc->n_guests, n_same)) {
+	case PREAUTH_EVICT_SAME_ADDRESS:
+		vnc_guest_drop(oldest, "it gives way to a newer connection from the same "
+			"address (--vnc-max-pending-per-address)");
+		break;
+	case PREAUTH_EVICT_BUSIEST:
+		vnc_guest_drop(oldest_of_busiest(vnc), "it gives way to a newer connection "
+			"(--vnc-max-pending)");
+		break;
+	case PREAUTH_ADMIT:
+		break;
+	}
+
+	struct vnc_guest *guest = zalloc(sizeof(*guest));
+	guest->vnc = vnc;
+	guest->fd = fd;
+	snprintf(guest->host, sizeof(guest->host), "%s", host);
+	guest->is_unix = is_unix;
+	guest->local = is_unix || is_loopback_peer(fd);
+	struct wl_event_loop *loop = vnc->server->loop;
+	guest->source = wl_event_loop_add_fd(loop, fd, WL_EVENT_READABLE, handle_guest_fd, guest);
+	guest->recheck = wl_event_loop_add_timer(loop, handle_recheck, guest);
+	guest->deadline = wl_event_loop_add_timer(loop, handle_deadline, guest);
+	wl_list_insert(&vnc->guests, &guest->link);
+	vnc->n_guests++;
+	wl_event_source_timer_update(guest->recheck, SILENT_MS);
+	guest->waited_ms = SILENT_MS;
+	wl_event_source_timer_update(guest->deadline, options->handshake_timeout * 1000);
+}
+
+void vnc_guests_finish(struct vnc_server *vnc) {
+	struct vnc_guest *guest, *tmp;
+	wl_list_for_each_safe(guest, tmp, &vnc->guests, link) {
+		guest_free(guest, true);
+	}
+}

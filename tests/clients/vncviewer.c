@@ -4,7 +4,16 @@
  *   oriel-test-vncviewer [options] HOST:PORT|SOCKET-PATH MODE [ARG]
  *
  * Options:
- *   --password-file FILE  VncAuth password: the file's first line
+ *   --password-file FILE  the password (VncAuth, or VeNCrypt Plain with
+ *                         --user): the file's first line
+ *   --user NAME           the user name for VeNCrypt's Plain sub-types
+ *   --ca CERT.pem         the certificate (or CA) to trust for VeNCrypt's
+ *                         X509 sub-types; without it they fail
+ *   --security LIST       security types to accept, in libvncclient's
+ *                         order: e.g. "vencrypt" or "none,vncauth"
+ *                         (names none, vncauth, vencrypt, or numbers)
+ *   --bind ADDR           connect from this local IPv4 address (e.g.
+ *                         127.0.0.3)
  *   --encodings LIST      e.g. "raw" or "tight copyrect" (libvncclient's
  *                         default list otherwise)
  *   --quality N           allow lossy JPEG at quality level N (0-9);
@@ -44,13 +53,20 @@
  *   cuttext BASE64        ServerCutText (Latin-1 bytes, base64)
  *   bell
  *   done COMMAND          a script command was sent
- *   auth-failed           the server refused our password (exit 2)
+ *   security TYPE SUBTYPE the security type used (19: VeNCrypt, with its
+ *                         sub-type; 0 for others), before `connected`
+ *   auth-failed           the server refused our password or account
+ *                         (exit 2)
+ *   tls-failed            the TLS handshake failed, e.g. a certificate
+ *                         that --ca does not vouch for (exit 4)
  *   disconnected          the server closed the connection (exit 3)
  *   error MESSAGE         anything else that went wrong (exit 1)
  * libvncclient's own log goes to stderr.
  */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <getopt.h>
+#include <netinet/in.h>
 #include <poll.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -58,17 +74,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <rfb/rfbclient.h>
 #include <xkbcommon/xkbcommon.h>
 
-enum { EXIT_AUTH = 2, EXIT_DISCONNECTED = 3 };
+enum { EXIT_AUTH = 2, EXIT_DISCONNECTED = 3, EXIT_TLS = 4 };
 
 struct viewer {
 	rfbClient *client;
 	const char *password_file;
+	const char *user;
+	const char *ca;
 	int timeout_s;
 	uint8_t *covered; /* one byte per pixel: received at least once */
 	long uncovered;
@@ -83,6 +102,7 @@ struct viewer {
 static struct viewer viewer;
 static bool password_asked; /* the server asked for a password */
 static bool failure_logged;  /* libvncclient logged a refusal */
+static bool tls_failed;      /* libvncclient's TLS handshake failed */
 
 static void out(const char *fmt, ...)
 {
@@ -106,6 +126,8 @@ static void client_log(const char *fmt, ...)
 	/* SecurityResult "failed" with its reason, or VncAuth's own message. */
 	if (strstr(buf, "connection failed") || strstr(buf, "uthentication failed"))
 		failure_logged = true;
+	if (strstr(buf, "TLS handshake failed"))
+		tls_failed = true;
 	fprintf(stderr, "libvncclient: %s", buf);
 	if (buf[0] == '\0' || buf[strlen(buf) - 1] != '\n')
 		fputc('\n', stderr);
@@ -119,7 +141,7 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static char *password(rfbClient *client)
+static char *read_password(void)
 {
 	char buf[256] = "";
 	FILE *f;
@@ -139,6 +161,86 @@ static char *password(rfbClient *client)
 	fclose(f);
 	buf[strcspn(buf, "\r\n")] = '\0';
 	return strdup(buf);
+}
+
+static char *password(rfbClient *client)
+{
+	return read_password();
+}
+
+/* VeNCrypt: the certificate to trust (X509 sub-types), or the account. */
+static rfbCredential *credential(rfbClient *client, int type)
+{
+	rfbCredential *cred = calloc(1, sizeof(*cred));
+
+	if (!cred)
+		return NULL;
+	if (type == rfbCredentialTypeX509) {
+		if (!viewer.ca) {
+			fprintf(stderr, "the server wants an X509 sub-type; no --ca given\n");
+			free(cred);
+			return NULL;
+		}
+		cred->x509Credential.x509CACertFile = strdup(viewer.ca);
+	} else if (type == rfbCredentialTypeUser) {
+		cred->userCredential.username = strdup(viewer.user ? viewer.user : "");
+		cred->userCredential.password = read_password();
+	} else {
+		free(cred);
+		return NULL;
+	}
+	return cred;
+}
+
+static bool parse_security(rfbClient *client, const char *list)
+{
+	uint32_t types[16];
+	int n = 0;
+	char *copy = strdup(list), *save = NULL;
+
+	for (char *t = strtok_r(copy, ", ", &save); t && n < 15;
+	     t = strtok_r(NULL, ", ", &save)) {
+		if (strcmp(t, "none") == 0)
+			types[n++] = rfbNoAuth;
+		else if (strcmp(t, "vncauth") == 0)
+			types[n++] = rfbVncAuth;
+		else if (strcmp(t, "vencrypt") == 0)
+			types[n++] = rfbVeNCrypt;
+		else if (atoi(t) > 0)
+			types[n++] = (uint32_t)atoi(t);
+		else {
+			free(copy);
+			return false;
+		}
+	}
+	free(copy);
+	types[n] = 0;
+	SetClientAuthSchemes(client, types, n);
+	return n > 0;
+}
+
+/* A TCP connection from a chosen local address, handed to libvncclient. */
+static int connect_from(const char *bind_addr, const char *host, int port)
+{
+	struct sockaddr_in local = { .sin_family = AF_INET };
+	struct sockaddr_in remote = { .sin_family = AF_INET, .sin_port = htons(port) };
+	int fd;
+
+	if (inet_pton(AF_INET, bind_addr, &local.sin_addr) != 1 ||
+	    inet_pton(AF_INET, host, &remote.sin_addr) != 1) {
+		out("error --bind wants IPv4 addresses (%s, %s)", bind_addr, host);
+		return -1;
+	}
+	fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0 || bind(fd, (struct sockaddr *)&local, sizeof(local)) < 0 ||
+	    connect(fd, (struct sockaddr *)&remote, sizeof(remote)) < 0) {
+		out("error cannot connect from %s to %s:%d: %s", bind_addr, host, port,
+		    strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	return fd;
 }
 
 static rfbBool alloc_framebuffer(rfbClient *client)
@@ -532,6 +634,7 @@ static bool fully_received(void)
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: oriel-test-vncviewer [--password-file FILE] "
+		"[--user NAME] [--ca CERT.pem] [--security LIST] [--bind ADDR] "
 		"[--encodings LIST] [--quality N] [--no-cursor] [--exclusive] "
 		"[--timeout S] HOST:PORT|SOCKET-PATH snapshot FILE|watch SECONDS|script\n");
 }
@@ -540,6 +643,10 @@ int main(int argc, char **argv)
 {
 	static const struct option options[] = {
 		{ "password-file", required_argument, NULL, 'p' },
+		{ "user", required_argument, NULL, 'u' },
+		{ "ca", required_argument, NULL, 'a' },
+		{ "security", required_argument, NULL, 's' },
+		{ "bind", required_argument, NULL, 'B' },
 		{ "encodings", required_argument, NULL, 'e' },
 		{ "quality", required_argument, NULL, 'q' },
 		{ "no-cursor", no_argument, NULL, 'c' },
@@ -549,7 +656,8 @@ int main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
-	const char *encodings = NULL, *address, *mode;
+	const char *encodings = NULL, *security = NULL, *bind_addr = NULL;
+	const char *address, *mode;
 	int quality = -1, opt, status = 0;
 	bool cursor = true, shared = true, bgr = false, ok;
 	char *host, *colon;
@@ -560,6 +668,10 @@ int main(int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
 		switch (opt) {
 		case 'p': viewer.password_file = optarg; break;
+		case 'u': viewer.user = optarg; break;
+		case 'a': viewer.ca = optarg; break;
+		case 's': security = optarg; break;
+		case 'B': bind_addr = optarg; break;
 		case 'e': encodings = optarg; break;
 		case 'q': quality = atoi(optarg); break;
 		case 'c': cursor = false; break;
@@ -611,6 +723,22 @@ int main(int argc, char **argv)
 	client->appData.qualityLevel = quality >= 0 ? quality : 9;
 	client->canHandleNewFBSize = TRUE;
 	client->GetPassword = password;
+	client->GetCredential = credential;
+	if (security && !parse_security(client, security)) {
+		out("error bad --security %s", security);
+		return 1;
+	}
+	if (bind_addr) {
+		if (host[0] == '/') {
+			out("error --bind needs a TCP address");
+			return 1;
+		}
+		client->sock = connect_from(bind_addr, host, port);
+		if (client->sock < 0)
+			return 1;
+		/* libvncclient's way to take a socket that is already connected. */
+		client->listenSpecified = TRUE;
+	}
 	client->MallocFrameBuffer = alloc_framebuffer;
 	client->GotFrameBufferUpdate = got_update;
 	client->GotCopyRect = got_copy_rect;
@@ -625,9 +753,15 @@ int main(int argc, char **argv)
 			out("auth-failed");
 			return EXIT_AUTH;
 		}
+		if (tls_failed) {
+			out("tls-failed");
+			return EXIT_TLS;
+		}
 		out("error cannot connect to %s", address);
 		return 1;
 	}
+	out("security %u %u", (unsigned)client->authScheme,
+	    client->authScheme == rfbVeNCrypt ? (unsigned)client->subAuthScheme : 0u);
 	out("connected %d %d", client->width, client->height);
 
 	if (strcmp(mode, "snapshot") == 0) {

@@ -23,6 +23,7 @@ Running one test by hand is as for the harness, plus the viewer:
 
 import base64
 import os
+import re
 import socket
 import struct
 import subprocess
@@ -284,10 +285,19 @@ def expect_same_pixels(vnc_img, shot, tolerance=0, exclude=None, what="VNC frame
 # The test viewer
 
 def viewer_argv(address, mode_args, password_file=None, encodings=None,
-                quality=None, cursor=True, bgr=False, timeout=20):
+                quality=None, cursor=True, bgr=False, timeout=20, user=None,
+                ca=None, security=None, bind=None):
     argv = [harness.exe("ORIEL_TEST_VNCVIEWER"), "--timeout", str(int(T(timeout)))]
     if password_file is not None:
         argv += ["--password-file", str(password_file)]
+    if user is not None:
+        argv += ["--user", user]
+    if ca is not None:
+        argv += ["--ca", str(ca)]
+    if security is not None:
+        argv += ["--security", security]
+    if bind is not None:
+        argv += ["--bind", bind]
     if encodings is not None:
         argv += ["--encodings", encodings]
     if quality is not None:
@@ -614,3 +624,293 @@ def typing_test(layout):
             got = s.wait_for(written, what="xterm's shell to read the typed line")
             harness.expect_eq(got, TYPED + "\n", "line typed from the viewer "
                               "into xterm with layout %s" % layout)
+
+
+# ---------------------------------------------------------------------------
+# VeNCrypt: accounts, the certificate, raw VeNCrypt messages
+
+VENCRYPT = 19
+TLS_NONE, TLS_VNC, TLS_PLAIN = 257, 258, 259
+X509_NONE, X509_VNC, X509_PLAIN = 260, 261, 262
+
+
+def crypt_sha512(password):
+    """A crypt(3) SHA-512 hash of password, as `mkpasswd -m sha-512` writes."""
+    res = subprocess.run([harness.tool("openssl"), "passwd", "-6", "-stdin"],
+                         input=password + "\n", capture_output=True, text=True)
+    expect(res.returncode == 0 and res.stdout.startswith("$6$"),
+           "openssl passwd -6 failed: %s" % res.stderr.strip())
+    return res.stdout.strip()
+
+
+def write_users_file(session_or_dir, accounts):
+    """A --vnc-users file from [(name, password[, "view-only"])]: lines
+    NAME:HASH[:view-only]; returns its path (mode 0600)."""
+    base = getattr(session_or_dir, "tmp", session_or_dir)
+    path = Path(base) / ("users-%d" % os.getpid())
+    n = 0
+    while path.exists():
+        n += 1
+        path = Path(base) / ("users-%d-%d" % (os.getpid(), n))
+    lines = []
+    for entry in accounts:
+        name, password = entry[0], entry[1]
+        line = "%s:%s" % (name, crypt_sha512(password))
+        if len(entry) > 2 and entry[2]:
+            line += ":" + entry[2]
+        lines.append(line + "\n")
+    path.write_text("".join(lines))
+    os.chmod(path, 0o600)
+    return path
+
+
+CERT_LOG = re.compile(r"VNC: (made the|using the) certificate (\S+), "
+                      r"SHA-256 fingerprint ([0-9A-F:]+)")
+
+
+def certificate(session, timeout=harness.DEFAULT_TIMEOUT):
+    """(path, fingerprint, made) from oriel's log line about its certificate:
+    made is True when oriel generated it at this start."""
+    def logged():
+        m = CERT_LOG.search(session.log_text())
+        if not m:
+            raise NotYet("no certificate line in oriel's log yet")
+        return m
+    m = session.wait_for(logged, timeout, "oriel to log its certificate")
+    return Path(m.group(2)), m.group(3), m.group(1) == "made the"
+
+
+def pem_fingerprint(path):
+    """SHA-256 fingerprint of a PEM certificate, as AB:CD:..."""
+    import hashlib
+    text = Path(path).read_text()
+    body = text.split("-----BEGIN CERTIFICATE-----", 1)[1].split(
+        "-----END CERTIFICATE-----", 1)[0]
+    der = base64.b64decode("".join(body.split()))
+    return ":".join("%02X" % b for b in hashlib.sha256(der).digest())
+
+
+def other_certificate(directory):
+    """A self-signed certificate oriel does not have (a viewer pinned to it
+    must not trust oriel)."""
+    cert = Path(directory) / "other-cert.pem"
+    key = Path(directory) / "other-key.pem"
+    res = subprocess.run(
+        [harness.tool("openssl"), "req", "-x509", "-newkey", "ec", "-pkeyopt",
+         "ec_paramgen_curve:prime256v1", "-nodes", "-subj", "/CN=localhost",
+         "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1", "-days", "2",
+         "-keyout", str(key), "-out", str(cert)], capture_output=True, text=True)
+    expect(res.returncode == 0, "openssl req failed: %s" % res.stderr.strip())
+    return cert
+
+
+def security_types(address, timeout=10):
+    """The security types a fresh RFB 3.8 connection is offered (list)."""
+    s = _connect(address, T(timeout))
+    try:
+        expect(recv_exactly(s, 12, timeout).startswith(b"RFB 003."), "no RFB greeting")
+        s.sendall(b"RFB 003.008\n")
+        (n,) = recv_exactly(s, 1, timeout)
+        return list(recv_exactly(s, n, timeout)) if n else []
+    finally:
+        s.close()
+
+
+def vencrypt_start(address, timeout=10):
+    """Connect, choose VeNCrypt and agree on version 0.2.  Returns (socket,
+    the sub-types offered)."""
+    s = _connect(address, T(timeout))
+    expect(recv_exactly(s, 12, timeout).startswith(b"RFB 003."), "no RFB greeting")
+    s.sendall(b"RFB 003.008\n")
+    (n,) = recv_exactly(s, 1, timeout)
+    types = list(recv_exactly(s, n, timeout))
+    expect(VENCRYPT in types, "VeNCrypt (19) not offered: %r" % types)
+    s.sendall(bytes([VENCRYPT]))
+    expect(recv_exactly(s, 2, timeout) == b"\x00\x02", "VeNCrypt version is not 0.2")
+    s.sendall(b"\x00\x02")
+    (ok,) = recv_exactly(s, 1, timeout)
+    expect(ok == 0, "the server refused VeNCrypt 0.2 (%d)" % ok)
+    (count,) = recv_exactly(s, 1, timeout)
+    raw = recv_exactly(s, 4 * count, timeout)
+    subtypes = list(struct.unpack(">%dI" % count, raw))
+    return s, subtypes
+
+
+# ---------------------------------------------------------------------------
+# A recording TCP proxy
+
+class RecordingProxy:
+    """Listens on 127.0.0.1 and forwards every connection to `target`
+    ((host, port)), keeping every byte of both directions: `to_server` and
+    `to_viewer` (bytearrays, all connections together)."""
+
+    def __init__(self, target):
+        self.target = target
+        self.to_server = bytearray()
+        self.to_viewer = bytearray()
+        self.lock = threading.Lock()
+        self.listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self.listener.bind((LOCALHOST, 0))
+        self.listener.listen(8)
+        self.port = self.listener.getsockname()[1]
+        self.address = (LOCALHOST, self.port)
+        self.closed = False
+        self.sockets = []
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self):
+        while not self.closed:
+            try:
+                viewer, _ = self.listener.accept()
+            except OSError:
+                return
+            try:
+                server = socket.create_connection(self.target, timeout=T(10))
+            except OSError:
+                viewer.close()
+                continue
+            server.settimeout(None)
+            self.sockets += [viewer, server]
+            threading.Thread(target=self._pump, args=(viewer, server, self.to_server),
+                             daemon=True).start()
+            threading.Thread(target=self._pump, args=(server, viewer, self.to_viewer),
+                             daemon=True).start()
+
+    def _pump(self, src, dst, record):
+        try:
+            while True:
+                data = src.recv(65536)
+                if not data:
+                    break
+                with self.lock:
+                    record += data
+                dst.sendall(data)
+        except OSError:
+            pass
+        for sock in (src, dst):
+            try:
+                sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+    def recorded(self):
+        """(to_server, to_viewer) as bytes, as recorded so far."""
+        with self.lock:
+            return bytes(self.to_server), bytes(self.to_viewer)
+
+    def close(self):
+        self.closed = True
+        self.listener.close()
+        for sock in self.sockets:
+            try:
+                sock.close()
+            except OSError:
+                pass
+
+
+# ---------------------------------------------------------------------------
+# An X server for X viewers (TigerVNC's), and its screenshots
+
+class Xvfb(harness.Client):
+    """An Xvfb of its own (display number chosen by Xvfb), for viewers that
+    are X clients.  `display` is ":N"; it stops with the session."""
+
+    def __init__(self, session, size=(1280, 800)):
+        log_path = session.tmp / ("client-%02d-xvfb.log" % next(session._counter))
+        read_fd, write_fd = os.pipe()
+        argv = [harness.tool("Xvfb"), "-displayfd", str(write_fd), "-screen", "0",
+                "%dx%dx24" % tuple(size), "-nolisten", "tcp", "-noreset"]
+        with open(log_path, "wb") as logf:
+            proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=logf,
+                                    stderr=subprocess.STDOUT, pass_fds=(write_fd,),
+                                    start_new_session=True)
+        os.close(write_fd)
+        super().__init__(session, "xvfb", argv, proc, log_path)
+        session.clients.append(self)
+        deadline = time.monotonic() + T(15)
+        buf = b""
+        os.set_blocking(read_fd, False)
+        try:
+            while not buf.endswith(b"\n"):
+                if proc.poll() is not None:
+                    raise TestFailure("Xvfb exited with %s: %s" % (
+                        proc.returncode, self.log()[-2000:]))
+                if time.monotonic() > deadline:
+                    raise TestFailure("Xvfb did not say its display number")
+                try:
+                    chunk = os.read(read_fd, 64)
+                    if chunk:
+                        buf += chunk
+                        continue
+                except BlockingIOError:
+                    pass
+                time.sleep(0.05)
+        finally:
+            os.close(read_fd)
+        self.display = ":" + buf.decode().strip()
+        self.env = dict(session.env)
+        self.env["DISPLAY"] = self.display
+        self.env.pop("WAYLAND_DISPLAY", None)
+        self.env.pop("XAUTHORITY", None)
+
+    def run(self, *argv, timeout=15, check=True):
+        return self.session.run_tool(list(argv), timeout=timeout, check=check,
+                                     env={"DISPLAY": self.display,
+                                          "WAYLAND_DISPLAY": None})
+
+    def screenshot(self, wid="root"):
+        """The screen (or window wid) as a harness.Image, through xwd."""
+        path = self.session.tmp / ("xvfb-%03d.xwd" % next(self.session._counter))
+        argv = [harness.tool("xwd"), "-silent", "-out", str(path)]
+        argv += ["-root"] if wid == "root" else ["-id", str(wid)]
+        self.run(*argv)
+        return read_xwd(path)
+
+
+def read_xwd(path):
+    """An XWD file (ZPixmap, 24/32 bits per pixel, TrueColor) as a
+    harness.Image."""
+    data = Path(path).read_bytes()
+    fields = struct.unpack(">25I", data[:100])
+    (header_size, _version, pixmap_format, _depth, width, height, _xoff,
+     byte_order, _unit, _bit_order, _pad, bpp, bytes_per_line, _vclass,
+     red_mask, green_mask, blue_mask, _bits_rgb, _cmap_entries, ncolors) = fields[:20]
+    if pixmap_format != 2 or bpp not in (24, 32):
+        raise TestFailure("%s: unsupported XWD (format %d, %d bpp)" % (
+            path, pixmap_format, bpp))
+    pos = header_size + 12 * ncolors
+    step = bpp // 8
+    out = bytearray(width * height * 3)
+
+    def shift(mask):
+        return (mask & -mask).bit_length() - 1
+    shifts = [shift(m) for m in (red_mask, green_mask, blue_mask)]
+    order = "<" if byte_order == 0 else ">"
+    for y in range(height):
+        row = data[pos + y * bytes_per_line:pos + y * bytes_per_line + width * step]
+        if step == 4:
+            values = struct.unpack(order + "%dI" % width, row)
+        else:
+            values = [int.from_bytes(row[i:i + 3], "little" if order == "<" else "big")
+                      for i in range(0, len(row), 3)]
+        if step == 4 and shifts == [16, 8, 0] and order == "<":
+            # The common case: B, G, R, X in memory.
+            o = y * width * 3
+            out[o:o + width * 3:3] = row[2::4]
+            out[o + 1:o + width * 3:3] = row[1::4]
+            out[o + 2:o + width * 3:3] = row[0::4]
+            continue
+        o = y * width * 3
+        for x, v in enumerate(values):
+            out[o + 3 * x] = (v >> shifts[0]) & 0xff
+            out[o + 3 * x + 1] = (v >> shifts[1]) & 0xff
+            out[o + 3 * x + 2] = (v >> shifts[2]) & 0xff
+    return harness.Image(width, height, 3, out, str(path))
+
+
+def write_secret_in(directory, name, secret):
+    """A file holding one password in directory (for --password-file)."""
+    path = Path(directory) / ("secret-" + name)
+    path.write_text(secret + "\n")
+    os.chmod(path, 0o600)
+    return path

@@ -914,3 +914,11 @@ def write_secret_in(directory, name, secret):
     path.write_text(secret + "\n")
     os.chmod(path, 0o600)
     return path
+
+
+def write_password_file_in(directory, lines):
+    """A --vnc-password-file (lines SECRET or view-only:SECRET), mode 0600."""
+    path = Path(directory) / "vnc-passwords"
+    path.write_text("".join(l + "\n" for l in lines))
+    os.chmod(path, 0o600)
+    return path

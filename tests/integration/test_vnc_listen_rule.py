@@ -1,0 +1,145 @@
+#!/usr/bin/env python3
+"""The listening rule: beyond loopback, TLS and accounts, or an explicit
+--vnc-insecure.
+
+- `--vnc 0.0.0.0:PORT` alone, with only a password file, or with only
+  --vnc-insecure: oriel exits with status 1 and the error that names the
+  options to add, and never accepts a connection;
+- with --vnc-password-file and --vnc-insecure it starts, logs an ERROR
+  about VncAuth in the clear at start, and a loopback viewer logs in with
+  VncAuth;
+- in a network namespace of the test's own (unshare -n; its loopback
+  device also carries 192.0.2.1, a documentation address that leaves
+  nothing), a viewer reaching that listener at 192.0.2.1 is beyond
+  loopback: it is offered VeNCrypt before VncAuth, it logs in with
+  VncAuth, and oriel logs an ERROR for that connection; with --vnc-users
+  instead, such a viewer is offered VeNCrypt alone and logs in with
+  X509Plain.
+"""
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import harness
+import vnc
+from harness import Session, TestFailure, expect, expect_eq, tool
+
+OUTSIDE = "192.0.2.1"
+PASSWORD = "insecur1"
+
+
+def refused(args, what):
+    port = vnc.free_port()
+    listen = "0.0.0.0:%d" % port
+    with Session(outputs=["640x480"], args=["--vnc", listen] + args,
+                 wait_ready=False, check_exit=False) as s:
+        accepted = False
+        deadline = time.monotonic() + harness.T(20)
+        while s.oriel.poll() is None and time.monotonic() < deadline:
+            try:
+                with socket.create_connection((vnc.LOCALHOST, port), timeout=0.2):
+                    accepted = True
+            except OSError:
+                pass
+            time.sleep(0.05)
+        status = s.wait_exit(timeout=5)
+        text = s.log_text()
+        expect_eq(status, 1, "oriel's exit status for %s" % what)
+        expect(not accepted, "oriel accepted a connection on %s (%s)" % (listen, what))
+        want = "oriel: refusing to serve VNC on %s without accounts" % listen
+        expect(want in text, "no %r for %s:\n%s" % (want, what, text[-2000:]))
+        for option in ("--vnc-users FILE", "--vnc-pam", "--vnc-insecure"):
+            expect(option in text, "the error for %s does not name %s:\n%s"
+                   % (what, option, text[-2000:]))
+
+
+def insecure_starts(d):
+    pwfile = vnc.write_password_file_in(d, [PASSWORD])
+    secret = vnc.write_secret_in(d, "vncauth", PASSWORD)
+    port = vnc.free_port()
+    with Session(outputs=["640x480"],
+                 args=["--vnc", "0.0.0.0:%d" % port, "--vnc-password-file", pwfile,
+                       "--vnc-insecure"]) as s:
+        vnc.wait_listening(s, vnc.tcp(port))
+        warning = [l for l in s.log_text().splitlines()
+                   if "--vnc-insecure: viewers beyond loopback may log in with VncAuth "
+                      "in the clear" in l]
+        expect(warning, "no warning about --vnc-insecure at start:\n%s"
+               % s.log_text()[-2000:])
+        expect("[ERROR]" in warning[0], "the --vnc-insecure warning is not an ERROR: %s"
+               % warning[0])
+        img = vnc.snapshot(s, vnc.tcp(port), password_file=secret)
+        expect_eq((img.width, img.height), (640, 480), "VncAuth viewer's framebuffer")
+
+
+def in_namespace():
+    """Runs inside `unshare -n`: only this test's loopback device exists."""
+    subprocess.run([tool("ip"), "link", "set", "lo", "up"], check=True)
+    subprocess.run([tool("ip"), "addr", "add", OUTSIDE + "/32", "dev", "lo"], check=True)
+    with tempfile.TemporaryDirectory(prefix="oriel-vnc-rule-") as d:
+        d = Path(d)
+        pwfile = vnc.write_password_file_in(d, [PASSWORD])
+        secret = vnc.write_secret_in(d, "vncauth", PASSWORD)
+        port = vnc.free_port()
+        with Session(outputs=["640x480"],
+                     args=["--vnc", "0.0.0.0:%d" % port, "--vnc-password-file", pwfile,
+                           "--vnc-insecure"]) as s:
+            vnc.wait_listening(s, vnc.tcp(port))
+            expect_eq(vnc.security_types((vnc.LOCALHOST, port)), [2, vnc.VENCRYPT],
+                      "security types on loopback (VncAuth first)")
+            expect_eq(vnc.security_types((OUTSIDE, port)), [vnc.VENCRYPT, 2],
+                      "security types beyond loopback (VeNCrypt first)")
+            img = vnc.snapshot(s, (OUTSIDE, port), password_file=secret,
+                               security="vncauth")
+            expect_eq((img.width, img.height), (640, 480), "framebuffer from %s" % OUTSIDE)
+            lines = [l for l in s.log_text().splitlines()
+                     if "%s logs in with VncAuth in the clear (--vnc-insecure)" % OUTSIDE in l]
+            expect(lines and "[ERROR]" in lines[0],
+                   "no ERROR for the VncAuth login from %s:\n%s" % (
+                       OUTSIDE, s.log_text()[-2000:]))
+            before = len(lines)
+            vnc.snapshot(s, vnc.tcp(port), password_file=secret, security="vncauth")
+            expect_eq(s.log_text().count("logs in with VncAuth in the clear"), before,
+                      "warnings after a loopback login (none is due)")
+
+        users = vnc.write_users_file(d, [("alice", PASSWORD)])
+        port = vnc.free_port()
+        with Session(outputs=["640x480"],
+                     args=["--vnc", "0.0.0.0:%d" % port, "--vnc-users", users]) as s:
+            vnc.wait_listening(s, vnc.tcp(port))
+            cert, _fp, _made = vnc.certificate(s)
+            expect_eq(vnc.security_types((OUTSIDE, port)), [vnc.VENCRYPT],
+                      "security types beyond loopback with accounts")
+            sock, subtypes = vnc.vencrypt_start((OUTSIDE, port))
+            sock.close()
+            expect_eq(subtypes, [vnc.X509_PLAIN], "VeNCrypt sub-types beyond loopback")
+            img = vnc.snapshot(s, (OUTSIDE, port), user="alice", password_file=secret,
+                               ca=cert)
+            expect_eq((img.width, img.height), (640, 480), "X509Plain from %s" % OUTSIDE)
+            expect('viewer %s logged in as "alice" (X509Plain' % OUTSIDE in s.log_text(),
+                   "oriel did not log the X509Plain login from %s" % OUTSIDE)
+
+
+def main():
+    if "--in-namespace" in sys.argv:
+        return in_namespace()
+    with tempfile.TemporaryDirectory(prefix="oriel-vnc-rule-") as d:
+        d = Path(d)
+        pwfile = vnc.write_password_file_in(d, [PASSWORD])
+        refused([], "no account option")
+        refused(["--vnc-password-file", str(pwfile)], "a password file alone")
+        refused(["--vnc-insecure"], "--vnc-insecure without a password file")
+        insecure_starts(d)
+    res = subprocess.run([tool("unshare"), "--net", sys.executable, sys.argv[0],
+                          "--in-namespace"], env=os.environ)
+    if res.returncode != 0:
+        raise TestFailure("the part in a network namespace failed (exit %d)"
+                          % res.returncode)
+
+
+if __name__ == "__main__":
+    harness.run(main)

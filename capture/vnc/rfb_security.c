@@ -122,7 +122,14 @@ static enum rfb_security_step on_version(struct rfb_security *sec, const uint8_t
 	int major, minor;
 	if (memcmp(p, "RFB ", 4) != 0 || p[7] != '.' || p[11] != '\n' ||
 			!parse_digits(p + 4, &major) || !parse_digits(p + 8, &minor)) {
-		return fail(sec, "not an RFB protocol version");
+		char shown[VERSION_LEN + 1];
+		for (int i = 0; i < VERSION_LEN; i++) {
+			shown[i] = p[i] >= 0x20 && p[i] < 0x7f ? (char)p[i] : '.';
+		}
+		shown[VERSION_LEN] = '\0';
+		char error[64];
+		snprintf(error, sizeof(error), "not an RFB protocol version: \"%s\"", shown);
+		return fail(sec, error);
 	}
 	if (major != 3) {
 		return fail(sec, "an RFB version other than 3.x");

@@ -167,7 +167,7 @@ bool vnc_client_open(struct vnc_server *vnc, int fd, gnutls_session_t tls,
 	struct vnc_relay_start start = {
 		.tls = tls,
 		.skip_outbound = admission->authenticated ? GREETING_LEN : 0,
-		.inbound_prefix = admission->authenticated ? RFB_MARK : NULL,
+		.inbound_prefix = admission->authenticated ? RFB_MARK : admission->request,
 	};
 	int local_fd = vnc_backlog_open(vnc, fd, &start);
 	if (local_fd < 0) {

@@ -29,8 +29,22 @@
  * with it (vnc_handshake.c).
  */
 
-/* How long a silent connection may take before it counts as a VNC viewer. */
-#define SILENT_MS 100
+/*
+ * How long a silent connection may take before it counts as a VNC viewer.
+ * A browser opens connections ahead of its requests and may leave them
+ * silent for a while, and once oriel sent an RFB greeting it cannot use
+ * them for HTTP; closed untouched, it just opens others. So an address
+ * that sent HTTP lately gets longer.
+ */
+#define SILENT_MS 200
+#define BROWSER_SILENT_MS 3000
+#define BROWSER_MEMORY_MS 60000
+/*
+ * A browser loading noVNC opens several connections at once (six per host
+ * in Chromium and Firefox), some ahead of their requests: an address that
+ * sent HTTP lately may have this many guests before the oldest gives way.
+ */
+#define BROWSER_PENDING 16
 /* Requests arriving in pieces are re-checked at this interval. */
 #define RECHECK_MS 10
 /* A whole TLS record (the ClientHello) fits: 5 header bytes + 2^14. */
@@ -104,6 +118,38 @@ static int handle_deadline(void *data) {
 	return 0;
 }
 
+static int64_t now_ms(void) {
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+void vnc_guest_remember_browser(struct vnc_server *vnc, const char *host) {
+	struct vnc_browser_host *slot = &vnc->browsers[0];
+	for (size_t i = 0; i < ARRAY_LEN(vnc->browsers); i++) {
+		struct vnc_browser_host *b = &vnc->browsers[i];
+		if (strcmp(b->host, host) == 0) {
+			slot = b;
+			break;
+		}
+		if (b->seen_ms < slot->seen_ms) {
+			slot = b; /* the oldest gives way */
+		}
+	}
+	snprintf(slot->host, sizeof(slot->host), "%s", host);
+	slot->seen_ms = now_ms();
+}
+
+static bool is_browser(struct vnc_server *vnc, const char *host) {
+	for (size_t i = 0; i < ARRAY_LEN(vnc->browsers); i++) {
+		const struct vnc_browser_host *b = &vnc->browsers[i];
+		if (b->seen_ms && strcmp(b->host, host) == 0) {
+			return now_ms() - b->seen_ms < BROWSER_MEMORY_MS;
+		}
+	}
+	return false;
+}
+
 /* Looks again later: the bytes so far are not a whole request. */
 static bool wait_more(struct vnc_guest *guest) {
 	/* Level-triggered: stop watching until the next look. */
@@ -113,9 +159,15 @@ static bool wait_more(struct vnc_guest *guest) {
 	return true;
 }
 
-/* The connection's first bytes decide where it goes. */
-static void sniff(struct vnc_guest *guest, bool silent_long_enough) {
+bool vnc_guest_is_http(const char *buf, size_t n) {
+	return (n >= 4 && memcmp(buf, "GET ", 4) == 0) || (n >= 5 && memcmp(buf, "HEAD ", 5) == 0);
+}
+
+/* The connection's first bytes decide where it goes; from_timer: a due look. */
+static void sniff(struct vnc_guest *guest, bool from_timer) {
 	struct vnc_server *vnc = guest->vnc;
+	int silent_ms = is_browser(vnc, guest->host) ? BROWSER_SILENT_MS : SILENT_MS;
+	bool silent_long_enough = from_timer && guest->waited_ms >= silent_ms;
 	char buf[PEEK_BYTES + 1];
 	ssize_t n = recv(guest->fd, buf, PEEK_BYTES, MSG_PEEK | MSG_DONTWAIT);
 	if (n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK)) {
@@ -126,12 +178,13 @@ static void sniff(struct vnc_guest *guest, bool silent_long_enough) {
 		n = 0;
 	}
 	buf[n] = '\0';
-	if (n >= 4 && memcmp(buf, "GET ", 4) == 0) {
+	if (vnc_guest_is_http(buf, (size_t)n)) {
 		bool complete = strstr(buf, "\r\n\r\n") || strstr(buf, "\n\n");
 		if (!complete && n < PEEK_BYTES) {
 			wait_more(guest);
 			return;
 		}
+		vnc_guest_remember_browser(vnc, guest->host);
 		if (vnc->http_dir && vnc_http_is_plain_get(buf, (size_t)n)) {
 			int fd = guest->fd;
 			guest_free(guest, false);
@@ -139,6 +192,7 @@ static void sniff(struct vnc_guest *guest, bool silent_long_enough) {
 			return;
 		}
 		/* A WebSocket upgrade: libvncserver speaks WebSocket. */
+		wlr_log(WLR_DEBUG, "VNC: %s asks for a WebSocket", guest->host);
 		if (vnc_guest_libvncserver_may_serve(guest, false)) {
 			vnc_guest_admit(guest, NULL, &(struct vnc_admission){0});
 		}
@@ -151,6 +205,11 @@ static void sniff(struct vnc_guest *guest, bool silent_long_enough) {
 		return;
 	}
 	if (n == 0 && !silent_long_enough) {
+		if (from_timer) {
+			/* A browser's address: look again when its time is up. */
+			wl_event_source_timer_update(guest->recheck, silent_ms - guest->waited_ms);
+			guest->waited_ms = silent_ms;
+		}
 		return;
 	}
 	if (n > 0 && n < 4 && !silent_long_enough) {
@@ -171,8 +230,20 @@ static int handle_recheck(void *data) {
 	struct vnc_guest *guest = data;
 	/* Watch the fd again (a recheck may have stopped that). */
 	wl_event_source_fd_update(guest->source, WL_EVENT_READABLE);
-	sniff(guest, guest->waited_ms >= SILENT_MS);
+	sniff(guest, true);
 	return 0;
+}
+
+/* Lets every guest whose first bytes arrived go where they send it. */
+static void look_at_waiting(struct vnc_server *vnc) {
+	struct vnc_guest *guest, *tmp;
+	wl_list_for_each_safe(guest, tmp, &vnc->guests, link) {
+		char byte;
+		if (!guest->handshake && guest->source &&
+				recv(guest->fd, &byte, 1, MSG_PEEK | MSG_DONTWAIT) == 1) {
+			sniff(guest, false);
+		}
+	}
 }
 
 /* The guests of one address, and the oldest of them. */
@@ -251,8 +322,16 @@ void vnc_guest_create(struct vnc_server *vnc, int fd, bool is_unix) {
 		.per_address = options->max_pending_per_address,
 		.total = options->max_pending,
 	};
+	if (is_browser(vnc, host) && limits.per_address < BROWSER_PENDING) {
+		limits.per_address = BROWSER_PENDING;
+	}
 	struct vnc_guest *oldest;
 	int n_same = count_from(vnc, host, &oldest);
+	if (preauth_decide(&limits, vnc->n_guests, n_same) != PREAUTH_ADMIT) {
+		/* Those whose first bytes wait go first: a burst of requests is no flood. */
+		look_at_waiting(vnc);
+		n_same = count_from(vnc, host, &oldest);
+	}
 	switch (preauth_decide(&limits, vnc->n_guests, n_same)) {
 	case PREAUTH_EVICT_SAME_ADDRESS:
 		vnc_guest_drop(oldest, "it gives way to a newer connection from the same "

@@ -12,6 +12,9 @@
 #include "compositor/server.h"
 #include "compositor/util.h"
 
+/* A wss viewer's WebSocket request, read whole before libvncserver gets it. */
+#define WSS_REQUEST_MAX 8192
+
 /*
  * oriel's side of the RFB handshake, before libvncserver sees a viewer:
  * the security types, VeNCrypt with its TLS handshake, and the login,
@@ -20,8 +23,10 @@
  * is in, its socket and TLS session go to the relay, and libvncserver
  * starts at ClientInit.
  *
- * A TLS hello first (wss) only gets the TLS handshake here: libvncserver
- * then speaks WebSocket and its own RFB handshake, in the clear to it.
+ * A TLS hello first (wss) only gets the TLS handshake here, and its
+ * request is read whole: libvncserver then speaks WebSocket and its own
+ * RFB handshake, in the clear to it. (Given less than 4 bytes, its
+ * WebSocket check would spin until more come.)
  */
 
 struct vnc_handshake {
@@ -37,6 +42,9 @@ struct vnc_handshake {
 	size_t out_sent;
 	struct account_check *check;
 	bool view_only;
+	bool reading_request; /* wss: the TLS handshake is done */
+	char request[WSS_REQUEST_MAX + 1];
+	size_t request_len;
 };
 
 static void progress(struct vnc_handshake *hs);
@@ -182,6 +190,44 @@ static void start_tls(struct vnc_handshake *hs) {
 	progress(hs);
 }
 
+/* wss: the WebSocket request, then libvncserver goes on with it. */
+static void read_request(struct vnc_handshake *hs) {
+	struct vnc_guest *guest = hs->guest;
+	while (!strstr(hs->request, "\r\n\r\n")) {
+		if (hs->request_len == WSS_REQUEST_MAX) {
+			vnc_guest_drop(guest, "its request over TLS is too long");
+			return;
+		}
+		ssize_t n = gnutls_record_recv(hs->tls, hs->request + hs->request_len,
+			WSS_REQUEST_MAX - hs->request_len);
+		if (n == GNUTLS_E_AGAIN || n == GNUTLS_E_INTERRUPTED) {
+			watch(hs, WL_EVENT_READABLE);
+			return;
+		}
+		if (n <= 0) {
+			vnc_guest_drop(guest, "it hung up after the TLS handshake");
+			return;
+		}
+		hs->request_len += (size_t)n;
+		hs->request[hs->request_len] = '\0';
+		if (strlen(hs->request) != hs->request_len) {
+			vnc_guest_drop(guest, "a NUL byte in its request over TLS");
+			return;
+		}
+	}
+	if (strncmp(hs->request, "GET ", 4) != 0) {
+		vnc_guest_drop(guest, "not a WebSocket request over TLS");
+		return;
+	}
+	gnutls_session_t tls = hs->tls;
+	hs->tls = NULL; /* the relay's now */
+	guest->handshake = NULL;
+	struct vnc_admission admission = { .request = xstrdup(hs->request) };
+	vnc_handshake_destroy(hs);
+	vnc_guest_admit(guest, tls, &admission);
+	free(admission.request);
+}
+
 static void tls_handshake(struct vnc_handshake *hs) {
 	int rc = gnutls_handshake(hs->tls);
 	if (rc == GNUTLS_E_AGAIN || rc == GNUTLS_E_INTERRUPTED) {
@@ -197,13 +243,8 @@ static void tls_handshake(struct vnc_handshake *hs) {
 	}
 	hs->in_tls_handshake = false;
 	if (hs->tls_first) {
-		/* wss: libvncserver goes on, with its WebSocket and RFB handshakes. */
-		struct vnc_guest *guest = hs->guest;
-		gnutls_session_t tls = hs->tls;
-		hs->tls = NULL;
-		guest->handshake = NULL;
-		vnc_handshake_destroy(hs);
-		vnc_guest_admit(guest, tls, &(struct vnc_admission){0});
+		hs->reading_request = true;
+		read_request(hs);
 		return;
 	}
 	hs->step = rfb_security_tls_done(&hs->sec);
@@ -215,6 +256,10 @@ static void progress(struct vnc_handshake *hs) {
 	for (;;) {
 		if (hs->in_tls_handshake) {
 			tls_handshake(hs);
+			return;
+		}
+		if (hs->reading_request) {
+			read_request(hs);
 			return;
 		}
 		bool gone = false;
@@ -233,6 +278,11 @@ static void progress(struct vnc_handshake *hs) {
 				return;
 			}
 			hs->step = rfb_security_feed(&hs->sec, hs->in, hs->in_len);
+			if (hs->step == RFB_SECURITY_STEP_FAILED && hs->sec.minor == 0 &&
+					vnc_guest_is_http((const char *)hs->in, hs->in_len)) {
+				/* A browser that was slow to ask: it retries, and then gets time. */
+				vnc_guest_remember_browser(guest->vnc, guest->host);
+			}
 			memset(hs->in, 0, hs->in_len);
 			hs->in_len = 0;
 			break;

@@ -33,6 +33,8 @@ struct vnc_admission {
 	bool view_only;
 	char user[256];     /* "" when no user name was given */
 	const char *method; /* "None", "VncAuth", "X509Plain", ... */
+	/* What the viewer sent already, for libvncserver (a wss request). */
+	char *request;
 };
 
 struct vnc_server {
@@ -65,6 +67,11 @@ struct vnc_server {
 	/* Connections before authentication (vnc_guest.c), oldest last. */
 	struct wl_list guests;     /* vnc_guest.link */
 	int n_guests;
+	/* Addresses that sent HTTP requests lately: browsers (vnc_guest.c). */
+	struct vnc_browser_host {
+		char host[64];
+		int64_t seen_ms;
+	} browsers[16];
 	struct wl_list http_conns; /* vnc_http_conn.link */
 	struct wl_list clients;    /* vnc_client.link */
 	int n_clients;
@@ -203,6 +210,12 @@ void vnc_guest_drop(struct vnc_guest *guest, const char *why);
 void vnc_guest_admit(struct vnc_guest *guest, gnutls_session_t tls,
 	const struct vnc_admission *admission);
 void vnc_guests_finish(struct vnc_server *vnc);
+/*
+ * A browser at host: its silent connections wait longer before they are
+ * taken for VNC viewers (it opens them ahead of its requests).
+ */
+void vnc_guest_remember_browser(struct vnc_server *vnc, const char *host);
+bool vnc_guest_is_http(const char *buf, size_t n);
 /*
  * Whether a viewer that libvncserver authenticates (WebSocket, whose
  * framing only libvncserver speaks) may connect this way; logs why not.

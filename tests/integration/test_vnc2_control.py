@@ -4,7 +4,7 @@ org.oriel.Compositor.Vnc interface.
 
 - `orielctl vnc clients` lists viewers (id, peer, access), oldest first;
 - `orielctl vnc start 127.0.0.1:PORT` adds a listener viewers can use;
-  starting it twice fails, and a non-loopback address without a password
+  starting it twice fails, and a non-loopback address without an account
   check is refused with the security rule's message;
 - `orielctl vnc disconnect ID` drops exactly that viewer;
 - `orielctl vnc stop 127.0.0.1:PORT` stops new connections there while

@@ -148,6 +148,22 @@ static int method_disconnect(sd_bus_message *msg, void *data, sd_bus_error *erro
 	return sd_bus_reply_method_return(msg, "");
 }
 
+static int method_certificate(sd_bus_message *msg, void *data, sd_bus_error *error) {
+	struct control *control = data;
+	struct vnc_server *vnc = vnc_server_of(control->server);
+	if (!vnc) {
+		return sd_bus_error_setf(error, SD_BUS_ERROR_FAILED,
+			"no VNC server runs in this session (start one with 'orielctl vnc start')");
+	}
+	const char *path, *sha256;
+	vnc_certificate(vnc, &path, &sha256);
+	char *owned;
+	const char *shown = control_utf8_sanitize(path, &owned);
+	int r = sd_bus_reply_method_return(msg, "ss", shown, sha256);
+	free(owned);
+	return r;
+}
+
 #else
 
 static int not_built(sd_bus_message *msg, void *data, sd_bus_error *error) {
@@ -157,6 +173,7 @@ static int not_built(sd_bus_message *msg, void *data, sd_bus_error *error) {
 #define method_start_listener not_built
 #define method_stop_listener not_built
 #define method_disconnect not_built
+#define method_certificate not_built
 
 static int method_list_clients(sd_bus_message *msg, void *data, sd_bus_error *error) {
 	return sd_bus_reply_method_return(msg, "a(tsb)", 0);
@@ -189,5 +206,9 @@ const sd_bus_vtable control_vnc_vtable[] = {
 		SD_BUS_ARGS("t", id),
 		SD_BUS_NO_RESULT,
 		method_disconnect, SD_BUS_VTABLE_UNPRIVILEGED),
+	SD_BUS_METHOD_WITH_ARGS("Certificate",
+		SD_BUS_NO_ARGS,
+		SD_BUS_RESULT("s", path, "s", sha256),
+		method_certificate, SD_BUS_VTABLE_UNPRIVILEGED),
 	SD_BUS_VTABLE_END,
 };

@@ -62,6 +62,7 @@ static const char usage_text[] =
 	"  vnc stop ADDR:PORT               stop listening; viewers stay\n"
 	"  vnc clients                      list connected viewers\n"
 	"  vnc disconnect ID                disconnect a viewer\n"
+	"  vnc fingerprint                  the certificate viewers see (SHA-256)\n"
 	"  grants                           list screen-cast grants that portal\n"
 	"                                   restore tokens stand for\n"
 	"  revoke ID                        remove a grant: its token asks again\n"
@@ -263,7 +264,8 @@ static const struct command commands[] = {
 		"cast start --output NAME | --window ID | --region X,Y,W,H | --virtual WxH "
 		"[--cursor hidden|embedded|metadata] | cast stop ID | cast list" },
 	{ "vnc", 1, 2, ctl_cmd_vnc,
-		"vnc start ADDR:PORT | vnc stop ADDR:PORT | vnc clients | vnc disconnect ID" },
+		"vnc start ADDR:PORT | vnc stop ADDR:PORT | vnc clients | vnc disconnect ID | "
+		"vnc fingerprint" },
 	{ "grants", 0, 0, ctl_cmd_grants, "grants" },
 	{ "revoke", 1, 1, ctl_cmd_revoke, "revoke ID" },
 	{ "key", 2, 3, ctl_cmd_key,

@@ -45,8 +45,34 @@ static int cmd_clients(struct ctl *ctl) {
 	return r < 0 ? ctl_bad_reply("Vnc.ListClients", r) : CTL_EXIT_OK;
 }
 
+static int cmd_fingerprint(struct ctl *ctl) {
+	sd_bus_message *reply = NULL;
+	if (!ctl_call(ctl, CTL_IFACE_VNC, "Certificate", &reply, "")) {
+		return CTL_EXIT_FAILURE;
+	}
+	const char *path, *sha256;
+	int r = sd_bus_message_read(reply, "ss", &path, &sha256);
+	if (r >= 0 && ctl->json) {
+		printf("{\"path\":");
+		ctl_json_string(stdout, path);
+		printf(",\"sha256\":");
+		ctl_json_string(stdout, sha256);
+		puts("}");
+	} else if (r >= 0) {
+		printf("SHA-256 %s\n%s\n", sha256, path);
+	}
+	sd_bus_message_unref(reply);
+	return r < 0 ? ctl_bad_reply("Vnc.Certificate", r) : CTL_EXIT_OK;
+}
+
 int ctl_cmd_vnc(struct ctl *ctl) {
 	const char *sub = ctl->args[0];
+	if (strcmp(sub, "fingerprint") == 0) {
+		if (ctl->n_args != 1) {
+			return ctl_usage_error("usage: vnc fingerprint");
+		}
+		return cmd_fingerprint(ctl);
+	}
 	if (strcmp(sub, "clients") == 0) {
 		if (ctl->n_args != 1) {
 			return ctl_usage_error("usage: vnc clients");
@@ -72,6 +98,7 @@ int ctl_cmd_vnc(struct ctl *ctl) {
 		return ctl_call(ctl, CTL_IFACE_VNC, "Disconnect", NULL, "t", id) ?
 			CTL_EXIT_OK : CTL_EXIT_FAILURE;
 	}
-	return ctl_usage_error("unknown vnc command '%s' (start, stop, clients, disconnect)",
+	return ctl_usage_error("unknown vnc command '%s' (start, stop, clients, disconnect, "
+		"fingerprint)",
 		sub);
 }

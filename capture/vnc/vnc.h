@@ -47,5 +47,7 @@ struct vnc_client_info {
 size_t vnc_list_clients(struct vnc_server *vnc, struct vnc_client_info *out, size_t max);
 /* Disconnects a viewer; false when no viewer has that id. */
 bool vnc_disconnect_client(struct vnc_server *vnc, uint64_t id);
+/* The certificate's file and SHA-256 fingerprint ("AB:CD:..."). */
+void vnc_certificate(struct vnc_server *vnc, const char **path, const char **sha256);
 
 #endif

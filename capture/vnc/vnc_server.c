@@ -525,6 +525,11 @@ bool vnc_disconnect_client(struct vnc_server *vnc, uint64_t id) {
 	return false;
 }
 
+void vnc_certificate(struct vnc_server *vnc, const char **path, const char **sha256) {
+	*path = vnc->tls.cert_path;
+	*sha256 = vnc->tls.fingerprint;
+}
+
 void vnc_server_destroy(struct vnc_server *vnc) {
 	if (!vnc) {
 		return;

@@ -15,6 +15,7 @@ org.oriel.Compositor.Vnc interface.
   which shuts down cleanly with it (LSan).
 """
 import socket
+import subprocess
 
 import vnc
 import harness
@@ -72,6 +73,21 @@ def main():
         ctl_fails(s, "vnc", "start", "127.0.0.1:%d" % port2, mention="already")
         ctl_fails(s, "vnc", "start", "0.0.0.0:%d" % vnc.free_port(), mention="without accounts")
         ctl_fails(s, "vnc", "start", "not-an-address:x")
+
+        # The certificate made on first use: kept private, and what
+        # `vnc fingerprint` prints is the file's SHA-256, as openssl sees it.
+        cert = s.home / ".local/state/oriel/tls/cert.pem"
+        key = s.home / ".local/state/oriel/tls/key.pem"
+        expect_eq(oct(key.stat().st_mode & 0o777), "0o600", "the key's mode")
+        expect_eq(oct(cert.stat().st_mode & 0o777), "0o600", "the certificate's mode")
+        shown = s.orielctl("vnc", "fingerprint", json=True)
+        x509 = subprocess.run(["openssl", "x509", "-in", str(cert), "-noout",
+                               "-fingerprint", "-sha256"],
+                              capture_output=True, text=True, check=True).stdout
+        expect_eq(shown["sha256"], x509.strip().split("=", 1)[1],
+                  "orielctl vnc fingerprint against openssl")
+        expect_eq(shown["path"], str(cert), "the certificate's path")
+        expect(shown["sha256"] in s.log_text(), "the fingerprint is not in oriel's log")
 
         v2 = vnc.Viewer(s, vnc.tcp(port2), name="viewer2")
         v2.wait_connected()

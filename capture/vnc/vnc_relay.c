@@ -304,21 +304,22 @@ static void adopt_handoff(struct vnc_relay *relay) {
 	pthread_mutex_lock(&relay->lock);
 	size_t len = atomic_load(&relay->handoff_len);
 	size_t queued = in_queue(relay);
-	uint8_t *queue = malloc(len + queued);
+	/* An empty queue takes the handed-over bytes as they are. */
+	uint8_t *queue = queued == 0 ? relay->handoff : malloc(len + queued);
 	if (!queue) {
 		pthread_mutex_unlock(&relay->lock);
 		finish(relay); /* out of memory: this viewer goes */
 		return;
 	}
-	memcpy(queue, relay->handoff, len);
 	if (queued > 0) {
+		memcpy(queue, relay->handoff, len);
 		memcpy(queue + len, relay->queue + relay->queue_start, queued);
+		free(relay->handoff);
 	}
 	free(relay->queue);
 	relay->queue = queue;
 	relay->queue_start = 0;
 	relay->queue_end = relay->queue_capacity = len + queued;
-	free(relay->handoff);
 	relay->handoff = NULL;
 	/* Counted as queued before no longer as handed over: see vnc_relay_idle. */
 	publish_pending(relay);

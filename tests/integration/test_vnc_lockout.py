@@ -4,15 +4,20 @@
 - 200 silent TCP connections and 200 half-sent HTTP requests (`GET /
   HTTP/1.1` and a Host line, never the blank line) are open at once from
   127.0.0.1; then a libvncclient viewer from the same address gets in and
-  receives its first frame within 2 s (--vnc-max-clients stays 16:
-  guests are not viewers);
-- oriel closes every one of those 400 connections, the last of them at
-  the handshake deadline (--vnc-handshake-timeout 3, logged as such),
-  while the viewer stays connected and keeps getting updates;
-- on a 0.0.0.0 listener with accounts, 300 connections from 127.0.0.2,
-  still being opened while the viewer logs in, leave a viewer from
+  receives its first frame within 2 s, with --vnc-max-clients 1: the
+  connections still in their handshake are not viewers;
+- oriel closes every one of those 400 connections: older ones give way
+  to newer ones from the same address (--vnc-max-pending-per-address),
+  the last ones at the handshake deadline (--vnc-handshake-timeout 3),
+  both logged as such, while the viewer stays connected and keeps getting
+  updates;
+- on a 0.0.0.0 listener with accounts, 300 connections from 127.0.0.2
+  (the second half opened while the viewer starts) leave a viewer from
   127.0.0.3 unaffected: it logs in with X509Plain and gets a frame within
-  2 s.
+  2 s;
+- 100 connections from 100 addresses (127.0.1.1 and on) fill the total
+  cap (--vnc-max-pending, 64): a viewer from 127.0.0.4 still gets a frame
+  within 2 s.
 """
 import resource
 import selectors
@@ -93,7 +98,8 @@ def main():
     # 200 silent connections and 200 half-sent requests, then a viewer.
     port = vnc.free_port()
     with Session(outputs=["800x600"],
-                 args=vnc.vnc_args(port, "--vnc-handshake-timeout", "3")) as s:
+                 args=vnc.vnc_args(port, "--vnc-handshake-timeout", "3",
+                                   "--vnc-max-clients", "1")) as s:
         s.colour_window_at(COLOUR, (200, 100), (100, 100), "pink", "org.oriel.test.pink")
         vnc.wait_listening(s, vnc.tcp(port))
         silent = open_connections(port, 200)
@@ -109,6 +115,8 @@ def main():
         text = s.log_text()
         expect("no login within 3 s (--vnc-handshake-timeout)" in text,
                "oriel's log does not say it closed connections at the deadline")
+        expect("gives way to a newer connection from the same address" in text,
+               "oriel's log does not say older connections gave way to newer ones")
         mark = v.mark()
         v.send("full")
         v.wait_line("frame", since=mark, what="a frame after the guests were closed")
@@ -158,6 +166,24 @@ def main():
             v.send("full")
             v.wait_line("frame", since=mark, what="a frame after 127.0.0.2's connections")
             expect(v.alive(), "the viewer from 127.0.0.3 was disconnected")
+            v.close()
+
+            # Many addresses: the total cap.
+            many = []
+            for i in range(100):
+                many += open_connections(port, 1, source="127.0.1.%d" % (i + 1))
+            start = time.monotonic()
+            v = vnc.Viewer(s, vnc.tcp(port), name="total-cap", user="alice",
+                           password_file=secret, ca=cert, bind="127.0.0.4")
+            took = first_frame_within(v, 2, start)
+            harness.log("with 100 addresses connected, the viewer from 127.0.0.4 got a "
+                        "frame in %.2f s" % took)
+            expect("gives way to a newer connection (--vnc-max-pending)" in s.log_text(),
+                   "oriel's log does not say the total cap made room")
+            wait_all_closed(many, 30, "connections from 100 addresses")
+            for sock in many:
+                sock.close()
+            expect(v.alive(), "the viewer from 127.0.0.4 was disconnected")
             v.close()
 
 

@@ -15,28 +15,41 @@ on loopback and no certificate of its own, so it makes one:
   with the name and address, and the password is in no log;
 - a viewer pinned to another certificate stops at the TLS handshake and
   never logs in;
-- a second start with the same XDG_STATE_HOME uses the same certificate.
+- an account marked view-only in the users file logs in as view-only;
+- WebSocket viewers are refused when only accounts are configured (their
+  libvncserver handshake knows VncAuth alone);
+- a second start with the same XDG_STATE_HOME uses the same certificate,
+  and with a password file added, a wss client that trusts only that
+  certificate upgrades to a WebSocket and is offered VncAuth.
 """
 import os
 import stat
 import tempfile
 from pathlib import Path
 
+import socket
+import ssl
+
 import harness
+import test_vnc_tls
 import vnc
 from harness import Session, expect, expect_eq
 
 COLOUR = (0x20, 0xa0, 0x60)
 ALICE_PW = "alice-Pass-7391"
 WRONG_PW = "alice-Wrong-1234"
+BOB_PW = "bob-Pass-2290"
+VNC_PW = "vncPw-77"
 
 
 def main():
     with tempfile.TemporaryDirectory(prefix="oriel-vnc-vencrypt-") as d:
         d = Path(d)
         state = d / "state"
-        users = vnc.write_users_file(d, [("alice", ALICE_PW)])
+        users = vnc.write_users_file(d, [("alice", ALICE_PW),
+                                         ("bob", BOB_PW, "view-only")])
         alice = vnc.write_secret_in(d, "alice", ALICE_PW)
+        bob = vnc.write_secret_in(d, "bob", BOB_PW)
         wrong = vnc.write_secret_in(d, "wrong", WRONG_PW)
         other = vnc.other_certificate(d)
         port = vnc.free_port()
@@ -104,8 +117,30 @@ def main():
                       ("tls-failed", 4), "viewer pinned to another certificate")
             expect("127.0.0.10 logged in" not in s.log_text(),
                    "the viewer pinned to another certificate logged in")
+            b = vnc.Viewer(s, vnc.tcp(port), name="bob", user="bob", password_file=bob,
+                           ca=cert)
+            b.wait_connected()
+            expect('logged in as "bob" (X509Plain, view-only' in s.log_text(),
+                   "bob's view-only account did not log in as view-only")
+            b.close()
+
+            # WebSocket viewers, over TLS, with accounts only.
+            raw = socket.create_connection(vnc.tcp(port), timeout=harness.T(10))
+            context = ssl.create_default_context(cafile=str(cert))
+            try:
+                tls = context.wrap_socket(raw, server_hostname=vnc.LOCALHOST)
+                test_vnc_tls.WS(tls, "127.0.0.1:%d" % port, "https://127.0.0.1:%d" % port)
+                raise harness.TestFailure("a wss viewer got a WebSocket with accounts only")
+            except (OSError, harness.TestFailure) as e:
+                if "got a WebSocket" in str(e):
+                    raise
+            finally:
+                raw.close()
+            expect("WebSocket viewers log in with VncAuth only" in s.log_text(),
+                   "oriel does not say why it refused the wss viewer")
+
             expect(v.alive(), "alice's viewer was disconnected")
-            for secret in (ALICE_PW, WRONG_PW):
+            for secret in (ALICE_PW, WRONG_PW, BOB_PW):
                 expect(secret not in s.log_text(), "a password is in oriel's log")
                 for c in s.clients:
                     expect(secret not in c.log(), "a password is in %s's log" % c.name)
@@ -113,7 +148,10 @@ def main():
 
         # The next start finds the certificate and keeps it.
         port = vnc.free_port()
-        with Session(outputs=["640x480"], args=vnc.vnc_args(port, "--vnc-users", users),
+        pwfile = vnc.write_password_file_in(d, [VNC_PW])
+        with Session(outputs=["640x480"],
+                     args=vnc.vnc_args(port, "--vnc-users", users,
+                                       "--vnc-password-file", pwfile),
                      env={"XDG_STATE_HOME": str(state)}) as s:
             vnc.wait_listening(s, vnc.tcp(port))
             again, fingerprint2, made = vnc.certificate(s)
@@ -122,8 +160,19 @@ def main():
                    % (again, made))
             expect_eq(fingerprint2, fingerprint, "fingerprint on the second start")
             img = vnc.snapshot(s, vnc.tcp(port), user="alice", password_file=alice,
-                               ca=cert)
+                               ca=cert, security="vencrypt")
             expect_eq((img.width, img.height), (640, 480), "snapshot size")
+
+            # wss with the same certificate, trusted alone.
+            raw = socket.create_connection(vnc.tcp(port), timeout=harness.T(10))
+            context = ssl.create_default_context(cafile=str(cert))
+            tls = context.wrap_socket(raw, server_hostname=vnc.LOCALHOST)
+            ws = test_vnc_tls.WS(tls, "127.0.0.1:%d" % port, "https://127.0.0.1:%d" % port)
+            expect_eq(ws.read(12), b"RFB 003.008\n", "RFB version over wss")
+            ws.write(b"RFB 003.008\n")
+            n = ws.read(1)[0]
+            expect_eq(list(ws.read(n)), [2], "security types over wss with a password file")
+            tls.close()
 
 
 if __name__ == "__main__":

@@ -163,6 +163,13 @@ bool vnc_guest_is_http(const char *buf, size_t n) {
 	return (n >= 4 && memcmp(buf, "GET ", 4) == 0) || (n >= 5 && memcmp(buf, "HEAD ", 5) == 0);
 }
 
+static void start_handshake(struct vnc_guest *guest, bool tls_first) {
+	wl_event_source_remove(guest->source);
+	guest->source = NULL;
+	wl_event_source_timer_update(guest->recheck, 0);
+	vnc_handshake_start(guest, tls_first);
+}
+
 /* The connection's first bytes decide where it goes; from_timer: a due look. */
 static void sniff(struct vnc_guest *guest, bool from_timer) {
 	struct vnc_server *vnc = guest->vnc;
@@ -191,17 +198,26 @@ static void sniff(struct vnc_guest *guest, bool from_timer) {
 			vnc_http_start(vnc, fd);
 			return;
 		}
-		/* A WebSocket upgrade: libvncserver speaks WebSocket. */
-		wlr_log(WLR_DEBUG, "VNC: %s asks for a WebSocket", guest->host);
-		if (vnc_guest_libvncserver_may_serve(guest, false)) {
-			vnc_guest_admit(guest, NULL, &(struct vnc_admission){0});
+		/*
+		 * A WebSocket upgrade: libvncserver speaks WebSocket. It gets the
+		 * request with the socket, so that it need not wait for the relay.
+		 */
+		if (!vnc_guest_libvncserver_may_serve(guest, false)) {
+			return;
 		}
+		char *end = strstr(buf, "\r\n\r\n");
+		size_t len = end ? (size_t)(end + 4 - buf) : (size_t)n;
+		if (recv(guest->fd, buf, len, MSG_DONTWAIT) != (ssize_t)len ||
+				strlen(buf) < len) {
+			vnc_guest_drop(guest, "a broken WebSocket request");
+			return;
+		}
+		buf[len] = '\0';
+		vnc_guest_admit(guest, NULL, &(struct vnc_admission){ .request = buf });
 		return;
 	}
 	if (n >= 1 && ((unsigned char)buf[0] == 0x16 || (unsigned char)buf[0] == 0x80)) {
-		wl_event_source_remove(guest->source);
-		guest->source = NULL;
-		vnc_handshake_start(guest, true);
+		start_handshake(guest, true);
 		return;
 	}
 	if (n == 0 && !silent_long_enough) {
@@ -216,9 +232,7 @@ static void sniff(struct vnc_guest *guest, bool from_timer) {
 		wait_more(guest); /* perhaps the start of "GET " */
 		return;
 	}
-	wl_event_source_remove(guest->source);
-	guest->source = NULL;
-	vnc_handshake_start(guest, false);
+	start_handshake(guest, false);
 }
 
 static int handle_guest_fd(int fd, uint32_t mask, void *data) {
@@ -228,6 +242,9 @@ static int handle_guest_fd(int fd, uint32_t mask, void *data) {
 
 static int handle_recheck(void *data) {
 	struct vnc_guest *guest = data;
+	if (guest->handshake) {
+		return 0; /* decided already */
+	}
 	/* Watch the fd again (a recheck may have stopped that). */
 	wl_event_source_fd_update(guest->source, WL_EVENT_READABLE);
 	sniff(guest, true);

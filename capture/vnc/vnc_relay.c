@@ -626,15 +626,11 @@ struct vnc_relay *vnc_relay_open(struct vnc_relays *relays, int peer_fd,
 	}
 	relay->relays = relays;
 	relay->tls = tls;
-	if (start) {
-		relay->skip_outbound = start->skip_outbound;
-		if (start->inbound_prefix) {
-			size_t len = strlen(start->inbound_prefix);
-			len = len < sizeof(relay->inbound) ? len : sizeof(relay->inbound);
-			memcpy(relay->inbound, start->inbound_prefix, len);
-			relay->inbound_end = len;
-		}
-	}
+	/* The prefix is there before libvncserver looks, whenever the thread runs. */
+	const char *prefix = start ? start->inbound_prefix : NULL;
+	bool prefixed = !prefix || send(pair[1], prefix, strlen(prefix),
+		MSG_NOSIGNAL | MSG_DONTWAIT) == (ssize_t)strlen(prefix);
+	relay->skip_outbound = start ? start->skip_outbound : 0;
 	/*
 	 * Room for a whole framebuffer update, so libvncserver writes it at
 	 * once instead of waiting for this thread between pieces.
@@ -669,6 +665,7 @@ struct vnc_relay *vnc_relay_open(struct vnc_relays *relays, int peer_fd,
 	relay->next = relays->list;
 	relays->list = relay;
 	bool ok = relay->drained_fd >= 0 && relay->kick.fd >= 0 &&
+		prefixed &&
 		add_end(relays, &relay->peer) && add_end(relays, &relay->local) &&
 		add_end(relays, &relay->kick);
 	if (!ok) {
@@ -696,8 +693,8 @@ struct vnc_relay *vnc_relay_open(struct vnc_relays *relays, int peer_fd,
 		return NULL;
 	}
 	*local_fd = pair[0];
-	if (tls || relay->inbound_end > 0) {
-		/* A prefix to pass on, or GnuTLS holds the viewer's first bytes: at once. */
+	if (tls) {
+		/* GnuTLS may hold the viewer's first bytes already: look at once. */
 		uint64_t one = 1;
 		if (write(relay->kick.fd, &one, sizeof(one)) < 0) {
 			/* A fresh eventfd takes it. */

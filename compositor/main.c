@@ -7,6 +7,9 @@
 #if HAVE_VNC
 #include "capture/vnc/vnc.h"
 #endif
+#if HAVE_RDP
+#include "capture/rdp/rdp.h"
+#endif
 #include "compositor/child.h"
 #include "compositor/control.h"
 #include "compositor/options.h"
@@ -84,6 +87,9 @@ int main(int argc, char *argv[]) {
 #if HAVE_VNC
 	struct vnc_server *vnc = NULL;
 #endif
+#if HAVE_RDP
+	struct rdp_server *rdp = NULL;
+#endif
 
 	if (!session_bus_init(&bus, options.dbus)) {
 		goto out_options;
@@ -104,6 +110,17 @@ int main(int argc, char *argv[]) {
 		}
 #else
 		wlr_log(WLR_ERROR, "oriel was built without VNC support");
+		goto out;
+#endif
+	}
+	if (options.rdp.n_listen > 0) {
+#if HAVE_RDP
+		rdp = rdp_server_create(&server);
+		if (!rdp) {
+			goto out;
+		}
+#else
+		wlr_log(WLR_ERROR, "oriel was built without RDP support");
 		goto out;
 #endif
 	}
@@ -143,6 +160,9 @@ out:
 	control_destroy(server.control);
 #if HAVE_VNC
 	vnc_server_destroy(vnc);
+#endif
+#if HAVE_RDP
+	rdp_server_destroy(rdp);
 #endif
 	virtual_input_destroy(server.virtual_input);
 	server_finish(&server);

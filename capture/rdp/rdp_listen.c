@@ -1,0 +1,119 @@
+#include <errno.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/socket.h>
+#include <unistd.h>
+#include <wlr/util/log.h>
+#include "capture/rdp/rdp_private.h"
+#include "compositor/config.h"
+#include "compositor/options.h"
+#include "compositor/server.h"
+#include "compositor/util.h"
+
+/*
+ * Listeners: oriel listens and accepts itself; each connection becomes a
+ * peer that is a guest until its logon was checked (rdp_peer.c).
+ */
+
+struct rdp_listener {
+	struct rdp_server *rdp;
+	int fd;
+	struct wl_event_source *source;
+	struct wl_list link;
+};
+
+static int handle_listen_fd(int fd, uint32_t mask, void *data) {
+	struct rdp_listener *listener = data;
+	int conn = accept4(fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
+	if (conn < 0) {
+		if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
+			wlr_log_errno(WLR_ERROR, "RDP: accept");
+		}
+		return 0;
+	}
+	rdp_peer_create(listener->rdp, conn);
+	return 0;
+}
+
+static void add_listener(struct rdp_server *rdp, int fd) {
+	struct rdp_listener *listener = zalloc(sizeof(*listener));
+	listener->rdp = rdp;
+	listener->fd = fd;
+	listener->source = wl_event_loop_add_fd(rdp->server->loop, fd, WL_EVENT_READABLE,
+		handle_listen_fd, listener);
+	wl_list_insert(rdp->listeners.prev, &listener->link);
+}
+
+static bool listen_tcp(struct rdp_server *rdp, const char *spec) {
+	struct config_vnc_address address;
+	if (!config_parse_vnc_address(spec, &address)) {
+		wlr_log(WLR_ERROR, "RDP: bad listen address %s", spec);
+		return false;
+	}
+	if (!rdp->accounts && !config_vnc_address_is_loopback(&address)) {
+		wlr_log(WLR_ERROR, "RDP: refusing %s without accounts (not loopback)", spec);
+		return false;
+	}
+	char port[16];
+	snprintf(port, sizeof(port), "%d", address.port);
+	struct addrinfo hints = {
+		.ai_family = AF_UNSPEC,
+		.ai_socktype = SOCK_STREAM,
+		.ai_flags = AI_PASSIVE | AI_NUMERICSERV,
+	};
+	struct addrinfo *result;
+	int err = getaddrinfo(address.host, port, &hints, &result);
+	if (err != 0) {
+		wlr_log(WLR_ERROR, "RDP: cannot resolve %s: %s", address.host, gai_strerror(err));
+		return false;
+	}
+	int n_bound = 0;
+	for (struct addrinfo *ai = result; ai; ai = ai->ai_next) {
+		int fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK,
+			ai->ai_protocol);
+		if (fd < 0) {
+			continue;
+		}
+		int one = 1;
+		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+		if (ai->ai_family == AF_INET6) {
+			setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof(one));
+		}
+		if (bind(fd, ai->ai_addr, ai->ai_addrlen) < 0 || listen(fd, SOMAXCONN) < 0) {
+			wlr_log_errno(WLR_ERROR, "RDP: cannot listen on %s", spec);
+			close(fd);
+			continue;
+		}
+		add_listener(rdp, fd);
+		n_bound++;
+	}
+	freeaddrinfo(result);
+	if (n_bound == 0) {
+		return false;
+	}
+	wlr_log(WLR_INFO, "RDP: listening on %s:%d", address.host, address.port);
+	return true;
+}
+
+bool rdp_listen_init(struct rdp_server *rdp) {
+	for (int i = 0; i < rdp->options->n_listen; i++) {
+		if (!listen_tcp(rdp, rdp->options->listen[i])) {
+			return false;
+		}
+	}
+	return true;
+}
+
+void rdp_listen_finish(struct rdp_server *rdp) {
+	struct rdp_listener *listener, *tmp;
+	wl_list_for_each_safe(listener, tmp, &rdp->listeners, link) {
+		if (listener->source) {
+			wl_event_source_remove(listener->source);
+		}
+		close(listener->fd);
+		wl_list_remove(&listener->link);
+		free(listener);
+	}
+}

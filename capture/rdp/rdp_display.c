@@ -269,7 +269,12 @@ static bool send_frame(struct rdp_peer *peer) {
 static int handle_writable(int fd, uint32_t mask, void *data) {
 	struct rdp_peer *peer = data;
 	freerdp_peer *client = peer->client;
-	if (client->DrainOutputBuffer(client) < 0) {
+	peer->in_freerdp++;
+	int drained = client->DrainOutputBuffer(client);
+	if (!rdp_peer_leave_freerdp(peer)) {
+		return 0;
+	}
+	if (drained < 0) {
 		rdp_peer_drop(peer, "the connection failed");
 		return 0;
 	}
@@ -304,12 +309,9 @@ static bool resize_client(struct rdp_peer *peer) {
 	return true;
 }
 
-static void try_send(struct rdp_peer *peer) {
+static void send_due(struct rdp_peer *peer) {
 	freerdp_peer *client = peer->client;
 	struct rdp_encoder *enc = peer->encoder;
-	if (peer->state != RDP_PEER_SESSION || peer->closing || !peer->activated) {
-		return;
-	}
 	if (!resize_client(peer) || !peer->activated) {
 		return;
 	}
@@ -333,10 +335,7 @@ static void try_send(struct rdp_peer *peer) {
 		rdp_peer_drop(peer, "cannot set the encoder up");
 		return;
 	}
-	peer->in_freerdp++;
-	bool ok = send_frame(peer);
-	peer->in_freerdp--;
-	if (!ok) {
+	if (!send_frame(peer)) {
 		rdp_peer_drop(peer, "cannot send a frame");
 		return;
 	}
@@ -345,6 +344,15 @@ static void try_send(struct rdp_peer *peer) {
 		enc->writable = wl_event_loop_add_fd(peer->rdp->server->loop, client->sockfd,
 			WL_EVENT_WRITABLE, handle_writable, peer);
 	}
+}
+
+static void try_send(struct rdp_peer *peer) {
+	if (peer->state != RDP_PEER_SESSION || peer->closing || !peer->activated) {
+		return;
+	}
+	peer->in_freerdp++;
+	send_due(peer);
+	rdp_peer_leave_freerdp(peer);
 }
 
 static int handle_pace(void *data) {

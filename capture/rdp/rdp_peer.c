@@ -19,11 +19,11 @@
  * One client: a freerdp_peer whose event handles are watched in oriel's
  * loop, and whose logon is checked here. FreeRDP reads the Client Info
  * PDU (user name and password) just before licensing, so the license
- * callback starts the account check; reading then stops until the check
- * is done, so the client's Confirm Active, and with it activation, input
- * and frames, wait for a successful logon. Until then the peer is a
- * guest: it has a deadline and counts against the guests' caps, not the
- * sessions'.
+ * callback starts the account check, off the loop. The connection goes on
+ * meanwhile (FreeRDP reads on within one call), but until the check
+ * succeeds the peer is a guest: its input is dropped, it gets no frames,
+ * it has a deadline and counts against the guests' caps, not the
+ * sessions'. A failed check disconnects it.
  */
 
 /* A call into FreeRDP may wait this long for a session's client. */
@@ -84,6 +84,14 @@ void rdp_peer_drop(struct rdp_peer *peer, const char *why) {
 	peer_free(peer);
 }
 
+bool rdp_peer_leave_freerdp(struct rdp_peer *peer) {
+	if (--peer->in_freerdp == 0 && peer->closing) {
+		peer_free(peer);
+		return false;
+	}
+	return true;
+}
+
 /* Calls FreeRDP to process what the client sent; false when the peer is gone. */
 static bool peer_dispatch(struct rdp_peer *peer) {
 	freerdp_peer *client = peer->client;
@@ -93,14 +101,12 @@ static bool peer_dispatch(struct rdp_peer *peer) {
 	rdp_watchdog_arm(peer->rdp->watchdog, client->sockfd, timeout_ms);
 	BOOL ok = client->CheckFileDescriptor(client);
 	rdp_watchdog_disarm(peer->rdp->watchdog);
-	peer->in_freerdp--;
-	if (!ok && !peer->closing) {
+	if (!rdp_peer_leave_freerdp(peer)) {
+		return false; /* dropped while FreeRDP called us */
+	}
+	if (!ok) {
 		rdp_peer_drop(peer, is_guest(peer) ? "the connection failed before logon" :
 			"the client disconnected");
-	}
-	if (peer->closing) {
-		peer->closing = false;
-		peer_free(peer);
 		return false;
 	}
 	return true;
@@ -108,9 +114,6 @@ static bool peer_dispatch(struct rdp_peer *peer) {
 
 static int handle_readable(int fd, uint32_t mask, void *data) {
 	struct rdp_peer *peer = data;
-	if (peer->state == RDP_PEER_CHECKING) {
-		return 0;
-	}
 	peer_dispatch(peer);
 	return 0;
 }
@@ -124,7 +127,7 @@ static int handle_deadline(void *data) {
 	return 0;
 }
 
-/* Logged in: the peer leaves the guests and its client is read again. */
+/* Logged in: the peer leaves the guests; an active client gets frames. */
 static void become_session(struct rdp_peer *peer) {
 	struct rdp_server *rdp = peer->rdp;
 	if (rdp->n_sessions >= rdp->options->max_clients) {
@@ -139,8 +142,10 @@ static void become_session(struct rdp_peer *peer) {
 	peer->state = RDP_PEER_SESSION;
 	wl_event_source_remove(peer->deadline);
 	peer->deadline = NULL;
-	set_reading(peer, true);
 	rdp_server_session_started(rdp, peer);
+	if (peer->client->activated) {
+		rdp_display_activated(peer);
+	}
 }
 
 static void refuse(struct rdp_peer *peer, const char *why) {
@@ -167,9 +172,6 @@ static void handle_checked(void *data, bool ok, bool view_only) {
 	wlr_log(WLR_INFO, "RDP: %s logged on as \"%s\"%s", peer->host, user ? user : "",
 		view_only ? " (view-only)" : "");
 	become_session(peer);
-	if (peer->state == RDP_PEER_SESSION) {
-		peer_dispatch(peer); /* what arrived while the check ran */
-	}
 }
 
 static void forget_password(rdpSettings *settings) {
@@ -214,7 +216,6 @@ static LicenseCallbackResult handle_license(freerdp_peer *client, wStream *s) {
 		return LICENSE_CB_ABORT;
 	}
 	peer->state = RDP_PEER_CHECKING;
-	set_reading(peer, false);
 	return peer->library_license(client, s);
 }
 
@@ -246,10 +247,9 @@ static BOOL handle_post_connect(freerdp_peer *client) {
 
 static BOOL handle_activate(freerdp_peer *client) {
 	struct rdp_peer *peer = peer_of(client);
-	if (peer->state != RDP_PEER_SESSION) {
-		return FALSE; /* cannot happen: nothing is read before logon */
+	if (peer->state == RDP_PEER_SESSION) {
+		rdp_display_activated(peer); /* else once its logon is checked */
 	}
-	rdp_display_activated(peer);
 	return TRUE;
 }
 

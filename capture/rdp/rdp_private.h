@@ -56,7 +56,7 @@ struct rdp_server {
 
 enum rdp_peer_state {
 	RDP_PEER_GUEST,      /* connecting: a deadline, the guests' caps */
-	RDP_PEER_CHECKING,   /* its logon is being checked; nothing is read */
+	RDP_PEER_CHECKING,   /* its logon is being checked: no input, no frames */
 	RDP_PEER_SESSION,    /* logged in */
 };
 
@@ -114,6 +114,11 @@ void rdp_peer_create(struct rdp_server *rdp, int fd);
 /* Disconnects and frees (later, when FreeRDP is calling us); why is logged. */
 void rdp_peer_drop(struct rdp_peer *peer, const char *why);
 void rdp_peers_finish(struct rdp_server *rdp);
+/*
+ * Around calls into FreeRDP (which call back): enter with in_freerdp++;
+ * leave frees a peer dropped meanwhile, and then returns false.
+ */
+bool rdp_peer_leave_freerdp(struct rdp_peer *peer);
 
 /* rdp_auth.c */
 bool rdp_auth_init(struct rdp_server *rdp);

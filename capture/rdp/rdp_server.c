@@ -3,6 +3,7 @@
 #include <time.h>
 #include <freerdp/channels/channels.h>
 #include <winpr/ssl.h>
+#include <winpr/wlog.h>
 #include <wlr/types/wlr_output.h>
 #include <wlr/util/log.h>
 #include "capture/output_capture.h"
@@ -149,6 +150,10 @@ struct rdp_server *rdp_server_create(struct server *server) {
 		return NULL;
 	}
 	winpr_InitializeSSL(WINPR_SSL_INIT_DEFAULT);
+	if (!getenv("WLOG_LEVEL")) {
+		/* FreeRDP's own log: its errors, or everything with --debug. */
+		WLog_SetLogLevel(WLog_GetRoot(), server->options->debug ? WLOG_INFO : WLOG_ERROR);
+	}
 	struct rdp_server *rdp = zalloc(sizeof(*rdp));
 	rdp->server = server;
 	rdp->options = options;

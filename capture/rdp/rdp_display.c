@@ -24,6 +24,8 @@
 #define TILE 64
 /* Frames a client may have unacknowledged. */
 #define MAX_UNACKED 2
+/* Planar tiles per bitmap update, at most. */
+#define PLANAR_BATCH 64
 
 enum rdp_codec { RDP_CODEC_NONE, RDP_CODEC_REMOTEFX, RDP_CODEC_PLANAR };
 
@@ -32,8 +34,7 @@ struct rdp_encoder {
 	RFX_CONTEXT *rfx;
 	BITMAP_PLANAR_CONTEXT *planar;
 	wStream *stream;
-	uint8_t *tiles; /* planar output, one slot per tile of a batch */
-	BITMAP_DATA *bitmaps;
+	BITMAP_DATA *bitmaps; /* a batch of planar tiles */
 	int width, height;
 	struct wl_event_source *writable; /* while FreeRDP's output buffer is full */
 };
@@ -156,14 +157,21 @@ static bool send_remotefx(struct rdp_peer *peer, const pixman_region32_t *damage
 	return ok;
 }
 
+/* Sends the batch of n tiles, and frees their data. */
 static bool send_bitmaps(struct rdp_peer *peer, int n) {
+	struct rdp_encoder *enc = peer->encoder;
 	rdpUpdate *update = peer->client->update;
 	BITMAP_UPDATE bitmap_update = {
 		.number = (UINT32)n,
 		.count = (UINT32)n,
-		.rectangles = peer->encoder->bitmaps,
+		.rectangles = enc->bitmaps,
 	};
-	return n == 0 || update->BitmapUpdate(update->context, &bitmap_update);
+	bool ok = n == 0 || update->BitmapUpdate(update->context, &bitmap_update);
+	for (int i = 0; i < n; i++) {
+		free(enc->bitmaps[i].bitmapDataStream);
+		enc->bitmaps[i].bitmapDataStream = NULL;
+	}
+	return ok;
 }
 
 /* Planar: 64x64 tiles of every damaged rectangle, batched under the client's limit. */
@@ -171,12 +179,9 @@ static bool send_planar(struct rdp_peer *peer, const pixman_region32_t *damage) 
 	struct rdp_encoder *enc = peer->encoder;
 	struct rdp_server *rdp = peer->rdp;
 	rdpSettings *settings = peer->client->settings;
-	const size_t slot = TILE * TILE * 4 + 64;
-	const int batch_max = 64;
-	if (!enc->tiles) {
-		enc->tiles = malloc(slot * batch_max);
-		enc->bitmaps = calloc(batch_max, sizeof(*enc->bitmaps));
-		if (!enc->tiles || !enc->bitmaps) {
+	if (!enc->bitmaps) {
+		enc->bitmaps = calloc(PLANAR_BATCH, sizeof(*enc->bitmaps));
+		if (!enc->bitmaps) {
 			return false;
 		}
 	}
@@ -191,21 +196,21 @@ static bool send_planar(struct rdp_peer *peer, const pixman_region32_t *damage) 
 			for (int x = boxes[b].x1; x < boxes[b].x2; x += TILE) {
 				int w = boxes[b].x2 - x < TILE ? boxes[b].x2 - x : TILE;
 				int h = boxes[b].y2 - y < TILE ? boxes[b].y2 - y : TILE;
-				uint8_t *dst = enc->tiles + slot * (size_t)n;
-				UINT32 size = (UINT32)slot;
+				UINT32 size = 0;
 				const uint8_t *src = rdp->fb + ((size_t)y * rdp->width + x) * 4;
-				if (!freerdp_bitmap_compress_planar(enc->planar, src,
-						PIXEL_FORMAT_BGRX32, (UINT32)w, (UINT32)h,
-						(UINT32)rdp->width * 4, dst, &size)) {
+				/* The encoder allocates what the tile needs. */
+				BYTE *data = freerdp_bitmap_compress_planar(enc->planar, src,
+					PIXEL_FORMAT_BGRX32, (UINT32)w, (UINT32)h,
+					(UINT32)rdp->width * 4, NULL, &size);
+				if (!data) {
+					send_bitmaps(peer, n);
 					return false;
 				}
-				if (n > 0 && (bytes + size + 32 > limit || n == batch_max)) {
+				if (n > 0 && (bytes + size + 32 > limit || n == PLANAR_BATCH)) {
 					if (!send_bitmaps(peer, n)) {
+						free(data);
 						return false;
 					}
-					/* This tile moves to the first slot. */
-					memmove(enc->tiles, dst, size);
-					dst = enc->tiles;
 					n = 0;
 					bytes = 0;
 				}
@@ -217,9 +222,8 @@ static bool send_planar(struct rdp_peer *peer, const pixman_region32_t *damage) 
 					.width = (UINT32)w,
 					.height = (UINT32)h,
 					.bitsPerPixel = 32,
-					.flags = 0,
 					.bitmapLength = size,
-					.bitmapDataStream = dst,
+					.bitmapDataStream = data,
 					.compressed = TRUE,
 					.cbCompMainBodySize = size,
 					.cbScanWidth = (UINT32)w * 4,
@@ -435,7 +439,6 @@ void rdp_display_finish_peer(struct rdp_peer *peer) {
 		if (enc->stream) {
 			Stream_Free(enc->stream, TRUE);
 		}
-		free(enc->tiles);
 		free(enc->bitmaps);
 		free(enc);
 		peer->encoder = NULL;

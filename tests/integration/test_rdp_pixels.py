@@ -5,6 +5,8 @@ oriel serves RDP on loopback with a users file (`--rdp-users`). xfreerdp,
 in an Xvfb of its own, logs in as alice over TLS with /cert:ignore and
 asks for 1024x768, which becomes the output's size; its window then shows
 the desktop: the colour window at its place, the rest not that colour.
+xfreerdp takes RemoteFX by default (surface bits); with /network:lan /bpp:32 (no RemoteFX) it gets
+planar bitmap updates, and shows the same.
 A wrong password is refused (xfreerdp exits, oriel logs the failed logon
 with the user's name, and the password is in no log).
 """
@@ -51,14 +53,20 @@ def main():
             s.park_pointer()
             xvfb = rdp.Xvfb(s)
             try:
-                client = rdp.XFreeRDP(s, xvfb, port, "alice", ALICE_PW, ["/size:1024x768"])
-                try:
-                    check_window_shows(s, xvfb, client, (240, 160), (300, 200))
-                    expect_eq(s.output()["width"], 1024, "output width after the logon")
-                    expect("logged on as \"alice\"" in s.log_text(),
-                           "oriel did not log alice's logon")
-                finally:
-                    client.close()
+                for codec, extra, logged in (("RemoteFX", [], "RemoteFX yes"),
+                                             ("planar", ["/network:lan", "/bpp:32"], "RemoteFX no")):
+                    before = s.log_text().count(logged)
+                    client = rdp.XFreeRDP(s, xvfb, port, "alice", ALICE_PW,
+                                          ["/size:1024x768"] + extra, name="client-" + codec)
+                    try:
+                        check_window_shows(s, xvfb, client, (240, 160), (300, 200))
+                        expect_eq(s.output()["width"], 1024, "output width after the logon")
+                        expect("logged on as \"alice\"" in s.log_text(),
+                               "oriel did not log alice's logon")
+                        expect(s.log_text().count(logged) == before + 1,
+                               "the %s client did not connect with %r" % (codec, logged))
+                    finally:
+                        client.close()
 
                 wrong = rdp.XFreeRDP(s, xvfb, port, "alice", WRONG_PW, name="wrong")
                 status = wrong.wait_exit()

@@ -26,8 +26,12 @@
  * sessions'. A failed check disconnects it.
  */
 
-/* A call into FreeRDP may wait this long for a session's client. */
+/*
+ * A call into FreeRDP may wait this long for its client (FreeRDP's TLS
+ * handshake polls until the client answers); the loop waits meanwhile.
+ */
 #define SESSION_CALL_MS 5000
+#define GUEST_CALL_MS 3000
 
 static struct rdp_peer *peer_of(freerdp_peer *client) {
 	return client->ContextExtra;
@@ -95,8 +99,13 @@ bool rdp_peer_leave_freerdp(struct rdp_peer *peer) {
 /* Calls FreeRDP to process what the client sent; false when the peer is gone. */
 static bool peer_dispatch(struct rdp_peer *peer) {
 	freerdp_peer *client = peer->client;
-	int timeout_ms = is_guest(peer) ? peer->rdp->options->handshake_timeout * 1000 :
-		SESSION_CALL_MS;
+	int timeout_ms = SESSION_CALL_MS;
+	if (is_guest(peer)) {
+		timeout_ms = peer->rdp->options->handshake_timeout * 1000;
+		if (timeout_ms > GUEST_CALL_MS) {
+			timeout_ms = GUEST_CALL_MS;
+		}
+	}
 	peer->in_freerdp++;
 	rdp_watchdog_arm(peer->rdp->watchdog, client->sockfd, timeout_ms);
 	BOOL ok = client->CheckFileDescriptor(client);

@@ -451,6 +451,7 @@ void rdp_display_activated(struct rdp_peer *peer) {
 	peer->output_enabled = true;
 	peer->acked_id = peer->frame_id;
 	damage_all(peer);
+	rdp_cursor_send(peer);
 	rdp_display_schedule(peer);
 }
 

@@ -60,8 +60,14 @@ static BOOL handle_unicode(rdpInput *input, UINT16 flags, UINT16 code) {
 
 static bool move(struct rdp_peer *peer, struct virtual_input *vi, UINT16 x, UINT16 y) {
 	double lx, ly;
-	return rdp_desktop_to_layout(peer->rdp, x, y, &lx, &ly) &&
-		virtual_input_pointer_motion_absolute(vi, lx, ly);
+	if (!rdp_desktop_to_layout(peer->rdp, x, y, &lx, &ly)) {
+		return false;
+	}
+	/* The client's own pointer is there already: no position back to it. */
+	peer->rdp->pointer_peer = peer;
+	bool moved = virtual_input_pointer_motion_absolute(vi, lx, ly);
+	peer->rdp->pointer_peer = NULL;
+	return moved;
 }
 
 /* A 9-bit two's complement count of 1/120 notches; positive is up (or right). */

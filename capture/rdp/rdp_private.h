@@ -37,6 +37,13 @@ struct rdp_server {
 	struct wl_listener capture_destroy;
 	struct wl_listener outputs_changed;
 
+	/* The output's cursor plane (rdp_cursor.c) */
+	struct wl_listener cursor_shape;
+	struct wl_listener cursor_motion;
+	bool cursor_attached;
+	/* The peer whose pointer event is being handled, if any. */
+	struct rdp_peer *pointer_peer;
+
 	struct wl_list listeners; /* rdp_listener.link */
 	struct wl_list peers;     /* rdp_peer.link, newest first */
 	int n_guests, n_sessions;
@@ -141,6 +148,12 @@ void rdp_display_schedule(struct rdp_peer *peer);
 /* rdp_input.c */
 void rdp_input_init_peer(struct rdp_peer *peer);
 void rdp_input_peer_gone(struct rdp_peer *peer);
+
+/* rdp_cursor.c: the cursor plane as pointer shape and position. */
+void rdp_cursor_attach(struct rdp_server *rdp);
+void rdp_cursor_detach(struct rdp_server *rdp);
+/* The current shape and position, to a peer just activated. */
+void rdp_cursor_send(struct rdp_peer *peer);
 
 /* rdp_watchdog.c: a thread that shuts a socket down when a call into
  * FreeRDP waits on it for too long (FreeRDP's TLS handshake and writes

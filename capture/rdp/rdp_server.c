@@ -70,6 +70,7 @@ static void detach_output(struct rdp_server *rdp, bool put) {
 	if (!rdp->capture) {
 		return;
 	}
+	rdp_cursor_detach(rdp);
 	wl_list_remove(&rdp->capture_frame.link);
 	wl_list_remove(&rdp->capture_destroy.link);
 	if (put) {
@@ -93,6 +94,7 @@ static void attach_output(struct rdp_server *rdp, struct output *output) {
 	wl_signal_add(&rdp->capture->events.frame, &rdp->capture_frame);
 	wl_signal_add(&rdp->capture->events.destroy, &rdp->capture_destroy);
 	resize_framebuffer(rdp, output->wlr_output->width, output->wlr_output->height);
+	rdp_cursor_attach(rdp);
 	output_capture_request_full(rdp->capture);
 }
 

@@ -105,6 +105,47 @@ class Xvfb:
             " ".join(map(str, args)), r.stderr.decode(errors="replace")))
         return r.stdout.decode()
 
+    def cursor(self):
+        """The X cursor shown now (XFixes): (width, height, xhot, yhot,
+        number of opaque pixels, a digest of the ARGB pixels)."""
+        import ctypes
+        import hashlib
+        x11 = ctypes.CDLL("libX11.so.6")
+        xfixes = ctypes.CDLL("libXfixes.so.3")
+
+        class Image(ctypes.Structure):
+            _fields_ = [("x", ctypes.c_short), ("y", ctypes.c_short),
+                        ("width", ctypes.c_ushort), ("height", ctypes.c_ushort),
+                        ("xhot", ctypes.c_ushort), ("yhot", ctypes.c_ushort),
+                        ("serial", ctypes.c_ulong), ("pixels", ctypes.POINTER(ctypes.c_ulong)),
+                        ("atom", ctypes.c_ulong), ("name", ctypes.c_char_p)]
+        x11.XOpenDisplay.restype = ctypes.c_void_p
+        x11.XOpenDisplay.argtypes = [ctypes.c_char_p]
+        x11.XCloseDisplay.argtypes = [ctypes.c_void_p]
+        x11.XFree.argtypes = [ctypes.c_void_p]
+        xfixes.XFixesQueryExtension.argtypes = [ctypes.c_void_p, ctypes.POINTER(ctypes.c_int),
+                                                ctypes.POINTER(ctypes.c_int)]
+        xfixes.XFixesGetCursorImage.restype = ctypes.POINTER(Image)
+        xfixes.XFixesGetCursorImage.argtypes = [ctypes.c_void_p]
+        dpy = x11.XOpenDisplay(self.display.encode())
+        expect(dpy, "cannot open %s" % self.display)
+        try:
+            ev, err = ctypes.c_int(), ctypes.c_int()
+            expect(xfixes.XFixesQueryExtension(dpy, ctypes.byref(ev), ctypes.byref(err)),
+                   "no XFIXES in the Xvfb")
+            img = xfixes.XFixesGetCursorImage(dpy)
+            expect(img, "XFixesGetCursorImage failed")
+            c = img.contents
+            n = c.width * c.height
+            argb = [c.pixels[i] & 0xffffffff for i in range(n)]
+            opaque = sum(1 for p in argb if (p >> 24) >= 128)
+            digest = hashlib.sha1(struct.pack("<%dI" % n, *argb)).hexdigest()[:12]
+            result = (c.width, c.height, c.xhot, c.yhot, opaque, digest)
+            x11.XFree(img)
+            return result
+        finally:
+            x11.XCloseDisplay(dpy)
+
     def close(self):
         if self.proc.poll() is None:
             self.proc.terminate()

@@ -510,9 +510,31 @@ static bool merge_vnc(struct oriel_options *options) {
 	return true;
 }
 
-/* RDP's defaults, and its security rule: no account check, loopback only. */
-static bool check_rdp(struct oriel_options *options) {
+/*
+ * The command line's RDP settings over [rdp] (listeners from it replace the
+ * file's), then defaults, and the security rule: no account check,
+ * loopback only.
+ */
+static bool merge_rdp(struct oriel_options *options) {
 	struct options_rdp *rdp = &options->rdp;
+	const struct oriel_config *config = &options->config;
+	if (rdp->n_listen == 0) {
+		for (int i = 0; i < config->n_rdp_listen && i < OPTIONS_MAX_RDP_LISTEN; i++) {
+			rdp->listen[rdp->n_listen++] = config->rdp_listen[i];
+		}
+	}
+#define MERGE_RDP(field, config_field) \
+	if (!rdp->field) { rdp->field = config->config_field; }
+	MERGE_RDP(tls_cert, rdp_tls_cert)
+	MERGE_RDP(tls_key, rdp_tls_key)
+	MERGE_RDP(users_file, rdp_users)
+	MERGE_RDP(pam_service, rdp_pam)
+	MERGE_RDP(handshake_timeout, rdp_handshake_timeout)
+	MERGE_RDP(max_pending, rdp_max_pending)
+	MERGE_RDP(max_pending_per_address, rdp_max_pending_per_address)
+	MERGE_RDP(max_clients, rdp_max_clients)
+	MERGE_RDP(max_fps, rdp_max_fps)
+#undef MERGE_RDP
 	if (!rdp->handshake_timeout) {
 		rdp->handshake_timeout = 10;
 	}
@@ -587,7 +609,7 @@ bool options_load_config(struct oriel_options *options) {
 		options->outputs[0] = (struct config_output_mode){1920, 1080, 60000};
 		options->n_outputs = 1;
 	}
-	return merge_vnc(options) && check_rdp(options);
+	return merge_vnc(options) && merge_rdp(options);
 }
 
 void options_finish(struct oriel_options *options) {

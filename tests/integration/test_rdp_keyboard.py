@@ -8,7 +8,7 @@ focuses the xterm; then xdotool types into xfreerdp, which sends
 scancodes, and oriel turns them into keys through the session's keymap
 (the us layout): lower and upper case, Shift held around a capital, and
 characters that need Shift ('@', '|'), then Return. The file must hold
-exactly that line.
+exactly that line. RDP is set up in the config file's [rdp] section.
 """
 import shlex
 import tempfile
@@ -29,9 +29,10 @@ def main():
         users = vnc.write_users_file(d, [("typist", PASSWORD)])
         port = vnc.free_port()
         config = d / "oriel.ini"
-        config.write_text("[keyboard]\nlayout = us\n")
-        with Session(outputs=["1024x768"], config=config,
-                     args=rdp.rdp_args(port, "--rdp-users", users)) as s:
+        # RDP from the config file's [rdp] section, this time.
+        config.write_text("[keyboard]\nlayout = us\n\n[rdp]\nlisten = %s:%d\nusers = %s\n"
+                          % (rdp.LOCALHOST, port, users))
+        with Session(outputs=["1024x768"], config=config) as s:
             out = s.tmp / "typed.txt"
             script = 'read l; printf "%%s\\n" "$l" > %s.tmp && mv %s.tmp %s' % (
                 shlex.quote(str(out)), shlex.quote(str(out)), shlex.quote(str(out)))

@@ -1,3 +1,4 @@
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <freerdp/codec/color.h>
@@ -144,6 +145,7 @@ static bool send_remotefx(struct rdp_peer *peer, const pixman_region32_t *damage
 			continue;
 		}
 		cmd.bmp.bitmapDataLength = (UINT32)Stream_GetPosition(enc->stream);
+		peer->stat_bytes += cmd.bmp.bitmapDataLength;
 		cmd.bmp.bitmapData = Stream_Buffer(enc->stream);
 		if (acks) {
 			ok = update->SurfaceFrameBits(update->context, &cmd, i == 0,
@@ -230,11 +232,30 @@ static bool send_planar(struct rdp_peer *peer, const pixman_region32_t *damage) 
 					.cbUncompressedSize = (UINT32)(w * h * 4),
 				};
 				bytes += size + 32;
+				peer->stat_bytes += size;
 				n++;
 			}
 		}
 	}
 	return send_bitmaps(peer, n);
+}
+
+/* Every this many frames, a debug line says what they cost. */
+#define STAT_FRAMES 300
+
+static void count_frame(struct rdp_peer *peer) {
+	int64_t now = rdp_now_ms();
+	if (peer->stat_frames == 0) {
+		peer->stat_since_ms = now;
+	}
+	if (++peer->stat_frames < STAT_FRAMES) {
+		return;
+	}
+	int64_t ms = now - peer->stat_since_ms;
+	wlr_log(WLR_DEBUG, "RDP: %s: %u frames in %" PRId64 " ms, %" PRIu64 " bytes each",
+		peer->host, peer->stat_frames, ms, peer->stat_bytes / peer->stat_frames);
+	peer->stat_frames = 0;
+	peer->stat_bytes = 0;
 }
 
 static bool send_frame(struct rdp_peer *peer) {
@@ -267,6 +288,7 @@ static bool send_frame(struct rdp_peer *peer) {
 		break;
 	}
 	pixman_region32_fini(&damage);
+	count_frame(peer);
 	return ok;
 }
 

@@ -99,6 +99,10 @@ struct rdp_peer {
 	bool pace_armed;
 	int64_t last_frame_ms;
 	struct rdp_encoder *encoder;
+	/* Since the last statistics line (debug log). */
+	uint32_t stat_frames;
+	uint64_t stat_bytes;
+	int64_t stat_since_ms;
 
 	/* Input (rdp_input.c) */
 	bool input_used; /* pressed something: release all when it goes */

@@ -26,33 +26,6 @@ void rdp_auth_succeeded(struct rdp_server *rdp, const char *host) {
 	auth_throttle_succeeded(&rdp->throttle, host);
 }
 
-static bool load_users(struct rdp_server *rdp, const char *path) {
-	FILE *f = fopen(path, "r");
-	if (!f) {
-		wlr_log_errno(WLR_ERROR, "RDP: cannot open the users file %s", path);
-		return false;
-	}
-	char *text = malloc(USERS_FILE_MAX_BYTES + 1);
-	size_t len = text ? fread(text, 1, USERS_FILE_MAX_BYTES + 1, f) : 0;
-	fclose(f);
-	if (!text) {
-		wlr_log(WLR_ERROR, "RDP: out of memory reading %s", path);
-		return false;
-	}
-	char error[256];
-	bool ok = users_file_parse(&rdp->users, text, len, error, sizeof(error));
-	free(text);
-	if (!ok) {
-		wlr_log(WLR_ERROR, "RDP: %s:%s", path, error);
-		return false;
-	}
-	if (rdp->users.n_entries == 0) {
-		wlr_log(WLR_ERROR, "RDP: the users file %s has no user", path);
-		return false;
-	}
-	return true;
-}
-
 static int handle_account_checked(int fd, uint32_t mask, void *data) {
 	struct rdp_server *rdp = data;
 	account_checker_dispatch(rdp->account_checker);
@@ -61,7 +34,10 @@ static int handle_account_checked(int fd, uint32_t mask, void *data) {
 
 static bool start_accounts(struct rdp_server *rdp) {
 	const struct options_rdp *options = rdp->options;
-	if (options->users_file && !load_users(rdp, options->users_file)) {
+	char error[512];
+	if (options->users_file && !users_file_load(&rdp->users, options->users_file,
+			error, sizeof(error))) {
+		wlr_log(WLR_ERROR, "RDP: %s", error);
 		return false;
 	}
 	struct account_checker_config config = {

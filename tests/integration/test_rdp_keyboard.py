@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Typing through xfreerdp reaches an xterm in the session.
+"""Typing through xfreerdp reaches an xterm in the session, under us and de.
 
 xterm runs `read l` and writes the line to a file. xfreerdp, in an Xvfb
 of its own (us keymap), is logged in; a click into xfreerdp's window
@@ -9,29 +9,41 @@ scancodes, and oriel turns them into keys through the session's keymap
 (the us layout): lower and upper case, Shift held around a capital, and
 characters that need Shift ('@', '|'), then Return. The file must hold
 exactly that line. RDP is set up in the config file's [rdp] section.
+
+Then the same under the German layout: the session's keymap is de, and
+so is the Xvfb's (setxkbmap de) where xfreerdp runs, so that xdotool
+types '@' as AltGr+Q, '|' as AltGr+<, and 'ä' and '€' (AltGr+E) as de
+keys; the scancodes of those keys give the same characters in the
+session.
 """
 import shlex
+import subprocess
 import tempfile
 from pathlib import Path
 
 import harness
 import rdp
 import vnc
-from harness import NotYet, Session, TestFailure, expect_eq, tool
+from harness import NotYet, Session, TestFailure, expect, expect_eq, tool
 
 PASSWORD = "typist-Pass-5521"
-TYPED = "hello World@|"
+TYPED = {"us": "hello World@|", "de": "hello World@|\u00e4\u20ac"}
 
 
 def main():
+    for layout in ("us", "de"):
+        typing(layout)
+
+
+def typing(layout):
     with tempfile.TemporaryDirectory(prefix="oriel-rdp-kbd-") as d:
         d = Path(d)
         users = vnc.write_users_file(d, [("typist", PASSWORD)])
         port = vnc.free_port()
         config = d / "oriel.ini"
         # RDP from the config file's [rdp] section, this time.
-        config.write_text("[keyboard]\nlayout = us\n\n[rdp]\nlisten = %s:%d\nusers = %s\n"
-                          % (rdp.LOCALHOST, port, users))
+        config.write_text("[keyboard]\nlayout = %s\n\n[rdp]\nlisten = %s:%d\nusers = %s\n"
+                          % (layout, rdp.LOCALHOST, port, users))
         with Session(outputs=["1024x768"], config=config) as s:
             out = s.tmp / "typed.txt"
             script = 'read l; printf "%%s\\n" "$l" > %s.tmp && mv %s.tmp %s' % (
@@ -44,6 +56,10 @@ def main():
             rdp.wait_listening(s, port)
             s.park_pointer()
             xvfb = rdp.Xvfb(s)
+            if layout != "us":
+                r = subprocess.run(["setxkbmap", layout], env=xvfb.env(),
+                                   capture_output=True, text=True, timeout=20)
+                expect(r.returncode == 0, "setxkbmap %s: %s" % (layout, r.stderr))
             client = None
             try:
                 client = rdp.XFreeRDP(s, xvfb, port, "typist", PASSWORD,
@@ -75,7 +91,7 @@ def main():
 
                 xvfb.xdotool("type", "--delay", "40", "hello ")
                 xvfb.xdotool("keydown", "shift", "key", "w", "keyup", "shift")
-                xvfb.xdotool("type", "--delay", "40", "orld@|")
+                xvfb.xdotool("type", "--delay", "40", TYPED[layout][7:])
                 xvfb.xdotool("key", "Return")
 
                 def written():
@@ -86,7 +102,8 @@ def main():
                         raise NotYet("%s not written yet" % out)
                     return out.read_text(encoding="utf-8", errors="replace")
                 got = s.wait_for(written, what="xterm's shell to read the typed line")
-                expect_eq(got, TYPED + "\n", "line typed through xfreerdp into xterm")
+                expect_eq(got, TYPED[layout] + "\n", "line typed through xfreerdp into "
+                          "xterm under %s" % layout)
             finally:
                 if client:
                     client.close()

@@ -5,6 +5,9 @@ oriel serves RDP on loopback with a users file (`--rdp-users`). xfreerdp,
 in an Xvfb of its own, logs in as alice over TLS with /cert:ignore and
 asks for 1024x768, which becomes the output's size; its window then shows
 the desktop: the colour window at its place, the rest not that colour.
+When the output is resized while a client is connected (orielctl
+output-size), the client is reactivated with the new size: its window
+takes that size and still shows the colour window at its place.
 xfreerdp takes RemoteFX by default (surface bits); with /network:lan /bpp:32 (no RemoteFX) it gets
 planar bitmap updates, and shows the same.
 A wrong password is refused (xfreerdp exits, oriel logs the failed logon
@@ -65,6 +68,16 @@ def main():
                                "oriel did not log alice's logon")
                         expect(s.log_text().count(logged) == before + 1,
                                "the %s client did not connect with %r" % (codec, logged))
+                        if codec == "RemoteFX":
+                            s.orielctl("output-size", s.output()["name"], "900x700")
+
+                            def resized():
+                                size = client.window()[2:4]
+                                if size != (900, 700):
+                                    raise NotYet("xfreerdp's window is %dx%d" % size)
+                                return True
+                            s.wait_for(resized, what="xfreerdp to follow the resize")
+                            check_window_shows(s, xvfb, client, (240, 160), (300, 200))
                     finally:
                         client.close()
 

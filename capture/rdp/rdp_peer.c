@@ -10,6 +10,7 @@
 #include <wlr/util/log.h>
 #include "capture/remote/account_check.h"
 #include "capture/remote/preauth_limits.h"
+#include "capture/rdp/rdp.h"
 #include "capture/rdp/rdp_private.h"
 #include "compositor/options.h"
 #include "compositor/server.h"
@@ -414,4 +415,36 @@ void rdp_peers_finish(struct rdp_server *rdp) {
 		}
 		peer_free(peer);
 	}
+}
+
+size_t rdp_list_clients(struct rdp_server *rdp, struct rdp_client_info *out, size_t max) {
+	size_t n = 0;
+	struct rdp_peer *peer;
+	/* Newest first in the list: walk it backwards. */
+	wl_list_for_each_reverse(peer, &rdp->peers, link) {
+		if (peer->state != RDP_PEER_SESSION || peer->closing) {
+			continue;
+		}
+		if (n < max) {
+			out[n].id = peer->id;
+			snprintf(out[n].peer, sizeof(out[n].peer), "%s", peer->host);
+			out[n].view_only = peer->view_only;
+		}
+		n++;
+	}
+	return n;
+}
+
+bool rdp_disconnect_client(struct rdp_server *rdp, uint64_t id) {
+	struct rdp_peer *peer;
+	wl_list_for_each(peer, &rdp->peers, link) {
+		if (peer->id == id && peer->state == RDP_PEER_SESSION && !peer->closing) {
+			peer->in_freerdp++;
+			peer->client->Close(peer->client);
+			rdp_peer_leave_freerdp(peer);
+			rdp_peer_drop(peer, "disconnected on request");
+			return true;
+		}
+	}
+	return false;
 }

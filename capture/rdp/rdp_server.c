@@ -146,9 +146,35 @@ void rdp_server_session_started(struct rdp_server *rdp, struct rdp_peer *peer) {
 	}
 }
 
+/* One compositor, one RDP server: the control API finds it here. */
+static struct rdp_server *the_rdp;
+
+struct rdp_server *rdp_server_of(struct server *server) {
+	return the_rdp && the_rdp->server == server ? the_rdp : NULL;
+}
+
+static struct rdp_server *server_create(struct server *server, bool listen);
+
 struct rdp_server *rdp_server_create(struct server *server) {
+	if (server->options->rdp.n_listen == 0) {
+		return NULL;
+	}
+	return server_create(server, true);
+}
+
+struct rdp_server *rdp_server_create_unlistened(struct server *server) {
+	return server_create(server, false);
+}
+
+void rdp_certificate(struct rdp_server *rdp, const char **path, const char **sha256) {
+	*path = rdp->tls.cert_path;
+	*sha256 = rdp->tls.fingerprint;
+}
+
+static struct rdp_server *server_create(struct server *server, bool listen) {
 	const struct options_rdp *options = &server->options->rdp;
-	if (options->n_listen == 0) {
+	if (the_rdp) {
+		wlr_log(WLR_ERROR, "RDP: a server runs already");
 		return NULL;
 	}
 	winpr_InitializeSSL(WINPR_SSL_INIT_DEFAULT);
@@ -175,7 +201,8 @@ struct rdp_server *rdp_server_create(struct server *server) {
 	attach_output(rdp, output);
 	rdp->outputs_changed.notify = handle_outputs_changed;
 	wl_signal_add(&server->events_outputs_changed, &rdp->outputs_changed);
-	if (!rdp_listen_init(rdp)) {
+	the_rdp = rdp;
+	if (listen && !rdp_listen_init(rdp)) {
 		rdp_server_destroy(rdp);
 		return NULL;
 	}
@@ -187,6 +214,9 @@ struct rdp_server *rdp_server_create(struct server *server) {
 void rdp_server_destroy(struct rdp_server *rdp) {
 	if (!rdp) {
 		return;
+	}
+	if (the_rdp == rdp) {
+		the_rdp = NULL;
 	}
 	rdp_listen_finish(rdp);
 	rdp_peers_finish(rdp);

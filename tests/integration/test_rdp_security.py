@@ -7,6 +7,7 @@
   fingerprint:sha256:...) logs on; pinned to another one it stops at TLS
   and never logs on.
 - A client that wants standard RDP security (/sec:rdp, no TLS) is refused.
+- An account marked view-only in the users file logs on as view-only.
 - An unknown user is refused like a wrong password.
 - Wrong passwords in a row pause the address: oriel refuses its next
   logons without checking them ("must wait"), and a right password gets
@@ -40,7 +41,8 @@ def main():
 
     with tempfile.TemporaryDirectory(prefix="oriel-rdp-security-") as d:
         d = Path(d)
-        users = vnc.write_users_file(d, [("carol", PASSWORD)])
+        users = vnc.write_users_file(d, [("carol", PASSWORD),
+                                         ("watcher", PASSWORD, "view-only")])
         with Session(outputs=["800x600"], args=rdp.rdp_args(port, "--rdp-users", users)) as s:
             rdp.wait_listening(s, port)
             fingerprint = rdp.fingerprint(s)
@@ -52,6 +54,20 @@ def main():
                 s.wait_for(lambda: logons(s) == 1 or (_ for _ in ()).throw(NotYet("no logon")),
                            what="the pinned client to log on")
                 pinned.close()
+
+                # A view-only account logs on as such (its input is dropped).
+                watcher = rdp.XFreeRDP(s, xvfb, port, "watcher", PASSWORD, name="watcher")
+                watcher.window()
+                s.wait_for(lambda: 'logged on as "watcher" (view-only)' in s.log_text() or
+                           (_ for _ in ()).throw(NotYet("no view-only logon")),
+                           what="the view-only logon")
+                def listed_view_only():
+                    clients = s.orielctl("rdp", "clients", json=True)
+                    if [c["view_only"] for c in clients] != [True]:
+                        raise NotYet("orielctl rdp clients: %r" % clients)
+                    return True
+                s.wait_for(listed_view_only, what="the view-only client alone in the list")
+                watcher.close()
 
                 other = "00:" * 31 + "00"
                 wrong_pin = rdp.XFreeRDP(s, xvfb, port, "carol", PASSWORD, name="wrong-pin",

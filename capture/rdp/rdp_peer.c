@@ -75,7 +75,7 @@ static void peer_free(struct rdp_peer *peer) {
 }
 
 void rdp_peer_drop(struct rdp_peer *peer, const char *why) {
-	if (peer->closing) {
+	if (!peer || peer->closing) {
 		return;
 	}
 	if (why) {

@@ -10,7 +10,9 @@ closed, and oriel goes on:
   TLS handshake waits for the client inside oriel's loop, and oriel ends
   the wait (the watchdog), so the compositor answers again within a few
   seconds;
-- half an X.224 header, then silence: the handshake deadline.
+- half an X.224 header, then silence: the handshake deadline;
+- with max-pending-per-address = 2 ([rdp] in the config file), five
+  silent connections: the three oldest give way, as the guests' cap says.
 Then a real client logs in and sees the session.
 """
 import os
@@ -60,7 +62,9 @@ def main():
         users = vnc.write_users_file(Path(d), [("sturdy", PASSWORD)])
         port = vnc.free_port()
         args = rdp.rdp_args(port, "--rdp-users", users, "--rdp-handshake-timeout", 2)
-        with Session(outputs=["800x600"], args=args) as s:
+        config = Path(d) / "oriel.ini"
+        config.write_text("[rdp]\nmax-pending-per-address = 2\n")
+        with Session(outputs=["800x600"], args=args, config=config) as s:
             s.colour_window_at(COLOUR, (300, 200), (240, 160), "green", "org.oriel.test.g")
             rdp.wait_listening(s, port)
             s.park_pointer()
@@ -94,6 +98,21 @@ def main():
             s.wait_for(check, timeout=15, what="the handshake deadline")
             expect("no logon within 2 s" in s.log_text(), "the deadline was not logged")
             half.close()
+
+            silent = [connect(port) for _ in range(5)]
+            s.orielctl("windows")  # oriel has accepted them all
+            # The two newest are kept (looked at well before their 2 s deadline)...
+            for sock in silent[3:]:
+                sock.settimeout(0.2)
+                try:
+                    expect(sock.recv(1) != b"", "a newest silent connection was closed")
+                except socket.timeout:
+                    pass
+            # ...and the three oldest gave way.
+            for i, sock in enumerate(silent[:3]):
+                expect(closed_by_server(sock, 1), "silent connection %d of 5 was kept" % (i + 1))
+            for sock in silent:
+                sock.close()
 
             s.check_alive()
             xvfb = rdp.Xvfb(s)

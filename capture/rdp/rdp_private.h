@@ -99,6 +99,7 @@ struct rdp_peer {
 	bool pace_armed;
 	int64_t last_frame_ms;
 	struct rdp_encoder *encoder;
+	struct wl_event_source *writable; /* while FreeRDP's output buffer is full */
 	/* Since the last statistics line (debug log). */
 	uint32_t stat_frames;
 	uint64_t stat_bytes;
@@ -148,6 +149,16 @@ void rdp_display_damage(struct rdp_server *rdp, const pixman_region32_t *damage)
 /* The desktop changed size: every session is reactivated with it. */
 void rdp_display_resized(struct rdp_server *rdp);
 void rdp_display_schedule(struct rdp_peer *peer);
+
+/* rdp_encode.c */
+struct rdp_encoder *rdp_encoder_create(void);
+void rdp_encoder_destroy(struct rdp_encoder *encoder);
+/* Picks the codec the client takes, for the desktop's size; false on failure. */
+bool rdp_encoder_prepare(struct rdp_peer *peer);
+/* Encodes damage (desktop coordinates) and sends it as frame peer->frame_id. */
+bool rdp_encoder_send(struct rdp_peer *peer, const pixman_region32_t *damage);
+/* Whether the client acknowledges frames (then frames carry markers). */
+bool rdp_peer_uses_acks(struct rdp_peer *peer);
 
 /* rdp_input.c */
 void rdp_input_init_peer(struct rdp_peer *peer);

@@ -12,6 +12,7 @@ Running one test by hand is as for the harness:
     ORIEL_BUILD_DIR=$PWD/build python3 tests/integration/test_rdp_pixels.py
 """
 
+import contextlib
 import os
 import re
 import signal
@@ -246,3 +247,22 @@ class XFreeRDP:
             except subprocess.TimeoutExpired:
                 os.killpg(self.proc.pid, signal.SIGKILL)
                 self.proc.wait()
+
+
+@contextlib.contextmanager
+def client_in_xvfb(session, port, user, password, extra=(), keymap=None, **kwargs):
+    """An Xvfb of its own (with an xkb layout, if given) and xfreerdp in it,
+    logging on to oriel: yields (xvfb, client); both end with the block."""
+    xvfb = Xvfb(session)
+    client = None
+    try:
+        if keymap:
+            r = subprocess.run(["setxkbmap", keymap], env=xvfb.env(),
+                               capture_output=True, text=True, timeout=20)
+            expect(r.returncode == 0, "setxkbmap %s: %s" % (keymap, r.stderr))
+        client = XFreeRDP(session, xvfb, port, user, password, extra, **kwargs)
+        yield xvfb, client
+    finally:
+        if client:
+            client.close()
+        xvfb.close()

@@ -30,10 +30,8 @@ def main():
             term = s.wait_window(app_id="XTerm", kind="x11",
                                  where=lambda w: w["width"] > 0 and w["height"] > 0)
             rdp.wait_listening(s, port)
-            xvfb = rdp.Xvfb(s)
-            client = None
-            try:
-                client = rdp.XFreeRDP(s, xvfb, port, "pointer", PASSWORD, ["/size:1024x768"])
+            with rdp.client_in_xvfb(s, port, "pointer", PASSWORD, ["/size:1024x768"]) \
+                    as (xvfb, client):
                 x0, y0, _, _, wid = client.window()
                 check_window_shows(s, xvfb, client, (240, 160), (300, 200))
 
@@ -64,10 +62,6 @@ def main():
                 n = img.count_colour(rect, COLOUR, tolerance=12)
                 expect(n == 3600, "the frames around the pointer are not only the "
                        "window's colour: %s" % img.describe(rect))
-            finally:
-                if client:
-                    client.close()
-                xvfb.close()
 
 
 if __name__ == "__main__":

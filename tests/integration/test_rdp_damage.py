@@ -42,10 +42,8 @@ def main():
             s.wait_window(id=win["id"], where=lambda w: (w["x"], w["y"]) == POS)
             rdp.wait_listening(s, port)
             s.park_pointer()
-            xvfb = rdp.Xvfb(s)
-            client = None
-            try:
-                client = rdp.XFreeRDP(s, xvfb, port, "dmg", PASSWORD, ["/size:1024x768"])
+            with rdp.client_in_xvfb(s, port, "dmg", PASSWORD, ["/size:1024x768"]) \
+                    as (xvfb, client):
                 check_window_shows(s, xvfb, client, POS, SIZE)
                 x0, y0 = client.window()[:2]
                 time.sleep(1)  # the last acknowledgements
@@ -68,10 +66,6 @@ def main():
                        "beside the patch: %s" % img.describe(around))
                 expect(0 < cost < MAX_BYTES, "the patch cost %d bytes (bound %d)" % (
                     cost, MAX_BYTES))
-            finally:
-                if client:
-                    client.close()
-                xvfb.close()
 
 
 if __name__ == "__main__":

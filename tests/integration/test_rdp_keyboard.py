@@ -17,14 +17,13 @@ keys; the scancodes of those keys give the same characters in the
 session.
 """
 import shlex
-import subprocess
 import tempfile
 from pathlib import Path
 
 import harness
 import rdp
 import vnc
-from harness import NotYet, Session, TestFailure, expect, expect_eq, tool
+from harness import NotYet, Session, TestFailure, expect_eq, tool
 
 PASSWORD = "typist-Pass-5521"
 TYPED = {"us": "hello World@|", "de": "hello World@|\u00e4\u20ac"}
@@ -55,15 +54,9 @@ def typing(layout):
                                 where=lambda w: w["width"] > 0 and w["height"] > 0)
             rdp.wait_listening(s, port)
             s.park_pointer()
-            xvfb = rdp.Xvfb(s)
-            if layout != "us":
-                r = subprocess.run(["setxkbmap", layout], env=xvfb.env(),
-                                   capture_output=True, text=True, timeout=20)
-                expect(r.returncode == 0, "setxkbmap %s: %s" % (layout, r.stderr))
-            client = None
-            try:
-                client = rdp.XFreeRDP(s, xvfb, port, "typist", PASSWORD,
-                                      ["/size:1024x768"])
+            keymap = None if layout == "us" else layout
+            with rdp.client_in_xvfb(s, port, "typist", PASSWORD, ["/size:1024x768"],
+                                    keymap=keymap) as (xvfb, client):
                 cx = win["x"] + win["width"] // 2
                 cy = win["y"] + win["height"] // 2
 
@@ -104,10 +97,6 @@ def typing(layout):
                 got = s.wait_for(written, what="xterm's shell to read the typed line")
                 expect_eq(got, TYPED[layout] + "\n", "line typed through xfreerdp into "
                           "xterm under %s" % layout)
-            finally:
-                if client:
-                    client.close()
-                xvfb.close()
 
 
 if __name__ == "__main__":

@@ -115,15 +115,9 @@ def main():
                 sock.close()
 
             s.check_alive()
-            xvfb = rdp.Xvfb(s)
-            client = None
-            try:
-                client = rdp.XFreeRDP(s, xvfb, port, "sturdy", PASSWORD, ["/size:800x600"])
+            with rdp.client_in_xvfb(s, port, "sturdy", PASSWORD, ["/size:800x600"]) \
+                    as (xvfb, client):
                 check_window_shows(s, xvfb, client, (240, 160), (300, 200))
-            finally:
-                if client:
-                    client.close()
-                xvfb.close()
 
 
 if __name__ == "__main__":

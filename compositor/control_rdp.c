@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * org.oriel.Compositor.Rdp: RDP listeners and clients at run time
  * (capture/rdp/rdp.h). Starting a listener in a session that runs no RDP

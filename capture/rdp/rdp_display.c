@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <freerdp/update.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #ifndef ORIEL_CAPTURE_REMOTE_TCP_LISTEN_H
 #define ORIEL_CAPTURE_REMOTE_TCP_LISTEN_H
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Helpers for the rdp suite (Python 3 standard library only).
 
 The rdp tests start oriel through harness.Session with

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """orielctl rdp: start, stop, clients, disconnect, fingerprint.
 
 oriel runs with no --rdp and no accounts. `orielctl rdp start` on a

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """The cursor reaches xfreerdp as a pointer shape, not in the frames.
 
 xfreerdp's pointer is moved (xdotool in its Xvfb) over the empty desktop

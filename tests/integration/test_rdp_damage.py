@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Only damage goes to RDP clients.
 
 A colour window has a 16x16 patch that toggles colour on SIGUSR1,

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Two RDP clients on an idle session cost oriel (almost) nothing.
 
 Two xfreerdp clients are logged in and show a static colour window. Once

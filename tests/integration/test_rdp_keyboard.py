@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Typing through xfreerdp reaches an xterm in the session, under us and de.
 
 xterm runs `read l` and writes the line to a file. xfreerdp, in an Xvfb

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Bad and stalled RDP connections are dropped alone.
 
 oriel serves RDP with --rdp-handshake-timeout 2. Each of these is

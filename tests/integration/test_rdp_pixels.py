@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """xfreerdp shows the session: a colour window at its place.
 
 oriel serves RDP on loopback with a users file (`--rdp-users`). xfreerdp,

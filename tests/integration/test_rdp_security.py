@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Who may use RDP: TLS always, pinned certificates, accounts, the throttle.
 
 - Without an account check oriel refuses to serve RDP beyond loopback

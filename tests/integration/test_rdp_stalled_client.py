@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """A client that stops reading gets no more frames; nothing piles up.
 
 An X app repaints the whole screen 30 times a second; two xfreerdp

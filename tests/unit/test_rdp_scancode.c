@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unit tests for RDP scancodes to evdev keycodes (capture/rdp/rdp_scancode.c). */
 
 #include <linux/input-event-codes.h>

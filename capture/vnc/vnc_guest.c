@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <time.h>
 #include <unistd.h>
 #include <wlr/util/log.h>
 #include "capture/remote/preauth_limits.h"
@@ -38,7 +37,6 @@
  */
 #define SILENT_MS 200
 #define BROWSER_SILENT_MS 3000
-#define BROWSER_MEMORY_MS 60000
 /*
  * A browser loading noVNC opens several connections at once (six per host
  * in Chromium and Firefox), some ahead of their requests: an address that
@@ -118,38 +116,6 @@ static int handle_deadline(void *data) {
 	return 0;
 }
 
-static int64_t now_ms(void) {
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-void vnc_guest_remember_browser(struct vnc_server *vnc, const char *host) {
-	struct vnc_browser_host *slot = &vnc->browsers[0];
-	for (size_t i = 0; i < ARRAY_LEN(vnc->browsers); i++) {
-		struct vnc_browser_host *b = &vnc->browsers[i];
-		if (strcmp(b->host, host) == 0) {
-			slot = b;
-			break;
-		}
-		if (b->seen_ms < slot->seen_ms) {
-			slot = b; /* the oldest gives way */
-		}
-	}
-	snprintf(slot->host, sizeof(slot->host), "%s", host);
-	slot->seen_ms = now_ms();
-}
-
-static bool is_browser(struct vnc_server *vnc, const char *host) {
-	for (size_t i = 0; i < ARRAY_LEN(vnc->browsers); i++) {
-		const struct vnc_browser_host *b = &vnc->browsers[i];
-		if (b->seen_ms && strcmp(b->host, host) == 0) {
-			return now_ms() - b->seen_ms < BROWSER_MEMORY_MS;
-		}
-	}
-	return false;
-}
-
 /* Looks again later: the bytes so far are not a whole request. */
 static bool wait_more(struct vnc_guest *guest) {
 	/* Level-triggered: stop watching until the next look. */
@@ -173,7 +139,7 @@ static void start_handshake(struct vnc_guest *guest, bool tls_first) {
 /* The connection's first bytes decide where it goes; from_timer: a due look. */
 static void sniff(struct vnc_guest *guest, bool from_timer) {
 	struct vnc_server *vnc = guest->vnc;
-	int silent_ms = is_browser(vnc, guest->host) ? BROWSER_SILENT_MS : SILENT_MS;
+	int silent_ms = vnc_browsers_has(vnc, guest->host) ? BROWSER_SILENT_MS : SILENT_MS;
 	bool silent_long_enough = from_timer && guest->waited_ms >= silent_ms;
 	char buf[PEEK_BYTES + 1];
 	ssize_t n = recv(guest->fd, buf, PEEK_BYTES, MSG_PEEK | MSG_DONTWAIT);
@@ -191,7 +157,7 @@ static void sniff(struct vnc_guest *guest, bool from_timer) {
 			wait_more(guest);
 			return;
 		}
-		vnc_guest_remember_browser(vnc, guest->host);
+		vnc_browsers_remember(vnc, guest->host);
 		if (vnc->http_dir && vnc_http_is_plain_get(buf, (size_t)n)) {
 			int fd = guest->fd;
 			guest_free(guest, false);
@@ -339,7 +305,7 @@ void vnc_guest_create(struct vnc_server *vnc, int fd, bool is_unix) {
 		.per_address = options->max_pending_per_address,
 		.total = options->max_pending,
 	};
-	if (is_browser(vnc, host) && limits.per_address < BROWSER_PENDING) {
+	if (vnc_browsers_has(vnc, host) && limits.per_address < BROWSER_PENDING) {
 		limits.per_address = BROWSER_PENDING;
 	}
 	struct vnc_guest *oldest;

@@ -281,7 +281,7 @@ static void progress(struct vnc_handshake *hs) {
 			if (hs->step == RFB_SECURITY_STEP_FAILED && hs->sec.minor == 0 &&
 					vnc_guest_is_http((const char *)hs->in, hs->in_len)) {
 				/* A browser that was slow to ask: it retries, and then gets time. */
-				vnc_guest_remember_browser(guest->vnc, guest->host);
+				vnc_browsers_remember(guest->vnc, guest->host);
 			}
 			memset(hs->in, 0, hs->in_len);
 			hs->in_len = 0;

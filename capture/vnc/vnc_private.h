@@ -67,7 +67,7 @@ struct vnc_server {
 	/* Connections before authentication (vnc_guest.c), oldest last. */
 	struct wl_list guests;     /* vnc_guest.link */
 	int n_guests;
-	/* Addresses that sent HTTP requests lately: browsers (vnc_guest.c). */
+	/* Addresses that sent HTTP requests lately: browsers (vnc_browsers.c). */
 	struct vnc_browser_host {
 		char host[64];
 		int64_t seen_ms;
@@ -210,12 +210,16 @@ void vnc_guest_drop(struct vnc_guest *guest, const char *why);
 void vnc_guest_admit(struct vnc_guest *guest, gnutls_session_t tls,
 	const struct vnc_admission *admission);
 void vnc_guests_finish(struct vnc_server *vnc);
-/*
- * A browser at host: its silent connections wait longer before they are
- * taken for VNC viewers (it opens them ahead of its requests).
- */
-void vnc_guest_remember_browser(struct vnc_server *vnc, const char *host);
+/* Whether buf starts an HTTP request (GET or HEAD). */
 bool vnc_guest_is_http(const char *buf, size_t n);
+
+/*
+ * vnc_browsers.c: addresses that sent HTTP requests in the last minute.
+ * Browsers open connections ahead of their requests, so their silent
+ * connections wait longer before they are taken for VNC viewers.
+ */
+void vnc_browsers_remember(struct vnc_server *vnc, const char *host);
+bool vnc_browsers_has(struct vnc_server *vnc, const char *host);
 /*
  * Whether a viewer that libvncserver authenticates (WebSocket, whose
  * framing only libvncserver speaks) may connect this way; logs why not.

@@ -271,6 +271,8 @@ bool vnc_auth_check_response(struct vnc_server *vnc, const uint8_t challenge[16]
 void vnc_auth_failed(struct vnc_server *vnc, const char *host, const char *user,
 	const char *method);
 void vnc_auth_succeeded(struct vnc_server *vnc, const char *host);
+/* A user name from the network, fit for one log line ('?' for the rest). */
+void vnc_auth_printable(const char *name, char *out, size_t size);
 
 /* vnc_input.c */
 void vnc_input_init(struct vnc_server *vnc);

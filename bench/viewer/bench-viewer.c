@@ -11,6 +11,8 @@
  *   - idle CPU: after the active window, the app is paused (SIGUSR1 to
  *     --pause-pid), and CPU is measured again while the viewer stays
  *     connected and keeps requesting updates;
+ *   - the viewer's own CPU over the window (it shares the cores: with TLS
+ *     it decrypts every byte);
  *   - the floor (floor.c): the least CPU a server must spend per frame,
  *     timed here on the last frame received once the server is idle;
  *   - VeNCrypt (--user, --password-file, --ca): libvncclient does the TLS
@@ -232,6 +234,13 @@ static double cpu_ms_of(int pid)
 		}
 	}
 	return (double)(utime + stime) * 1000.0 / (double)sysconf(_SC_CLK_TCK);
+}
+
+static double self_cpu_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
 static double cpu_ms_all(void)
@@ -476,12 +485,14 @@ int main(int argc, char **argv)
 	unsigned long long mbusy0, mtotal0, mbusy1, mtotal1;
 	machine_jiffies(&mbusy0, &mtotal0);
 	uint64_t bytes0 = bytes_received(cl);
+	double self0 = self_cpu_ms();
 	uint64_t ta = now_ns();
 	measuring = 1;
 	if (!pump_until(cl, ta + (uint64_t)(duration * 1e9)))
 		goto lost;
 	measuring = 0;
 	uint64_t tb = now_ns();
+	double self1 = self_cpu_ms();
 	double cpu1 = cpu_ms_all();
 	for (int i = 0; i < npids; i++)
 		cpu_pid1[i] = cpu_ms_of(pids[i]);
@@ -574,7 +585,8 @@ int main(int argc, char **argv)
 	       "\"counter_x\": %d, \"counter_y\": %d, \"counter_relocations\": %llu, "
 	       "\"floor_ms_per_frame\": %.3f, \"machine_busy_pct\": %.1f, "
 	       "\"security\": %u, \"subauth\": %u, \"tls_version\": \"%s\", \"tls_cipher\": \"%s\", "
-	       "\"tls_floor_cipher\": \"%s\", \"tls_floor_ms_per_frame\": %.3f}\n",
+	       "\"tls_floor_cipher\": \"%s\", \"tls_floor_ms_per_frame\": %.3f, "
+	       "\"viewer_cpu_ms_per_frame\": %.3f}\n",
 	       cl->width, cl->height, encoding, quality, secs, nframes_seen, fps,
 	       (unsigned long long)updates_window, (unsigned long long)decode_failures,
 	       (unsigned long long)decode_ok, (unsigned long long)(bytes1 - bytes0),
@@ -585,7 +597,8 @@ int main(int argc, char **argv)
 	       org_x, org_y, (unsigned long long)relocations, floor_ms,
 	       mtotal1 > mtotal0 ? 100.0 * (double)(mbusy1 - mbusy0) / (double)(mtotal1 - mtotal0) : -1.0,
 	       (unsigned)cl->authScheme, cl->authScheme == rfbVeNCrypt ? (unsigned)cl->subAuthScheme : 0u,
-	       tls_version, tls_cipher, floor_tls_cipher, tls_floor_ms);
+	       tls_version, tls_cipher, floor_tls_cipher, tls_floor_ms,
+	       nframes_seen ? (self1 - self0) / nframes_seen : 0.0);
 	if (dump)
 		dump_ppm(cl, dump);
 	rfbClientCleanup(cl);

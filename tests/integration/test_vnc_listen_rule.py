@@ -62,7 +62,7 @@ def insecure_starts(d):
     secret = vnc.write_secret_in(d, "vncauth", PASSWORD)
     port = vnc.free_port()
     with Session(outputs=["640x480"],
-                 args=["--vnc", "0.0.0.0:%d" % port, "--vnc-password-file", pwfile,
+                 args=["--vnc", "0.0.0.0:%d" % port, "--vnc-password-file", str(pwfile),
                        "--vnc-insecure"]) as s:
         vnc.wait_listening(s, vnc.tcp(port))
         warning = [l for l in s.log_text().splitlines()
@@ -86,7 +86,7 @@ def in_namespace():
         secret = vnc.write_secret_in(d, "vncauth", PASSWORD)
         port = vnc.free_port()
         with Session(outputs=["640x480"],
-                     args=["--vnc", "0.0.0.0:%d" % port, "--vnc-password-file", pwfile,
+                     args=["--vnc", "0.0.0.0:%d" % port, "--vnc-password-file", str(pwfile),
                            "--vnc-insecure"]) as s:
             vnc.wait_listening(s, vnc.tcp(port))
             expect_eq(vnc.security_types((vnc.LOCALHOST, port)), [2, vnc.VENCRYPT],
@@ -109,7 +109,7 @@ def in_namespace():
         users = vnc.write_users_file(d, [("alice", PASSWORD)])
         port = vnc.free_port()
         with Session(outputs=["640x480"],
-                     args=["--vnc", "0.0.0.0:%d" % port, "--vnc-users", users]) as s:
+                     args=["--vnc", "0.0.0.0:%d" % port, "--vnc-users", str(users)]) as s:
             vnc.wait_listening(s, vnc.tcp(port))
             cert, _fp, _made = vnc.certificate(s)
             expect_eq(vnc.security_types((OUTSIDE, port)), [vnc.VENCRYPT],

@@ -28,6 +28,10 @@ from harness import Session, TestFailure, expect, T
 import test_vnc_lockout
 
 
+# The handshake deadline, longer on slow machines (ORIEL_TEST_TIMEOUT_SCALE).
+DEADLINE = max(3, int(round(T(3))))
+
+
 def upgrade(port):
     key = base64.b64encode(os.urandom(16)).decode()
     host = "127.0.0.1:%d" % port
@@ -66,7 +70,7 @@ def main():
     for kind in ("ws", "wss"):
         port = vnc.free_port()
         with Session(outputs=["640x480"],
-                     args=vnc.vnc_args(port, "--vnc-handshake-timeout", "3")) as s:
+                     args=vnc.vnc_args(port, "--vnc-handshake-timeout", DEADLINE)) as s:
             vnc.wait_listening(s, vnc.tcp(port))
             cert, _fp, _made = vnc.certificate(s)
             socks = [stalled_websocket(port, "127.0.2.%d" % (i + 1),

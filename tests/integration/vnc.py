@@ -11,7 +11,14 @@ through real VNC clients:
   snapshot) and logs every message from the server as a line (update,
   frame, cursor, resize, cuttext, ...), which the test waits for.
   `snapshot()` runs it once to grab a whole framebuffer.
-- a raw socket (`rfb_handshake()`), for malformed-message cases.
+- a raw socket (`rfb_handshake()`), for malformed-message cases;
+- for VeNCrypt: the viewer's --user/--ca/--security/--bind options
+  (Viewer(..., user=, ca=, security=, bind=)), users files with crypt(3)
+  hashes (`write_users_file`), the certificate oriel logs
+  (`certificate()`), raw VeNCrypt openings (`security_types`,
+  `vencrypt_start`), a proxy that records a TCP stream
+  (`RecordingProxy`) and an Xvfb with xwd screenshots for X viewers such
+  as TigerVNC's (`Xvfb`, `read_xwd`).
 
 Images come back as harness.Image, so the pixel helpers (count_colour,
 first_mismatch, describe) work on VNC framebuffers and on screenshots alike.

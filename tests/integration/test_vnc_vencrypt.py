@@ -20,7 +20,9 @@ on loopback and no certificate of its own, so it makes one:
   libvncserver handshake knows VncAuth alone);
 - a second start with the same XDG_STATE_HOME uses the same certificate,
   and with a password file added, a wss client that trusts only that
-  certificate upgrades to a WebSocket and is offered VncAuth.
+  certificate upgrades to a WebSocket and is offered VncAuth;
+- with --vnc-tls-cert/--vnc-tls-key, VeNCrypt serves that certificate:
+  a viewer pinned to it logs in, one pinned to the made one does not.
 """
 import os
 import stat
@@ -173,6 +175,29 @@ def main():
             n = ws.read(1)[0]
             expect_eq(list(ws.read(n)), [2], "security types over wss with a password file")
             tls.close()
+
+        # A certificate of one's own (--vnc-tls-cert/--vnc-tls-key) serves
+        # VeNCrypt instead of the one oriel made.
+        port = vnc.free_port()
+        key = other.parent / "other-key.pem"
+        with Session(outputs=["640x480"],
+                     args=vnc.vnc_args(port, "--vnc-users", users, "--vnc-tls-cert", other,
+                                       "--vnc-tls-key", key),
+                     env={"XDG_STATE_HOME": str(state)}) as s:
+            vnc.wait_listening(s, vnc.tcp(port))
+            given, fingerprint3, made = vnc.certificate(s)
+            expect(not made and given.resolve() == other.resolve(),
+                   "oriel does not use the certificate it was given: %s" % given)
+            expect_eq(fingerprint3, vnc.pem_fingerprint(other), "the given certificate's "
+                      "fingerprint")
+            img = vnc.snapshot(s, vnc.tcp(port), user="alice", password_file=alice,
+                               ca=other)
+            expect_eq((img.width, img.height), (640, 480), "snapshot with the given "
+                      "certificate")
+            old = vnc.Viewer(s, vnc.tcp(port), name="pinned-to-made", user="alice",
+                             password_file=alice, ca=cert)
+            expect_eq((old.wait_exit_line(), old.proc.returncode), ("tls-failed", 4),
+                      "a viewer pinned to the certificate oriel made, against the given one")
 
 
 if __name__ == "__main__":

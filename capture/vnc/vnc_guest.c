@@ -258,6 +258,16 @@ static struct vnc_guest *oldest_of_busiest(struct vnc_server *vnc) {
 	return busiest;
 }
 
+/* The guest gives way, or else the WebSocket viewer still logging in. */
+static void give_way(struct vnc_server *vnc, struct vnc_guest *guest,
+		struct vnc_client *client, const char *why) {
+	if (guest) {
+		vnc_guest_drop(guest, why);
+	} else if (client) {
+		vnc_client_drop(client, why);
+	}
+}
+
 static bool is_loopback_peer(int fd) {
 	struct sockaddr_storage addr;
 	socklen_t len = sizeof(addr);
@@ -309,20 +319,27 @@ void vnc_guest_create(struct vnc_server *vnc, int fd, bool is_unix) {
 		limits.per_address = BROWSER_PENDING;
 	}
 	struct vnc_guest *oldest;
-	int n_same = count_from(vnc, host, &oldest);
-	if (preauth_decide(&limits, vnc->n_guests, n_same) != PREAUTH_ADMIT) {
+	struct vnc_client *oldest_client;
+	/* WebSocket viewers in libvncserver's handshake are guests too. */
+	int n_same = count_from(vnc, host, &oldest) +
+		vnc_clients_logging_in(vnc, host, &oldest_client);
+	int n_total = vnc->n_guests + vnc->n_logging_in;
+	if (preauth_decide(&limits, n_total, n_same) != PREAUTH_ADMIT) {
 		/* Those whose first bytes wait go first: a burst of requests is no flood. */
 		look_at_waiting(vnc);
-		n_same = count_from(vnc, host, &oldest);
+		n_same = count_from(vnc, host, &oldest) +
+			vnc_clients_logging_in(vnc, host, &oldest_client);
+		n_total = vnc->n_guests + vnc->n_logging_in;
 	}
-	switch (preauth_decide(&limits, vnc->n_guests, n_same)) {
+	switch (preauth_decide(&limits, n_total, n_same)) {
 	case PREAUTH_EVICT_SAME_ADDRESS:
-		vnc_guest_drop(oldest, "it gives way to a newer connection from the same "
-			"address (--vnc-max-pending-per-address)");
+		give_way(vnc, oldest, oldest_client, "it gives way to a newer connection "
+			"from the same address (--vnc-max-pending-per-address)");
 		break;
 	case PREAUTH_EVICT_BUSIEST:
-		vnc_guest_drop(oldest_of_busiest(vnc), "it gives way to a newer connection "
-			"(--vnc-max-pending)");
+		vnc_clients_logging_in(vnc, NULL, &oldest_client);
+		give_way(vnc, oldest_of_busiest(vnc), oldest_client, "it gives way to a "
+			"newer connection (--vnc-max-pending)");
 		break;
 	case PREAUTH_ADMIT:
 		break;

@@ -74,7 +74,8 @@ struct vnc_server {
 	} browsers[16];
 	struct wl_list http_conns; /* vnc_http_conn.link */
 	struct wl_list clients;    /* vnc_client.link */
-	int n_clients;
+	int n_clients;    /* logged in: what --vnc-max-clients counts */
+	int n_logging_in; /* in libvncserver's own handshake (WebSocket) */
 	uint64_t last_client_id;
 	char *http_dir; /* NULL: no HTTP */
 
@@ -138,6 +139,12 @@ struct vnc_client {
 	struct vnc_relay *relay; /* between the viewer's socket and libvncserver */
 	struct wl_event_source *drained; /* the relay's queue became empty */
 	struct wl_event_source *idle_timer; /* --vnc-idle-timeout */
+	/*
+	 * A WebSocket viewer is in libvncserver's RFB handshake until it
+	 * reaches RFB_NORMAL: a guest still, with a deadline (login_deadline).
+	 */
+	bool logged_in;
+	struct wl_event_source *login_deadline;
 };
 
 /*
@@ -238,6 +245,14 @@ bool vnc_client_open(struct vnc_server *vnc, int fd, gnutls_session_t tls,
 enum rfbNewClientAction vnc_client_new_hook(rfbClientPtr cl);
 /* The person at the viewer did something: its idle timeout starts again. */
 void vnc_client_active(struct vnc_client *client);
+/*
+ * Viewers still in libvncserver's handshake from host ("unix" for Unix
+ * sockets; NULL: any), and the oldest of them.
+ */
+int vnc_clients_logging_in(struct vnc_server *vnc, const char *host,
+	struct vnc_client **oldest);
+/* Closes a viewer, saying why in the log. */
+void vnc_client_drop(struct vnc_client *client, const char *why);
 
 /* vnc_http.c: serves static files (noVNC) on the VNC port. */
 void vnc_http_start(struct vnc_server *vnc, int fd);

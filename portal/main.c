@@ -95,7 +95,8 @@ static int handle_signal(sd_event_source *source, const struct signalfd_siginfo 
 static void usage(FILE *f) {
 	fputs("Usage: xdg-desktop-portal-oriel [-r|--replace] [-v|--verbose]\n"
 		"  -r, --replace  replace a running instance\n"
-		"  -v, --verbose  log every request to stderr\n", f);
+		"  -v, --verbose  log every request to stderr\n"
+		"  -h, --help     show this help\n", f);
 }
 
 int main(int argc, char *argv[]) {

@@ -8,11 +8,15 @@ programs do not have. Options and keys come from the programs (their
 with the getopt and command tables in the sources as a cross-check, so a
 new option or key without its documentation fails here.
 
+Every program meson installs in bindir or libexecdir has a page.
+
 The example oriel.ini is checked too: it parses as shipped, and with every
 setting uncommented it parses and shows every key of the table.
 """
 
 import argparse
+import glob
+import json
 import os
 import re
 import subprocess
@@ -233,9 +237,24 @@ def check_config(args, root):
     print("oriel.ini: %d keys" % len(table))
 
 
+def check_every_program(args, root):
+    """Every installed program has an scdoc page (NAME.SECTION.scd)."""
+    with open(os.path.join(args.build_root, "meson-info", "intro-installed.json")) as f:
+        installed = json.load(f).values()
+    programs = {os.path.basename(path) for path in installed
+                if os.path.basename(os.path.dirname(path)) in ("bin", "libexec")}
+    pages = {os.path.basename(path).split(".")[0]
+             for path in glob.glob(os.path.join(root, "**", "*.scd"), recursive=True)}
+    if "oriel" not in programs:
+        fail("meson installs no oriel: %s" % sorted(programs))
+    for program in sorted(programs - pages):
+        fail("%s is installed but has no man page (an .scd file)" % program)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--source-root", required=True)
+    parser.add_argument("--build-root", required=True)
     parser.add_argument("--oriel", required=True)
     parser.add_argument("--orielctl", required=True)
     parser.add_argument("--portal")
@@ -246,6 +265,7 @@ def main():
     check_orielctl(args, root)
     check_portal(args, root)
     check_config(args, root)
+    check_every_program(args, root)
     if failures:
         print("%d problems" % len(failures), file=sys.stderr)
         return 1

@@ -158,7 +158,9 @@ int main(int argc, char *argv[]) {
 			strerror(-r));
 		goto out;
 	}
-	r = sd_bus_attach_event(portal.bus, portal.event, SD_EVENT_PRIORITY_NORMAL);
+	/* The session ended with its bus: nothing is left to serve. */
+	r = sd_bus_set_exit_on_disconnect(portal.bus, true);
+	r = r < 0 ? r : sd_bus_attach_event(portal.bus, portal.event, SD_EVENT_PRIORITY_NORMAL);
 	if (r < 0) {
 		goto out;
 	}

@@ -631,17 +631,6 @@ _Static_assert(ARRAY_LEN(control_keys) <= MAX_SECTION_KEYS, "raise MAX_SECTION_K
 _Static_assert(ARRAY_LEN(vnc_keys) <= MAX_SECTION_KEYS, "raise MAX_SECTION_KEYS");
 _Static_assert(ARRAY_LEN(privileged_keys) <= MAX_SECTION_KEYS, "raise MAX_SECTION_KEYS");
 
-const char *config_section_name(size_t section) {
-	return section < ARRAY_LEN(sections) ? sections[section].name : NULL;
-}
-
-const char *config_key_name(size_t section, size_t key) {
-	if (section >= ARRAY_LEN(sections) || key >= sections[section].n_keys) {
-		return NULL;
-	}
-	return sections[section].keys[key].name;
-}
-
 static int *seen_line(struct parser *p, const struct config_key *key) {
 	return &p->seen[p->section - sections][key - p->section->keys];
 }
@@ -756,6 +745,17 @@ static bool parse_line(struct parser *p, const char *start, size_t len) {
 		return parse_header(p, line);
 	}
 	return parse_assignment(p, line);
+}
+
+const char *config_section_name(size_t section) {
+	return section < ARRAY_LEN(sections) ? sections[section].name : NULL;
+}
+
+const char *config_key_name(size_t section, size_t key) {
+	if (section >= ARRAY_LEN(sections) || key >= sections[section].n_keys) {
+		return NULL;
+	}
+	return sections[section].keys[key].name;
 }
 
 void config_init(struct oriel_config *config) {

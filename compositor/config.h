@@ -88,6 +88,13 @@ void config_init(struct oriel_config *config);
 void config_finish(struct oriel_config *config);
 
 /*
+ * The parser's table, for the man page test: the name of section i and of
+ * its key j, or NULL past the end.
+ */
+const char *config_section_name(size_t section);
+const char *config_key_name(size_t section, size_t key);
+
+/*
  * Parse text as oriel.ini. On error, write "FILE:LINE: problem" into err
  * and return false; config then holds whatever was parsed before the bad
  * line and must still be finished.
@@ -115,12 +122,5 @@ bool config_parse_output_mode(const char *s, struct config_output_mode *mode);
 bool config_parse_vnc_address(const char *s, struct config_vnc_address *address);
 /* localhost, 127.0.0.0/8, ::1 and ::ffff:127.x; names are not resolved. */
 bool config_vnc_address_is_loopback(const struct config_vnc_address *address);
-
-/*
- * The parser's table, for the man page test: the name of section i and of
- * its key j, or NULL past the end.
- */
-const char *config_section_name(size_t section);
-const char *config_key_name(size_t section, size_t key);
 
 #endif

@@ -6,6 +6,7 @@ after every session, and after its package is purged).
 """
 
 import argparse
+import os
 import subprocess
 import sys
 import tempfile
@@ -23,8 +24,8 @@ def main():
         address = daemon.stdout.readline().strip()
         env = {"PATH": "/usr/bin:/bin", "HOME": runtime, "XDG_RUNTIME_DIR": runtime,
                "DBUS_SESSION_BUS_ADDRESS": address}
-        portal = subprocess.Popen([args.portal, "--verbose"], env=env,
-                                  stderr=subprocess.PIPE, text=True)
+        log = open(os.path.join(runtime, "portal.log"), "w+")
+        portal = subprocess.Popen([args.portal, "--verbose"], env=env, stderr=log)
         # Up once it owns its name.
         deadline = time.monotonic() + 10
         while True:
@@ -52,7 +53,13 @@ def main():
             print("FAIL: the backend still runs 10 s after its bus went away",
                   file=sys.stderr)
             return 1
-        print("the backend exited with status %d after its bus went away" % status)
+        log.seek(0)
+        if status != 0:
+            # A clean exit: under the sanitizers, also no leak.
+            print("FAIL: the backend exited with status %d; its log:\n%s" %
+                  (status, log.read()), file=sys.stderr)
+            return 1
+        print("the backend exited cleanly after its bus went away")
         return 0
 
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #ifndef ORIEL_CONFIG_H
 #define ORIEL_CONFIG_H
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * xdg-desktop-portal-oriel: the xdg-desktop-portal backend for oriel
  * sessions (XDG_CURRENT_DESKTOP=oriel, picked by oriel.portal's UseIn).

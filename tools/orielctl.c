@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * orielctl: control a running oriel through org.oriel.Compositor on the
  * session bus. This file holds main, the command line and the bus calls;

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """
 The portal backend ends with its session bus: when the bus goes away it
 exits instead of lingering with nothing to serve (it would stay behind

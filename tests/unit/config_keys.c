@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * For test_man_pages.py: prints every key of the config parser's table as
  * "SECTION KEY", one a line. With a FILE argument it parses that file

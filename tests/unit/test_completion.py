@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """
 The bash completion of oriel and orielctl, loaded into bash with
 bash-completion, as an interactive shell would: options (oriel's from its

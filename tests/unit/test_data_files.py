@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """
 The files installed next to the programs: the session entry runs
 oriel-session, which runs ~/.config/oriel/session or an xterm; the D-Bus

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """
 The man pages against the programs: every option that oriel, orielctl and
 xdg-desktop-portal-oriel list in --help, and every key of the config

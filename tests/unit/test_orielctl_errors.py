@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """
 orielctl with nothing to talk to: no session bus at all, a bus address
 whose socket is gone, and a bus (a private dbus-daemon) without oriel on

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include <glob.h>
 #include <stdlib.h>
 #include <wlr/backend.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The sharing indicator follows the control API's casts and remote
  * control sessions: while any is live, the badge (share_indicator.h) says

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #ifndef ORIEL_SESSION_BUS_H
 #define ORIEL_SESSION_BUS_H
 

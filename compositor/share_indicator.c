@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* See share_indicator.h. A scene rect with a line of text, in LAYER_SYSTEM. */
 #include <stdlib.h>
 #include <string.h>

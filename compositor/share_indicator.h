@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #ifndef ORIEL_SHARE_INDICATOR_H
 #define ORIEL_SHARE_INDICATOR_H
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include <cairo.h>
 #include <drm_fourcc.h>
 #include <pango/pangocairo.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #ifndef ORIEL_TEXT_BUFFER_H
 #define ORIEL_TEXT_BUFFER_H
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Every permission question of every portal interface comes here, so
  * that the answer has one source: the policy file, and the person at the

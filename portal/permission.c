@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Asking the person at the session, when the policy says "ask" (decide.c):
  * oriel draws the prompt (org.oriel.Compositor.Permission.Ask) and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The policy file (portal.ini) of xdg-desktop-portal-oriel, pure logic
  * with no D-Bus calls so that tests/unit/test_portal_policy.c links it.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * xdg-desktop-portal-oriel: shared state of the backend process.
  * portal/ is a separate process that only talks D-Bus: to the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * org.freedesktop.impl.portal.RemoteDesktop, version 1 (what
  * xdg-desktop-portal 1.16 speaks), for oriel.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * org.freedesktop.impl.portal.Session objects: one per CreateSession.
  * A session owns the slot that exports it and the oriel casts that its

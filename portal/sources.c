@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * What a screen cast may show, among the source types the app selected:
  * oriel's outputs (monitor), its windows (window) and a new virtual

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * oriel's windows, as org.oriel.Compositor.Windows.List gives them
  * (bottom of the stack first): what a window cast may show.

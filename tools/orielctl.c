@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * orielctl: control a running oriel through org.oriel.Compositor on the
  * session bus. This file holds main, the command line and the bus calls;
@@ -101,13 +102,48 @@ int ctl_bad_reply(const char *method, int r) {
 	return ctl_fail("unexpected reply to %s: %s", method, strerror(-r));
 }
 
+/*
+ * No oriel to talk to: either no bus is reachable, or nobody owns
+ * org.oriel.Compositor on it. Says which bus was tried and how to point
+ * orielctl at the right one, rather than the bus library's errno text.
+ */
+static void no_oriel(struct ctl *ctl, const char *why) {
+	const char *address = NULL;
+	if (ctl->bus) {
+		sd_bus_get_address(ctl->bus, &address);
+	}
+	if (!address) {
+		address = getenv("DBUS_SESSION_BUS_ADDRESS");
+	}
+	if (address && address[0]) {
+		ctl_fail("no oriel is running on this bus (%s: %s)", address, why);
+	} else {
+		ctl_fail("no oriel is running on this bus: there is no session bus here "
+			"(DBUS_SESSION_BUS_ADDRESS is unset and $XDG_RUNTIME_DIR/bus is "
+			"missing)");
+	}
+	fputs("Start one (oriel -- COMMAND), or point orielctl at the bus of a running\n"
+		"oriel: run orielctl inside its session, or set DBUS_SESSION_BUS_ADDRESS\n"
+		"(and XDG_RUNTIME_DIR) to what the session's programs have.\n", stderr);
+}
+
+static bool bus_unreachable(int r) {
+	return r == -ENOMEDIUM || r == -ENOENT || r == -ECONNREFUSED ||
+		r == -ENOTCONN || r == -ECONNRESET || r == -EACCES;
+}
+
 static bool ctl_connect(struct ctl *ctl) {
 	if (ctl->bus) {
 		return true;
 	}
 	int r = sd_bus_open_user(&ctl->bus);
 	if (r < 0) {
-		ctl_fail("cannot connect to the session bus: %s", strerror(-r));
+		ctl->bus = NULL;
+		if (bus_unreachable(r)) {
+			no_oriel(ctl, strerror(-r));
+		} else {
+			ctl_fail("cannot connect to the session bus: %s", strerror(-r));
+		}
 		return false;
 	}
 	return true;
@@ -125,7 +161,12 @@ bool ctl_call(struct ctl *ctl, const char *interface, const char *method,
 		&error, reply, types, args);
 	va_end(args);
 	if (r < 0) {
-		if (error.message && error.message[0]) {
+		if (sd_bus_error_has_names(&error, SD_BUS_ERROR_SERVICE_UNKNOWN,
+				SD_BUS_ERROR_NAME_HAS_NO_OWNER)) {
+			no_oriel(ctl, "nobody owns " CTL_BUS_NAME);
+		} else if (!sd_bus_error_is_set(&error) && bus_unreachable(r)) {
+			no_oriel(ctl, strerror(-r));
+		} else if (error.message && error.message[0]) {
 			ctl_fail("%s", error.message);
 		} else if (error.name) {
 			ctl_fail("%s", error.name);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* orielctl vnc: the org.oriel.Compositor.Vnc interface. */
 
 #include <inttypes.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * libFuzzer target for the requests the VNC port's file server parses
  * (capture/vnc/vnc_http_request.c): the plain-GET check that routes a

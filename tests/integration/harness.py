@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """oriel integration test harness (Python 3 standard library only).
 
 Each test_*.py file next to this one is a self-contained program that

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """The ScreenCast portal with the policy "ask": oriel's own prompt decides,
 answered by clicks at its pixels, through the real frontend
 (/usr/libexec/xdg-desktop-portal) and a scripted client of the public API

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """The ScreenCast portal end to end, through the real frontend.
 
 pipewire and wireplumber run in the session; xdg-desktop-portal-oriel

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """The session ends with its command's exit status.
 
 `oriel ... -- sh -c 'exit 7'` exits 7 and `oriel ... -- true` exits 0, on

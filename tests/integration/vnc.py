@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Helpers for the vnc suite (Python 3 standard library only).
 
 The vnc tests start oriel through harness.Session with `--vnc 127.0.0.1:PORT`

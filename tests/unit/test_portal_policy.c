@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The portal backend's policy file: portal/policy.c. */
 #include <stdio.h>
 #include <stdlib.h>

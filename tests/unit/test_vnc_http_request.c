@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unit tests for the request parsing of the VNC port's file server. */
 
 #include <stdio.h>

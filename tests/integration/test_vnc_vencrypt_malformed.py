@@ -12,7 +12,9 @@ clients (from 127.0.0.30) send, each on its own connection:
 - half a ClientHello, and a whole one with nothing after it (a TLS
   handshake that stops halfway): both closed at the deadline;
 - inside TLS, a Plain password length of 0xFFFFFFFF (refused, with the
-  reason, and closed), a user name with a NUL byte, and lengths of 0.
+  reason, and closed), a user name with a NUL byte, lengths of 0, and a
+  user name with a newline and an escape sequence (which must not start
+  a log line of its own or reach the log raw).
 Each is closed by oriel; meanwhile the first viewer stays connected and
 keeps getting updates (a window opened afterwards reaches it), and a new
 viewer still logs in.
@@ -187,6 +189,14 @@ def main():
             tls = in_tls(port, cert)
             tls.sendall(struct.pack(">II", 0, 0))
             expect_refused(tls, "empty user name and password")
+            tls = in_tls(port, cert)
+            user = b"mallory\nFORGED: viewer 10.0.0.1 logged in\x1b[2K"
+            tls.sendall(struct.pack(">II", len(user), 4) + user + b"pass")
+            expect_refused(tls, "a user name with a newline and an escape sequence")
+            forged = [l for l in s.log_text().splitlines()
+                      if l.startswith("FORGED") or "\x1b" in l]
+            expect(not forged, "a user name from the network forged or coloured a log "
+                   "line: %r" % forged)
 
             s.check_alive()
             expect(v.alive(), "the viewer connected before was disconnected")

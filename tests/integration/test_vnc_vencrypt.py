@@ -5,7 +5,8 @@ oriel runs with `--vnc-users FILE` (lines NAME:HASH, SHA-512 crypt hashes)
 on loopback and no certificate of its own, so it makes one:
 - the certificate and its key are files of mode 0600 under
   $XDG_STATE_HOME/oriel/tls/, and the fingerprint oriel logs is the
-  certificate's SHA-256;
+  certificate's SHA-256, and it names localhost, this host, 127.0.0.1
+  and ::1;
 - with accounts only, a viewer is offered VeNCrypt alone (no None, no
   VncAuth), and inside it X509Plain alone;
 - the libvncclient viewer, pinned to that certificate (--ca), logs in as
@@ -68,6 +69,13 @@ def main():
                 expect(mode == 0o600, "%s has mode %o, not 600" % (f, mode))
             expect_eq(fingerprint, vnc.pem_fingerprint(cert),
                       "the logged fingerprint vs the certificate's SHA-256")
+            res = s.run_tool([harness.tool("openssl"), "x509", "-noout", "-ext",
+                              "subjectAltName", "-in", cert])
+            names = set(n.strip() for n in res.stdout.split("\n", 1)[-1].split(","))
+            for name in ("DNS:localhost", "DNS:" + socket.gethostname(),
+                         "IP Address:127.0.0.1", "IP Address:0:0:0:0:0:0:0:1"):
+                expect(name in names, "the certificate does not name %s: %s"
+                       % (name, sorted(names)))
 
             expect_eq(vnc.security_types(vnc.tcp(port)), [vnc.VENCRYPT],
                       "security types offered with accounts only")

@@ -16,7 +16,8 @@ on loopback and no certificate of its own, so it makes one:
   with the name and address, and the password is in no log;
 - a viewer pinned to another certificate stops at the TLS handshake and
   never logs in;
-- an account marked view-only in the users file logs in as view-only;
+- an account marked view-only in the users file logs in as view-only,
+  and one with a yescrypt hash logs in;
 - WebSocket viewers are refused when only accounts are configured (their
   libvncserver handshake knows VncAuth alone);
 - a second start with the same XDG_STATE_HOME uses the same certificate,
@@ -42,6 +43,7 @@ COLOUR = (0x20, 0xa0, 0x60)
 ALICE_PW = "alice-Pass-7391"
 WRONG_PW = "alice-Wrong-1234"
 BOB_PW = "bob-Pass-2290"
+CAROL_PW = "carol-Pass-5108"
 VNC_PW = "vncPw-77"
 
 
@@ -50,9 +52,11 @@ def main():
         d = Path(d)
         state = d / "state"
         users = vnc.write_users_file(d, [("alice", ALICE_PW),
-                                         ("bob", BOB_PW, "view-only")])
+                                         ("bob", BOB_PW, "view-only"),
+                                         ("carol", CAROL_PW)], yescrypt=["carol"])
         alice = vnc.write_secret_in(d, "alice", ALICE_PW)
         bob = vnc.write_secret_in(d, "bob", BOB_PW)
+        carol = vnc.write_secret_in(d, "carol", CAROL_PW)
         wrong = vnc.write_secret_in(d, "wrong", WRONG_PW)
         other = vnc.other_certificate(d)
         port = vnc.free_port()
@@ -133,6 +137,12 @@ def main():
             expect('logged in as "bob" (X509Plain, view-only' in s.log_text(),
                    "bob's view-only account did not log in as view-only")
             b.close()
+            c = vnc.Viewer(s, vnc.tcp(port), name="carol", user="carol",
+                           password_file=carol, ca=cert)
+            c.wait_connected()
+            expect('logged in as "carol" (X509Plain;' in s.log_text(),
+                   "carol, with a yescrypt hash, did not log in")
+            c.close()
 
             # WebSocket viewers, over TLS, with accounts only.
             raw = socket.create_connection(vnc.tcp(port), timeout=harness.T(10))
@@ -150,7 +160,7 @@ def main():
                    "oriel does not say why it refused the wss viewer")
 
             expect(v.alive(), "alice's viewer was disconnected")
-            for secret in (ALICE_PW, WRONG_PW, BOB_PW):
+            for secret in (ALICE_PW, WRONG_PW, BOB_PW, CAROL_PW):
                 expect(secret not in s.log_text(), "a password is in oriel's log")
                 for c in s.clients:
                     expect(secret not in c.log(), "a password is in %s's log" % c.name)

@@ -651,9 +651,27 @@ def crypt_sha512(password):
     return res.stdout.strip()
 
 
-def write_users_file(session_or_dir, accounts):
+def crypt_yescrypt(password):
+    """A crypt(3) yescrypt hash of password (Debian's default, as `mkpasswd`
+    writes it), through libcrypt."""
+    import ctypes
+    lib = ctypes.CDLL("libcrypt.so.1")
+    lib.crypt_gensalt.restype = ctypes.c_char_p
+    lib.crypt_gensalt.argtypes = [ctypes.c_char_p, ctypes.c_ulong, ctypes.c_char_p,
+                                  ctypes.c_int]
+    lib.crypt.restype = ctypes.c_char_p
+    lib.crypt.argtypes = [ctypes.c_char_p, ctypes.c_char_p]
+    setting = lib.crypt_gensalt(b"$y$", 0, None, 0)
+    expect(setting, "libcrypt made no yescrypt setting")
+    result = lib.crypt(password.encode(), setting)
+    expect(result and result.startswith(b"$y$"), "libcrypt made no yescrypt hash")
+    return result.decode()
+
+
+def write_users_file(session_or_dir, accounts, yescrypt=()):
     """A --vnc-users file from [(name, password[, "view-only"])]: lines
-    NAME:HASH[:view-only]; returns its path (mode 0600)."""
+    NAME:HASH[:view-only], SHA-512 hashes, yescrypt for the names in
+    `yescrypt`; returns its path (mode 0600)."""
     base = getattr(session_or_dir, "tmp", session_or_dir)
     path = Path(base) / ("users-%d" % os.getpid())
     n = 0
@@ -663,7 +681,8 @@ def write_users_file(session_or_dir, accounts):
     lines = []
     for entry in accounts:
         name, password = entry[0], entry[1]
-        line = "%s:%s" % (name, crypt_sha512(password))
+        digest = crypt_yescrypt(password) if name in yescrypt else crypt_sha512(password)
+        line = "%s:%s" % (name, digest)
         if len(entry) > 2 and entry[2]:
             line += ":" + entry[2]
         lines.append(line + "\n")

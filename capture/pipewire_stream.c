@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * PipeWire casts: see pipewire_stream.h.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include <string.h>
 #include <strings.h>
 #include "capture/vnc/vnc_http_request.h"

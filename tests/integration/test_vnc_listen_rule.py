@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """The listening rule: beyond loopback, TLS and accounts, or an explicit
 --vnc-insecure.
 

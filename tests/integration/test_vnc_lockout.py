@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Connections that never finish their handshake lock nobody out.
 
 - 200 silent TCP connections and 200 half-sent HTTP requests (`GET /

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """WebSocket connections that never finish the RFB handshake lock nobody
 out either.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """VeNCrypt X509Plain with a users file, through libvncclient.
 
 oriel runs with `--vnc-users FILE` (lines NAME:HASH, SHA-512 crypt hashes)

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Malformed VeNCrypt messages drop only the connection that sent them.
 
 oriel serves accounts (--vnc-users: VeNCrypt with X509Plain only) with a

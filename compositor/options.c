@@ -351,7 +351,7 @@ bool options_load_config(struct oriel_options *options) {
 		free(path);
 	}
 	if (!ok) {
-		fprintf(stderr, "oriel: %s\n", err);
+		fprintf(stderr, "oriel: %s; fix that line of the config file\n", err);
 		return false;
 	}
 

@@ -114,6 +114,9 @@ void output_init_server(struct server *server) {
 }
 
 void output_finish_server(struct server *server) {
+	if (!server->new_output.notify) {
+		return; /* server_init stopped before the outputs */
+	}
 	wl_list_remove(&server->new_output.link);
 	wl_list_remove(&server->layout_change.link);
 }

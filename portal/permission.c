@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include "portal/portal.h"
 
@@ -38,7 +39,20 @@ struct portal_ask {
 	portal_decided_fn fn;
 	bool persist_allowed;
 	char *app;
+	/* When oriel denies by itself: the Ask's timeout, from when it was sent. */
+	uint64_t deadline_ms;
 };
+
+/* oriel's default for a timeout of 0 (org.oriel.Compositor.xml). */
+#define ORIEL_DEFAULT_TIMEOUT_MS 30000u
+/* A deny this close to the deadline is oriel's, not the person's. */
+#define DEADLINE_SLACK_MS 100u
+
+static uint64_t monotonic_ms(void) {
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
 
 /*
  * ":1.42" from "/org/freedesktop/portal/desktop/request/1_42/TOKEN": the
@@ -172,8 +186,13 @@ static int handle_reply(sd_bus_message *reply, void *data, sd_bus_error *ret_err
 		allowed = 0;
 		choice = "";
 	}
-	portal_log(portal, "the person %s '%s'%s%s", allowed ? "allowed" : "denied", ask->app,
-		allowed && choice[0] ? " with " : "", allowed ? choice : "");
+	if (!error && !allowed && monotonic_ms() + DEADLINE_SLACK_MS >= ask->deadline_ms) {
+		portal_log(portal, "nobody answered the prompt for '%s' in time: denied",
+			ask->app);
+	} else if (!error) {
+		portal_log(portal, "the person %s '%s'%s%s", allowed ? "allowed" : "denied",
+			ask->app, allowed && choice[0] ? " with " : "", allowed ? choice : "");
+	}
 	if (remember) {
 		portal_log(portal, "the person asked to remember it%s",
 			ask->persist_allowed ? "" : ", which was not offered: ignored");
@@ -227,6 +246,8 @@ int portal_permission_ask(struct portal *portal, const struct portal_question *q
 		ask->app = strdup(app);
 		ask->fn = fn;
 		ask->persist_allowed = persist_allowed;
+		ask->deadline_ms = monotonic_ms() +
+			(timeout_ms ? timeout_ms : ORIEL_DEFAULT_TIMEOUT_MS);
 		ask->call = sd_bus_message_ref(call);
 		ask->request = portal_request_create(portal, q->request_handle);
 		if (ask->request) {

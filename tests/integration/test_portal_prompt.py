@@ -33,7 +33,8 @@ import portal
 import prompt
 from harness import NotYet, Session, expect, expect_eq, T
 
-ASK = "[screencast]\ndefault = ask\n"
+# Every question here wants its own prompt, however quickly it follows.
+ASK = "[screencast]\ndefault = ask\nsame-answer-within = 0\n"
 
 
 def grants(s):

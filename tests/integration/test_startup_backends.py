@@ -2,14 +2,15 @@
 """A backend named on the command line that cannot start stops oriel with
 a sentence, not a crash: --backend x11 with no X server, --backend wayland
 with no compositor, --backend drm without a DRM device (at once, not after
-a seat's timeout)."""
+a seat's timeout). --backend auto with a WAYLAND_DISPLAY and DISPLAY that
+nothing answers falls back, as auto does, and starts headless."""
 import glob
 import os
 import time
 
 import harness
 import startup
-from harness import expect
+from harness import Session, expect
 
 
 def free_x_display():
@@ -34,6 +35,12 @@ def main():
                                     env={"WAYLAND_DISPLAY": "wayland-nobody"})
     startup.expect_message(failure, "no Wayland compositor at wayland-nobody",
                            "--backend headless")
+
+    with Session(args=["--backend", "auto"], xwayland="off",
+                 env={"WAYLAND_DISPLAY": "wayland-nobody", "DISPLAY": display}) as s:
+        names = [o["name"] for o in s.outputs()]
+        expect(names and all(n.startswith("HEADLESS-") for n in names),
+               "--backend auto with nothing to nest in: outputs %r" % names)
 
     if glob.glob("/dev/dri/card*"):
         harness.log("this machine has DRM devices: --backend drm not tried")

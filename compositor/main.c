@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include <pthread.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <wlr/util/log.h>
 #include "oriel-config.h"
@@ -10,9 +11,11 @@
 #endif
 #include "compositor/child.h"
 #include "compositor/control.h"
+#include "compositor/listen_probe.h"
 #include "compositor/options.h"
 #include "compositor/server.h"
 #include "compositor/session_bus.h"
+#include "compositor/startup_error.h"
 #if HAVE_XWAYLAND
 #include "xwm/xwayland.h"
 #endif
@@ -34,18 +37,17 @@ static int handle_terminate(int signal, void *data) {
 	return 0;
 }
 
-static void start_xwayland(struct server *server) {
+static bool start_xwayland(struct server *server) {
 	if (server->options->xwayland == CONFIG_XWAYLAND_OFF) {
-		return;
+		return true;
 	}
 #if HAVE_XWAYLAND
 	server->xwm = xwm_create(server,
 		server->options->xwayland == CONFIG_XWAYLAND_LAZY);
-	if (!server->xwm) {
-		wlr_log(WLR_ERROR, "Continuing without X11 support");
-	}
+	return server->xwm != NULL;
 #else
 	wlr_log(WLR_INFO, "oriel was built without Xwayland");
+	return true;
 #endif
 }
 
@@ -56,6 +58,12 @@ static void stop_xwayland(struct server *server) {
 #endif
 }
 
+/*
+ * What can fail is tried before what starts processes: the bus, the
+ * backend, the renderer and the listeners come before Xwayland and the
+ * session command. What did start is stopped in reverse, and the cause
+ * is the last line on stderr (startup_error.h).
+ */
 int main(int argc, char *argv[]) {
 	struct oriel_options options;
 	switch (options_parse(&options, argc, argv)) {
@@ -78,7 +86,8 @@ int main(int argc, char *argv[]) {
 	pthread_atfork(NULL, NULL, unblock_signals_in_child);
 
 	int status = EXIT_FAILURE;
-	struct session_bus bus;
+	bool running = false;
+	struct session_bus bus = {0};
 	struct server server = {0};
 	struct child child = {0};
 	struct wl_event_source *sigterm = NULL, *sigint = NULL;
@@ -87,7 +96,7 @@ int main(int argc, char *argv[]) {
 #endif
 
 	if (!session_bus_init(&bus, options.dbus)) {
-		goto out_options;
+		goto out;
 	}
 	if (!server_init(&server, &options)) {
 		goto out;
@@ -96,17 +105,21 @@ int main(int argc, char *argv[]) {
 	if (!server_start(&server)) {
 		goto out;
 	}
-	start_xwayland(&server);
 	if (options.vnc.n_listen + options.vnc.n_unix > 0) {
 #if HAVE_VNC
 		vnc = vnc_server_create(&server);
 		if (!vnc) {
+			listen_probe_explain_vnc(&options.vnc);
 			goto out;
 		}
 #else
-		wlr_log(WLR_ERROR, "oriel was built without VNC support");
+		startup_error("oriel was built without VNC support; "
+			"drop the --vnc options or rebuild with -Dvnc=enabled");
 		goto out;
 #endif
+	}
+	if (!start_xwayland(&server)) {
+		goto out;
 	}
 	setenv("XDG_SESSION_TYPE", "wayland", 1);
 	setenv("XDG_CURRENT_DESKTOP", "oriel", 1);
@@ -116,6 +129,8 @@ int main(int argc, char *argv[]) {
 		if (server.control) {
 			control_update_activation_environment(server.control);
 		} else if (options.dbus != DBUS_AUTO) {
+			startup_error("cannot offer org.oriel.Compositor on the session bus "
+				"(does another oriel use it?); use --dbus spawn for a bus of its own");
 			goto out;
 		}
 	}
@@ -125,9 +140,12 @@ int main(int argc, char *argv[]) {
 	sigint = wl_event_loop_add_signal(server.loop, SIGINT, handle_terminate,
 		server.display);
 	if (options.command && !child_start(&child, server.display, options.command)) {
+		startup_error("cannot start the session command %s; see the messages above",
+			options.command[0]);
 		goto out;
 	}
 
+	running = true;
 	wl_display_run(server.display);
 	status = child.exited ? child.exit_status : EXIT_SUCCESS;
 
@@ -148,7 +166,9 @@ out:
 	virtual_input_destroy(server.virtual_input);
 	server_finish(&server);
 	session_bus_finish(&bus);
-out_options:
 	options_finish(&options);
+	if (!running && !startup_error_print(stderr)) {
+		fprintf(stderr, "oriel: cannot start; see the messages above\n");
+	}
 	return status;
 }

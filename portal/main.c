@@ -218,5 +218,6 @@ out:
 	free(portal.policy_path);
 	free(portal.grants_path);
 	portal_grants_finish(&portal.transient_grants);
+	portal_recent_finish(&portal);
 	return status;
 }

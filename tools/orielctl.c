@@ -49,30 +49,34 @@ static const char usage_text[] =
 	"                                   an evdev key code (30 = KEY_A)\n"
 	"  key type TEXT                    type UTF-8 text ('\\n' is Return)\n"
 	"\n"
-	"VNC (ADDR:PORT, PORT for 127.0.0.1:PORT, or a Unix socket /PATH):\n"
+	"Casts to PipeWire:\n"
 	"  cast start --output NAME | --window ID | --region X,Y,W,H | --virtual WxH\n"
 	"             [--cursor hidden|embedded|metadata]\n"
 	"                                   cast an output, a window, a region or a\n"
 	"                                   new output that lives as long as the\n"
-	"                                   cast to PipeWire; prints the node id and\n"
+	"                                   cast; prints the PipeWire node id and\n"
 	"                                   runs until interrupted\n"
 	"  cast stop ID                     end a cast\n"
 	"  cast list                        list casts\n"
+	"\n"
+	"VNC (ADDR:PORT, PORT for 127.0.0.1:PORT, or a Unix socket /PATH):\n"
 	"  vnc start ADDR:PORT              listen for viewers (non-loopback\n"
-	"                                   addresses need a password file)\n"
+	"                                   addresses need accounts)\n"
 	"  vnc stop ADDR:PORT               stop listening; viewers stay\n"
 	"  vnc clients                      list connected viewers\n"
 	"  vnc disconnect ID                disconnect a viewer\n"
 	"  vnc fingerprint                  the certificate viewers see (SHA-256)\n"
+	"\n"
+	"Portal grants (no running oriel needed):\n"
 	"  grants                           list screen-cast grants that portal\n"
 	"                                   restore tokens stand for\n"
 	"  revoke ID                        remove a grant: its token asks again\n"
 	"\n"
 	"Options (anywhere on the line):\n"
-	"  --json       print outputs, windows and screenshot results as JSON\n"
-	"  -h, --help   show this help\n"
-	"  --version    show the version\n"
-	"  --           end of options (for text that starts with '-')\n"
+	"  --json         print outputs, windows and screenshot results as JSON\n"
+	"  -h, --help     show this help\n"
+	"  -v, --version  show the version\n"
+	"  --             end of options (for text that starts with '-')\n"
 	"\n"
 	"Exit status: 0 success, 1 the compositor refused or failed, 2 usage error.\n"
 	"Screenshots, input, window, output and VNC changes are answered only for\n"
@@ -368,7 +372,7 @@ int main(int argc, char *argv[]) {
 			fputs(usage_text, stdout);
 			status = CTL_EXIT_OK;
 			goto out;
-		} else if (strcmp(arg, "--version") == 0) {
+		} else if (strcmp(arg, "-v") == 0 || strcmp(arg, "--version") == 0) {
 			printf("orielctl %s\n", ORIEL_VERSION);
 			status = CTL_EXIT_OK;
 			goto out;

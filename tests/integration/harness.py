@@ -180,6 +180,7 @@ _EXES = {
     "ORIEL_TEST_COLOUR": ["tests/clients/oriel-test-colour"],
     "ORIEL_TEST_MALFORMED": ["tests/clients/oriel-test-malformed"],
     "ORIEL_TEST_PANEL": ["tests/clients/oriel-test-panel"],
+    "ORIEL_TEST_PRESENTATION": ["tests/clients/oriel-test-presentation"],
 }
 
 

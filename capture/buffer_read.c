@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Copying rendered buffers into memory: see buffer_read.h. */
 
 #include <drm_fourcc.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #ifndef ORIEL_CAPTURE_BUFFER_READ_H
 #define ORIEL_CAPTURE_BUFFER_READ_H
 

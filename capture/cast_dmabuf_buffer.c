@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A gbm buffer object as a wlr_buffer: see cast_dmabuf_buffer.h. */
 
 #include <gbm.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The casts' gbm device and test allocations: see cast_gbm.h. */
 
 #include <gbm.h>

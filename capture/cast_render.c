@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* GPU drawing of cast frames: see cast_render.h. */
 
 #include <drm_fourcc.h>

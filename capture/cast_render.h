@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #ifndef ORIEL_CAPTURE_CAST_RENDER_H
 #define ORIEL_CAPTURE_CAST_RENDER_H
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Scene sources shared by their casts: see cast_source.h. */
 
 #include <errno.h>

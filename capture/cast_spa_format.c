@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* EnumFormat pods of a cast: see cast_spa_format.h. */
 
 #include <spa/param/format.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "capture/damage_ring.h"
 
 void damage_ring_init(struct damage_ring *ring) {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Pure format and modifier negotiation: see format_negotiation.h. */
 
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include <linux/input-event-codes.h>
 #include <string.h>
 #include "capture/keysym_map.h"

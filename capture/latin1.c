@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include <stdint.h>
 #include "capture/latin1.h"
 #include "compositor/utf8.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include <drm_fourcc.h>
 #include <stdlib.h>
 #include <string.h>

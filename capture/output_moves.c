@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include <wlr/types/wlr_output.h>
 #include "capture/output_moves.h"
 #include "compositor/output.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The buffer ring of PipeWire casts: see pipewire_cast_private.h. */
 
 #include <drm_fourcc.h>

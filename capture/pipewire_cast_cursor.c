@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Cursor modes of PipeWire casts: see pipewire_stream.h and pipewire_cast_private.h. */
 
 #include <drm_fourcc.h>

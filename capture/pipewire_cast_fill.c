@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Filling a buffer of a cast's ring with what it missed (buffer->slot.missed):
  * see pipewire_cast_private.h.

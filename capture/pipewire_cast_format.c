@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Formats, sizes and modifiers of PipeWire casts: see pipewire_cast_private.h. */
 
 #include <drm_fourcc.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The casts' consumers, from the PipeWire registry: see pipewire_links.h. */
 
 #include <stdlib.h>

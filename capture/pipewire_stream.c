@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * PipeWire casts: see pipewire_stream.h.
  *
@@ -236,8 +237,14 @@ struct pipewire_core *pipewire_core_create(struct wl_event_loop *wl_loop) {
 	}
 	core->core = pw_context_connect(core->context, NULL, 0);
 	if (!core->core) {
-		wlr_log(WLR_ERROR, "pipewire: cannot connect to the daemon: %s",
-			strerror(errno));
+		/* libpipewire says EHOSTDOWN ("Host is down") when no daemon listens. */
+		const char *runtime = getenv("PIPEWIRE_RUNTIME_DIR");
+		if (!runtime || !runtime[0]) {
+			runtime = getenv("XDG_RUNTIME_DIR");
+		}
+		wlr_log(WLR_ERROR, "pipewire: cannot connect to the daemon (%s); no "
+			"pipewire runs for %s: start pipewire and wireplumber in this "
+			"session", strerror(errno), runtime ? runtime : "this session");
 		goto error;
 	}
 	pw_core_add_listener(core->core, &core->core_listener, &core_events, core);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #ifndef ORIEL_CAPTURE_SCREENSHOT_H
 #define ORIEL_CAPTURE_SCREENSHOT_H
 

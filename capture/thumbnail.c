@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* See thumbnail.h. */
 #include <drm_fourcc.h>
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* See thumbnail_size.h. */
 #include "capture/thumbnail_size.h"
 

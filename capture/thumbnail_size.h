@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #ifndef ORIEL_CAPTURE_THUMBNAIL_SIZE_H
 #define ORIEL_CAPTURE_THUMBNAIL_SIZE_H
 

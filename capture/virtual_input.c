@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include <linux/input-event-codes.h>
 #include <math.h>
 #include <stdlib.h>

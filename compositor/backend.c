@@ -1,32 +1,79 @@
-#include <glob.h>
+/* SPDX-License-Identifier: MIT */
 #include <stdlib.h>
 #include <wlr/backend.h>
 #include <wlr/backend/headless.h>
 #include <wlr/backend/multi.h>
 #include <wlr/render/allocator.h>
+#include <wlr/render/pixman.h>
 #include <wlr/render/wlr_renderer.h>
 #include <wlr/util/log.h>
 #include "compositor/backend.h"
+#include "compositor/backend_probe.h"
 #include "compositor/headless_backend.h"
 #include "compositor/server.h"
+#include "compositor/startup_error.h"
 
-static bool have_kms_device(void) {
-	glob_t cards;
-	bool found = glob("/dev/dri/card[0-9]*", 0, NULL, &cards) == 0 && cards.gl_pathc > 0;
-	globfree(&cards);
-	return found;
+static const char *backend_name(enum options_backend backend) {
+	static const char *const names[] = {"auto", "headless", "drm", "wayland", "x11"};
+	return names[backend];
 }
 
+/* What auto picks: a nested display that answers, else KMS, else headless. */
 static enum options_backend resolve_auto(void) {
 	const char *wayland = getenv("WAYLAND_DISPLAY");
 	const char *x11 = getenv("DISPLAY");
 	if (wayland && wayland[0]) {
-		return BACKEND_WAYLAND;
+		if (backend_probe_wayland()) {
+			return BACKEND_WAYLAND;
+		}
+		wlr_log(WLR_INFO, "No Wayland compositor at %s; not nesting in it", wayland);
 	}
 	if (x11 && x11[0]) {
-		return BACKEND_X11;
+		if (backend_probe_x11()) {
+			return BACKEND_X11;
+		}
+		wlr_log(WLR_INFO, "No X server at %s; not nesting in it", x11);
 	}
-	return have_kms_device() ? BACKEND_DRM : BACKEND_HEADLESS;
+	return backend_probe_kms() ? BACKEND_DRM : BACKEND_HEADLESS;
+}
+
+/* A backend the user named must be there: say so before wlroots tries. */
+static bool check_backend(enum options_backend choice) {
+	const char *wayland = getenv("WAYLAND_DISPLAY");
+	const char *x11 = getenv("DISPLAY");
+	switch (choice) {
+	case BACKEND_WAYLAND:
+		if (backend_probe_wayland()) {
+			return true;
+		}
+		startup_error("no Wayland compositor at %s for --backend wayland; "
+			"start one (and set WAYLAND_DISPLAY) or use --backend headless",
+			wayland && wayland[0] ? wayland : "wayland-0");
+		return false;
+	case BACKEND_X11:
+		if (backend_probe_x11()) {
+			return true;
+		}
+		if (x11 && x11[0]) {
+			startup_error("no X display at %s for --backend x11; "
+				"start X there or use --backend headless", x11);
+		} else {
+			startup_error("no X display for --backend x11 (DISPLAY is not set); "
+				"set DISPLAY or use --backend headless");
+		}
+		return false;
+	case BACKEND_DRM:
+		if (backend_probe_kms()) {
+			return true;
+		}
+		startup_error("no DRM/KMS device (/dev/dri/card*) for --backend drm; "
+			"use --backend headless");
+		return false;
+	case BACKEND_HEADLESS:
+	case BACKEND_AUTO:
+		break;
+	}
+	return true;
 }
 
 /* wlroots picks nested, DRM and libinput backends by WLR_BACKENDS. */
@@ -38,44 +85,70 @@ static struct wlr_backend *create_wlroots_backend(struct server *server,
 	return backend;
 }
 
-static const char *renderer_env(enum options_renderer renderer) {
-	switch (renderer) {
-	case RENDERER_PIXMAN:
-		return "pixman";
-	case RENDERER_GLES2:
-		return "gles2";
-	case RENDERER_AUTO:
+static struct wlr_backend *create_backend(struct server *server,
+		enum options_backend choice) {
+	switch (choice) {
+	case BACKEND_HEADLESS:
+		return server->headless = headless_backend_create(server->display);
+	case BACKEND_DRM:
+		return create_wlroots_backend(server, "drm,libinput");
+	case BACKEND_WAYLAND:
+		return create_wlroots_backend(server, "wayland");
+	case BACKEND_X11:
+		return create_wlroots_backend(server, "x11");
+	case BACKEND_AUTO:
 		break;
 	}
 	return NULL;
+}
+
+/*
+ * Without a GPU node, pixman is made directly: wlroots' autocreate would
+ * look for one first and log its absence as an error.
+ */
+static struct wlr_renderer *create_renderer(struct server *server) {
+	enum options_renderer choice = server->options->renderer;
+	if (choice == RENDERER_PIXMAN ||
+			(choice == RENDERER_AUTO && !backend_probe_gpu())) {
+		struct wlr_renderer *renderer = wlr_pixman_renderer_create();
+		if (!renderer) {
+			startup_error("cannot create the pixman renderer; "
+				"see the messages above");
+		}
+		return renderer;
+	}
+	if (choice == RENDERER_GLES2 && !backend_probe_gpu()) {
+		startup_error("no GPU (/dev/dri) for --renderer gles2; "
+			"use --renderer pixman");
+		return NULL;
+	}
+	if (choice == RENDERER_GLES2) {
+		setenv("WLR_RENDERER", "gles2", 1);
+	}
+	struct wlr_renderer *renderer = wlr_renderer_autocreate(server->backend);
+	if (choice == RENDERER_GLES2) {
+		unsetenv("WLR_RENDERER");
+	}
+	if (!renderer) {
+		startup_error("cannot create the %s renderer; use --renderer pixman",
+			choice == RENDERER_GLES2 ? "GLES2" : "GPU");
+	}
+	return renderer;
 }
 
 bool backend_init(struct server *server) {
 	enum options_backend choice = server->options->backend;
 	if (choice == BACKEND_AUTO) {
 		choice = resolve_auto();
+	} else if (!check_backend(choice)) {
+		return false;
 	}
 
 	server->backend = wlr_multi_backend_create(server->display);
-	struct wlr_backend *child = NULL;
-	switch (choice) {
-	case BACKEND_HEADLESS:
-		child = server->headless = headless_backend_create(server->display);
-		break;
-	case BACKEND_DRM:
-		child = create_wlroots_backend(server, "drm,libinput");
-		break;
-	case BACKEND_WAYLAND:
-		child = create_wlroots_backend(server, "wayland");
-		break;
-	case BACKEND_X11:
-		child = create_wlroots_backend(server, "x11");
-		break;
-	case BACKEND_AUTO:
-		break;
-	}
+	struct wlr_backend *child = create_backend(server, choice);
 	if (!child) {
-		wlr_log(WLR_ERROR, "Cannot create the display backend");
+		startup_error("cannot start the %s backend; see the messages above, "
+			"or use --backend headless", backend_name(choice));
 		return false;
 	}
 	wlr_multi_backend_add(server->backend, child);
@@ -83,23 +156,21 @@ bool backend_init(struct server *server) {
 	/* Virtual input (remote peers, the control API) needs devices everywhere. */
 	server->input_backend = wlr_headless_backend_create(server->display);
 	if (!server->input_backend) {
+		startup_error("cannot create the virtual input devices; "
+			"see the messages above");
 		return false;
 	}
 	wlr_multi_backend_add(server->backend, server->input_backend);
 
-	const char *renderer = renderer_env(server->options->renderer);
-	if (renderer) {
-		setenv("WLR_RENDERER", renderer, 1);
-	}
-	server->renderer = wlr_renderer_autocreate(server->backend);
+	server->renderer = create_renderer(server);
 	if (!server->renderer) {
-		wlr_log(WLR_ERROR, "Cannot create the renderer");
 		return false;
 	}
 	wlr_renderer_init_wl_display(server->renderer, server->display);
 	server->allocator = wlr_allocator_autocreate(server->backend, server->renderer);
 	if (!server->allocator) {
-		wlr_log(WLR_ERROR, "Cannot create the allocator");
+		startup_error("cannot create a buffer allocator for the renderer; "
+			"use --renderer pixman");
 		return false;
 	}
 	return true;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #ifndef ORIEL_BACKEND_H
 #define ORIEL_BACKEND_H
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #ifndef ORIEL_CHILD_H
 #define ORIEL_CHILD_H
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <stdarg.h>
@@ -799,6 +800,17 @@ static bool parse_line(struct parser *p, const char *start, size_t len) {
 		return parse_header(p, line);
 	}
 	return parse_assignment(p, line);
+}
+
+const char *config_section_name(size_t section) {
+	return section < ARRAY_LEN(sections) ? sections[section].name : NULL;
+}
+
+const char *config_key_name(size_t section, size_t key) {
+	if (section >= ARRAY_LEN(sections) || key >= sections[section].n_keys) {
+		return NULL;
+	}
+	return sections[section].keys[key].name;
 }
 
 void config_init(struct oriel_config *config) {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #ifndef ORIEL_CONFIG_H
 #define ORIEL_CONFIG_H
 
@@ -101,6 +102,13 @@ struct config_vnc_address {
 
 void config_init(struct oriel_config *config);
 void config_finish(struct oriel_config *config);
+
+/*
+ * The parser's table, for the man page test: the name of section i and of
+ * its key j, or NULL past the end.
+ */
+const char *config_section_name(size_t section);
+const char *config_key_name(size_t section, size_t key);
 
 /*
  * Parse text as oriel.ini. On error, write "FILE:LINE: problem" into err

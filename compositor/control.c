@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The control API's bus connection: the name, the exported object and the
  * integration of sd-bus into the compositor's event loop. The methods live

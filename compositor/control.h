@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #ifndef ORIEL_CONTROL_H
 #define ORIEL_CONTROL_H
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Who may read the screen, inject input or rearrange windows through the
  * control API. Like mutter's D-Bus access checker: the bus tells us the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * org.oriel.Compositor.Casts: PipeWire screen casts (capture/pipewire_stream.h).
  * CreateOutputCast answers once the stream has its node id (asynchronously,

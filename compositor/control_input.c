@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * org.oriel.Compositor.Input: virtual input through capture/virtual_input.c,
  * as a person at the seat would type and point. Remote control sessions,

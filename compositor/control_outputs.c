@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* org.oriel.Compositor.Outputs */
 
 #include <inttypes.h>

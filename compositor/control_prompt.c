@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * org.oriel.Compositor.Permission: the portal backend asks the person at
  * the session through oriel's own prompt (prompt.h). Ask is answered when

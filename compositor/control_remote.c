@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Remote control sessions on org.oriel.Compositor.Input: a caller that
  * forwards someone else's input (the portal's RemoteDesktop sessions)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * org.oriel.Compositor.Screenshot: PNGs written by capture/screenshot.c to
  * a file descriptor the caller passes. Taken notes on the sharing

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The sharing indicator follows the control API's casts and remote
  * control sessions: while any is live, the badge (share_indicator.h) says
@@ -118,11 +119,9 @@ void control_share_update(struct control *control) {
 	if (!control->server->share_indicator) {
 		share_indicator_create(control->server, handle_stop, control);
 	}
-	if (stoppable) {
-		size_t used = strlen(t.text);
-		snprintf(t.text + used, sizeof(t.text) - used, " - click to stop");
-	}
-	share_indicator_set_text(control->server->share_indicator, t.n > 0 ? t.text : NULL);
+	/* The hint stays whole: what is shared, and with whom, is shortened. */
+	share_indicator_set_text(control->server->share_indicator, t.n > 0 ? t.text : NULL,
+		stoppable ? "click to stop" : NULL);
 }
 
 void control_share_finish(struct control *control) {

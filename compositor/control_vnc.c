@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * org.oriel.Compositor.Vnc: VNC listeners and viewers at run time
  * (capture/vnc.h). Starting a listener in a session that runs no VNC

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* org.oriel.Compositor.Windows */
 
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #ifndef ORIEL_CURSOR_H
 #define ORIEL_CURSOR_H
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #ifndef ORIEL_DECORATION_PROTOCOLS_H
 #define ORIEL_DECORATION_PROTOCOLS_H
 

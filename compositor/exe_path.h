@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #ifndef ORIEL_EXE_PATH_H
 #define ORIEL_EXE_PATH_H
 

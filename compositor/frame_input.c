@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include <linux/input-event-codes.h>
 #include <wlr/types/wlr_cursor.h>
 #include <wlr/types/wlr_scene.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include <stdlib.h>
 #include "compositor/decoration.h"
 #include "compositor/frame_layout.h"

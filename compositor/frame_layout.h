@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #ifndef ORIEL_FRAME_LAYOUT_H
 #define ORIEL_FRAME_LAYOUT_H
 

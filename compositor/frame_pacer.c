@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "compositor/frame_pacer.h"
 
 void frame_pacer_init(struct frame_pacer *pacer, int64_t period_us) {

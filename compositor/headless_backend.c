@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +12,7 @@
 #include <wlr/util/log.h>
 #include "compositor/frame_pacer.h"
 #include "compositor/headless_backend.h"
+#include "compositor/present_clock.h"
 #include "compositor/util.h"
 
 #define DEFAULT_REFRESH_MHZ 60000
@@ -32,6 +34,15 @@ struct headless_output {
 	struct wl_event_source *frame_idle; /* a frame event due at once */
 	int frame_delay_ms;
 	struct frame_pacer pacer;
+	struct present_clock present_clock;
+	/* The present of the last commit, sent once its commit event is out. */
+	struct wl_event_source *present_idle;
+	struct {
+		bool pending;
+		uint32_t commit_seq;
+		struct timespec when;
+		uint64_t seq;
+	} present;
 	struct headless_cursor cursor;
 	struct {
 		struct wl_signal cursor_shape;  /* struct wlr_output * */
@@ -62,6 +73,16 @@ static void output_set_mode(struct headless_output *output, int width, int heigh
 	}
 	output->frame_delay_ms = 1000000 / refresh_mhz;
 	frame_pacer_init(&output->pacer, 1000000000LL / refresh_mhz);
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	int64_t now_ns = (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
+	if (output->present_clock.period_ns) {
+		present_clock_set_period(&output->present_clock,
+			present_clock_period_ns(refresh_mhz), now_ns);
+	} else {
+		present_clock_init(&output->present_clock,
+			present_clock_period_ns(refresh_mhz), now_ns);
+	}
 	if (output->frame_delay_ms < 1) {
 		output->frame_delay_ms = 1;
 	}
@@ -139,6 +160,52 @@ static void schedule_next_frame(struct headless_output *output, int64_t now_us) 
 	wl_event_source_timer_update(output->frame_timer, (int)((wait_us + 999) / 1000));
 }
 
+/*
+ * wlroots 0.15 matches presentation feedback to a present by the commit
+ * sequence number it learns from the output's commit event, which comes
+ * after this backend's commit returns: a present sent from inside the
+ * commit finds no feedback yet, and every client's frames would wait for
+ * their feedback forever. So the present goes out after the commit: from
+ * an idle callback, or at the start of the next commit, whichever is first.
+ * Headless presents are not synced to a vblank and their time is read from
+ * the clock, not hardware: no flags.
+ */
+static void send_present(struct headless_output *output) {
+	if (!output->present.pending) {
+		return;
+	}
+	output->present.pending = false;
+	struct wlr_output_event_present event = {
+		.commit_seq = output->present.commit_seq,
+		.presented = true,
+		.when = &output->present.when,
+		.seq = (unsigned)output->present.seq,
+		.refresh = (int)output->present_clock.period_ns,
+		.flags = 0,
+	};
+	wlr_output_send_present(&output->base, &event);
+}
+
+static void handle_present_idle(void *data) {
+	struct headless_output *output = data;
+	output->present_idle = NULL;
+	send_present(output);
+}
+
+static void queue_present(struct headless_output *output, const struct timespec *now) {
+	send_present(output);
+	output->present.pending = true;
+	output->present.commit_seq = output->base.commit_seq + 1;
+	output->present.when = *now;
+	output->present.seq = present_clock_present(&output->present_clock,
+		(int64_t)now->tv_sec * 1000000000 + now->tv_nsec);
+	if (!output->present_idle) {
+		output->present_idle = wl_event_loop_add_idle(
+			wl_display_get_event_loop(output->backend->display),
+			handle_present_idle, output);
+	}
+}
+
 static bool output_commit(struct wlr_output *wlr_output) {
 	struct headless_output *output = output_from_wlr(wlr_output);
 	if (!output_test(wlr_output)) {
@@ -155,13 +222,7 @@ static bool output_commit(struct wlr_output *wlr_output) {
 	if (pending->committed & WLR_OUTPUT_STATE_BUFFER) {
 		struct timespec now;
 		clock_gettime(CLOCK_MONOTONIC, &now);
-		struct wlr_output_event_present present = {
-			.commit_seq = wlr_output->commit_seq + 1,
-			.presented = true,
-			.when = &now,
-			.refresh = output->frame_delay_ms * 1000000,
-		};
-		wlr_output_send_present(wlr_output, &present);
+		queue_present(output, &now);
 		schedule_next_frame(output, (int64_t)now.tv_sec * 1000000 + now.tv_nsec / 1000);
 	}
 	return true;
@@ -257,6 +318,9 @@ static void output_destroy(struct wlr_output *wlr_output) {
 	wl_event_source_remove(output->frame_timer);
 	if (output->frame_idle) {
 		wl_event_source_remove(output->frame_idle);
+	}
+	if (output->present_idle) {
+		wl_event_source_remove(output->present_idle);
 	}
 	free(output->cursor.pixels);
 	free(output);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #ifndef ORIEL_HEADLESS_BACKEND_H
 #define ORIEL_HEADLESS_BACKEND_H
 

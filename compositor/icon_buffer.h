@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #ifndef ORIEL_ICON_BUFFER_H
 #define ORIEL_ICON_BUFFER_H
 

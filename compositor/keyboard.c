@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include <stdlib.h>
 #include <wlr/types/wlr_idle.h>
 #include <wlr/types/wlr_input_device.h>

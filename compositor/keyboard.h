@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #ifndef ORIEL_KEYBOARD_H
 #define ORIEL_KEYBOARD_H
 

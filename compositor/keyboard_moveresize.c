@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "compositor/keyboard_moveresize.h"
 #include "compositor/seat.h"
 #include "compositor/server.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "compositor/layer_geometry.h"
 
 /* One axis: start/size from the two anchors, margins and the bounds. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #ifndef ORIEL_LAYER_GEOMETRY_H
 #define ORIEL_LAYER_GEOMETRY_H
 

@@ -1,5 +1,7 @@
+/* SPDX-License-Identifier: MIT */
 #include <pthread.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <wlr/util/log.h>
 #include "oriel-config.h"
@@ -12,9 +14,11 @@
 #endif
 #include "compositor/child.h"
 #include "compositor/control.h"
+#include "compositor/listen_probe.h"
 #include "compositor/options.h"
 #include "compositor/server.h"
 #include "compositor/session_bus.h"
+#include "compositor/startup_error.h"
 #if HAVE_XWAYLAND
 #include "xwm/xwayland.h"
 #endif
@@ -36,18 +40,17 @@ static int handle_terminate(int signal, void *data) {
 	return 0;
 }
 
-static void start_xwayland(struct server *server) {
+static bool start_xwayland(struct server *server) {
 	if (server->options->xwayland == CONFIG_XWAYLAND_OFF) {
-		return;
+		return true;
 	}
 #if HAVE_XWAYLAND
 	server->xwm = xwm_create(server,
 		server->options->xwayland == CONFIG_XWAYLAND_LAZY);
-	if (!server->xwm) {
-		wlr_log(WLR_ERROR, "Continuing without X11 support");
-	}
+	return server->xwm != NULL;
 #else
 	wlr_log(WLR_INFO, "oriel was built without Xwayland");
+	return true;
 #endif
 }
 
@@ -58,6 +61,12 @@ static void stop_xwayland(struct server *server) {
 #endif
 }
 
+/*
+ * What can fail is tried before what starts processes: the bus, the
+ * backend, the renderer and the listeners come before Xwayland and the
+ * session command. What did start is stopped in reverse, and the cause
+ * is the last line on stderr (startup_error.h).
+ */
 int main(int argc, char *argv[]) {
 	struct oriel_options options;
 	switch (options_parse(&options, argc, argv)) {
@@ -80,7 +89,8 @@ int main(int argc, char *argv[]) {
 	pthread_atfork(NULL, NULL, unblock_signals_in_child);
 
 	int status = EXIT_FAILURE;
-	struct session_bus bus;
+	bool running = false;
+	struct session_bus bus = {0};
 	struct server server = {0};
 	struct child child = {0};
 	struct wl_event_source *sigterm = NULL, *sigint = NULL;
@@ -92,7 +102,7 @@ int main(int argc, char *argv[]) {
 #endif
 
 	if (!session_bus_init(&bus, options.dbus)) {
-		goto out_options;
+		goto out;
 	}
 	if (!server_init(&server, &options)) {
 		goto out;
@@ -101,15 +111,16 @@ int main(int argc, char *argv[]) {
 	if (!server_start(&server)) {
 		goto out;
 	}
-	start_xwayland(&server);
 	if (options.vnc.n_listen + options.vnc.n_unix > 0) {
 #if HAVE_VNC
 		vnc = vnc_server_create(&server);
 		if (!vnc) {
+			listen_probe_explain_vnc(&options.vnc);
 			goto out;
 		}
 #else
-		wlr_log(WLR_ERROR, "oriel was built without VNC support");
+		startup_error("oriel was built without VNC support; "
+			"drop the --vnc options or rebuild with -Dvnc=enabled");
 		goto out;
 #endif
 	}
@@ -117,12 +128,17 @@ int main(int argc, char *argv[]) {
 #if HAVE_RDP
 		rdp = rdp_server_create(&server);
 		if (!rdp) {
+			startup_error("cannot serve RDP; the messages above say why");
 			goto out;
 		}
 #else
-		wlr_log(WLR_ERROR, "oriel was built without RDP support");
+		startup_error("oriel was built without RDP support; "
+			"drop the --rdp options or rebuild with -Drdp=enabled");
 		goto out;
 #endif
+	}
+	if (!start_xwayland(&server)) {
+		goto out;
 	}
 	setenv("XDG_SESSION_TYPE", "wayland", 1);
 	setenv("XDG_CURRENT_DESKTOP", "oriel", 1);
@@ -132,6 +148,8 @@ int main(int argc, char *argv[]) {
 		if (server.control) {
 			control_update_activation_environment(server.control);
 		} else if (options.dbus != DBUS_AUTO) {
+			startup_error("cannot offer org.oriel.Compositor on the session bus "
+				"(does another oriel use it?); use --dbus spawn for a bus of its own");
 			goto out;
 		}
 	}
@@ -141,9 +159,12 @@ int main(int argc, char *argv[]) {
 	sigint = wl_event_loop_add_signal(server.loop, SIGINT, handle_terminate,
 		server.display);
 	if (options.command && !child_start(&child, server.display, options.command)) {
+		startup_error("cannot start the session command %s; see the messages above",
+			options.command[0]);
 		goto out;
 	}
 
+	running = true;
 	wl_display_run(server.display);
 	status = child.exited ? child.exit_status : EXIT_SUCCESS;
 
@@ -167,7 +188,9 @@ out:
 	virtual_input_destroy(server.virtual_input);
 	server_finish(&server);
 	session_bus_finish(&bus);
-out_options:
 	options_finish(&options);
+	if (!running && !startup_error_print(stderr)) {
+		fprintf(stderr, "oriel: cannot start; see the messages above\n");
+	}
 	return status;
 }

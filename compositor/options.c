@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include <getopt.h>
 #include <unistd.h>
 #include <stdio.h>
@@ -120,6 +121,33 @@ static bool parse_privileged(struct oriel_config *config, const char *value) {
 	return true;
 }
 
+/* What a rejected value should have looked like. */
+static const char *expected_form(int opt) {
+	switch (opt) {
+	case OPT_BACKEND:
+		return "one of auto, headless, drm, wayland, x11";
+	case OPT_RENDERER:
+		return "one of auto, pixman, gles2";
+	case OPT_DBUS:
+		return "one of auto, session, spawn, off";
+	case OPT_XWAYLAND:
+		return "one of lazy, eager, off";
+	case OPT_OUTPUT:
+		return "WIDTHxHEIGHT or WIDTHxHEIGHT@HZ, e.g. 1280x720 or 1920x1080@60";
+	case OPT_VNC:
+		return "PORT, ADDR:PORT or [IPV6]:PORT, e.g. 5900 or 127.0.0.1:5900";
+	case OPT_VNC_UNIX:
+		return "a socket path of at most 107 bytes";
+	case OPT_VNC_MAX_FPS:
+		return "a number from 1 to 1000";
+	case OPT_VNC_MAX_CLIENTS:
+		return "a number from 1 to 1024";
+	case OPT_VNC_MAX_CUT_TEXT:
+		return "a number of bytes from 1 to 67108864";
+	}
+	return "see oriel --help";
+}
+
 enum options_result options_parse(struct oriel_options *options, int argc, char *argv[]) {
 	static const struct option long_options[] = {
 		{"backend", required_argument, NULL, OPT_BACKEND},
@@ -180,7 +208,8 @@ enum options_result options_parse(struct oriel_options *options, int argc, char 
 
 	optind = 1;
 	int c, choice;
-	while ((c = getopt_long(argc, argv, "+dhv", long_options, NULL)) != -1) {
+	opterr = 0; /* our messages, one line each */
+	while ((c = getopt_long(argc, argv, "+:dhv", long_options, NULL)) != -1) {
 		switch (c) {
 		case OPT_BACKEND:
 			if ((choice = parse_choice(optarg, backends, 5)) < 0) {
@@ -373,8 +402,14 @@ enum options_result options_parse(struct oriel_options *options, int argc, char 
 		case 'v':
 			printf("oriel %s\n", ORIEL_VERSION);
 			return OPTIONS_EXIT_SUCCESS;
+		case ':':
+			fprintf(stderr, "oriel: %s needs a value; see oriel --help\n",
+				argv[optind - 1]);
+			return OPTIONS_EXIT_FAILURE;
 		default:
-			fputs(usage, stderr);
+			fprintf(stderr, "oriel: unknown option %s; see oriel --help\n",
+				optopt && optopt < OPT_BACKEND ? (char[]){'-', (char)optopt, '\0'} :
+				argv[optind - 1]);
 			return OPTIONS_EXIT_FAILURE;
 		}
 	}
@@ -388,8 +423,8 @@ enum options_result options_parse(struct oriel_options *options, int argc, char 
 	return OPTIONS_OK;
 
 bad_value:
-	fprintf(stderr, "oriel: invalid value \"%s\" for --%s\n", optarg,
-		long_options[c - OPT_BACKEND].name);
+	fprintf(stderr, "oriel: invalid value \"%s\" for --%s; expected %s\n", optarg,
+		long_options[c - OPT_BACKEND].name, expected_form(c));
 	return OPTIONS_EXIT_FAILURE;
 }
 
@@ -589,7 +624,7 @@ bool options_load_config(struct oriel_options *options) {
 		free(path);
 	}
 	if (!ok) {
-		fprintf(stderr, "oriel: %s\n", err);
+		fprintf(stderr, "oriel: %s; fix that line of the config file\n", err);
 		return false;
 	}
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #ifndef ORIEL_OPTIONS_H
 #define ORIEL_OPTIONS_H
 

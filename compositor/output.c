@@ -1,7 +1,10 @@
+/* SPDX-License-Identifier: MIT */
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <drm_fourcc.h>
 #include <wlr/backend.h>
+#include <wlr/backend/wayland.h>
 #include <wlr/render/allocator.h>
 #include <wlr/types/wlr_output.h>
 #include <wlr/types/wlr_output_damage.h>
@@ -69,6 +72,15 @@ static void handle_new_output(struct wl_listener *listener, void *data) {
 		wlr_log(WLR_ERROR, "Cannot render to output %s", wlr_output->name);
 		return;
 	}
+	/*
+	 * A nested output's frames go to the parent compositor. In XRGB8888 the
+	 * padding byte of what pixman copies from X clients stays 0, and Weston
+	 * takes it for alpha: its screenshots showed an xterm's text as
+	 * transparent. In ARGB8888 every pixel oriel draws is opaque.
+	 */
+	if (wlr_output_is_wl(wlr_output)) {
+		wlr_output_set_render_format(wlr_output, DRM_FORMAT_ARGB8888);
+	}
 	/* DRM and nested outputs have modes; headless ones were sized at creation. */
 	struct wlr_output_mode *mode = wlr_output_preferred_mode(wlr_output);
 	if (mode) {
@@ -114,6 +126,9 @@ void output_init_server(struct server *server) {
 }
 
 void output_finish_server(struct server *server) {
+	if (!server->new_output.notify) {
+		return; /* server_init stopped before the outputs */
+	}
 	wl_list_remove(&server->new_output.link);
 	wl_list_remove(&server->layout_change.link);
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A wlr_buffer over pixels in memory: see pixel_buffer.h. */
 
 #include <stdlib.h>

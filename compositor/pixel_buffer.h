@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #ifndef ORIEL_PIXEL_BUFFER_H
 #define ORIEL_PIXEL_BUFFER_H
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "compositor/placement.h"
 
 #define CASCADE_STEP 32

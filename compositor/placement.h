@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #ifndef ORIEL_PLACEMENT_H
 #define ORIEL_PLACEMENT_H
 

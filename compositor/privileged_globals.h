@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #ifndef ORIEL_PRIVILEGED_GLOBALS_H
 #define ORIEL_PRIVILEGED_GLOBALS_H
 

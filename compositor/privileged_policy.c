@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include <string.h>
 #include "compositor/exe_path.h"
 #include "compositor/privileged_policy.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #ifndef ORIEL_PRIVILEGED_POLICY_H
 #define ORIEL_PRIVILEGED_POLICY_H
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The permission prompt (see prompt.h): scene rects for the panel, the
  * rows and the buttons, pango text through text_buffer.c, laid out by

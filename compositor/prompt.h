@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #ifndef ORIEL_PROMPT_H
 #define ORIEL_PROMPT_H
 

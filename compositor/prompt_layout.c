@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* See prompt_layout.h. */
 #include "compositor/prompt_layout.h"
 

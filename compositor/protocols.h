@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #ifndef ORIEL_PROTOCOLS_H
 #define ORIEL_PROTOCOLS_H
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The region selector's rectangle (region_geometry.h). */
 #include <math.h>
 #include "compositor/region_geometry.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #ifndef ORIEL_REGION_GEOMETRY_H
 #define ORIEL_REGION_GEOMETRY_H
 

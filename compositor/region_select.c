@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The region selector (see region_select.h): scene rects in LAYER_SYSTEM,
  * four dimming the layout around the rectangle being dragged and four

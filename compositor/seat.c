@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include <stdlib.h>
 #include <wlr/backend.h>
 #include <wlr/types/wlr_cursor.h>

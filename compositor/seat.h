@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #ifndef ORIEL_SEAT_H
 #define ORIEL_SEAT_H
 

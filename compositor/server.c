@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include <stdlib.h>
 #include <wlr/backend.h>
 #include <wlr/render/allocator.h>
@@ -21,6 +22,7 @@
 #include "compositor/protocols.h"
 #include "compositor/seat.h"
 #include "compositor/server.h"
+#include "compositor/startup_error.h"
 #include "compositor/switcher.h"
 #include "compositor/xdg_shell.h"
 
@@ -61,6 +63,8 @@ bool server_init(struct server *server, const struct oriel_options *options) {
 	output_init_server(server);
 	server->seat = seat_create(server);
 	if (!server->seat) {
+		startup_error("cannot compile the keyboard layout; fix [keyboard] in the "
+			"config or the XKB_DEFAULT_* variables");
 		return false;
 	}
 	server->switcher = switcher_create(server);
@@ -75,12 +79,16 @@ bool server_init(struct server *server, const struct oriel_options *options) {
 bool server_start(struct server *server) {
 	server->socket = wl_display_add_socket_auto(server->display);
 	if (!server->socket) {
-		wlr_log(WLR_ERROR, "Cannot open a Wayland socket");
+		const char *runtime = getenv("XDG_RUNTIME_DIR");
+		startup_error("cannot create a Wayland socket in XDG_RUNTIME_DIR (%s); "
+			"point it at a writable directory of yours",
+			runtime && runtime[0] ? runtime : "not set");
 		return false;
 	}
 	backend_add_headless_outputs(server);
 	if (!wlr_backend_start(server->backend)) {
-		wlr_log(WLR_ERROR, "Cannot start the backend");
+		startup_error("cannot start the display backend; see the messages above, "
+			"or use --backend headless");
 		return false;
 	}
 	setenv("WAYLAND_DISPLAY", server->socket, 1);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #ifndef ORIEL_SERVER_H
 #define ORIEL_SERVER_H
 

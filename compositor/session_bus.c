@@ -1,17 +1,53 @@
+/* SPDX-License-Identifier: MIT */
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <wlr/util/log.h>
 #include "compositor/session_bus.h"
+#include "compositor/startup_error.h"
 
 static bool have_session_bus(void) {
 	const char *address = getenv("DBUS_SESSION_BUS_ADDRESS");
 	return address && address[0];
+}
+
+/*
+ * dbus-daemon removes its socket only when SIGTERM finds it past its
+ * start, and it makes $XDG_RUNTIME_DIR/dbus-1/services and leaves it.
+ * Once it is gone, the runtime dir is left as oriel found it.
+ */
+static void remove_daemon_files(struct session_bus *bus) {
+	if (bus->socket_path[0]) {
+		unlink(bus->socket_path);
+		bus->socket_path[0] = '\0';
+	}
+	if (bus->services_dir[0]) {
+		char services[sizeof(bus->services_dir) + 16];
+		snprintf(services, sizeof(services), "%s/services", bus->services_dir);
+		rmdir(services);
+		rmdir(bus->services_dir);
+		bus->services_dir[0] = '\0';
+	}
+}
+
+/* "unix:path=/run/.../dbus-XYZ,guid=..." */
+static void remember_socket_path(struct session_bus *bus, const char *address) {
+	const char *path = strstr(address, "unix:path=");
+	if (!path) {
+		return;
+	}
+	path += strlen("unix:path=");
+	size_t len = strcspn(path, ",;");
+	if (len < sizeof(bus->socket_path)) {
+		memcpy(bus->socket_path, path, len);
+		bus->socket_path[len] = '\0';
+	}
 }
 
 /* dbus-daemon prints its address on a pipe once it listens. */
@@ -21,6 +57,13 @@ static bool spawn_daemon(struct session_bus *bus) {
 		return false;
 	}
 	const char *runtime = getenv("XDG_RUNTIME_DIR");
+	if (runtime && runtime[0]) {
+		snprintf(bus->services_dir, sizeof(bus->services_dir), "%s/dbus-1", runtime);
+		struct stat st;
+		if (stat(bus->services_dir, &st) == 0) {
+			bus->services_dir[0] = '\0'; /* not ours to remove */
+		}
+	}
 	char address_arg[4096];
 	snprintf(address_arg, sizeof(address_arg), "--address=unix:dir=%s",
 		runtime && runtime[0] ? runtime : "/tmp");
@@ -66,10 +109,12 @@ static bool spawn_daemon(struct session_bus *bus) {
 		wlr_log(WLR_ERROR, "dbus-daemon did not start");
 		kill(pid, SIGTERM);
 		waitpid(pid, NULL, 0);
+		remove_daemon_files(bus);
 		return false;
 	}
 	*newline = '\0';
 	bus->daemon_pid = pid;
+	remember_socket_path(bus, address);
 	setenv("DBUS_SESSION_BUS_ADDRESS", address, 1);
 	wlr_log(WLR_INFO, "Started a session bus at %s", address);
 	return true;
@@ -78,12 +123,15 @@ static bool spawn_daemon(struct session_bus *bus) {
 bool session_bus_init(struct session_bus *bus, enum options_dbus mode) {
 	bus->available = false;
 	bus->daemon_pid = 0;
+	bus->services_dir[0] = '\0';
+	bus->socket_path[0] = '\0';
 	switch (mode) {
 	case DBUS_OFF:
 		return true;
 	case DBUS_SESSION:
 		if (!have_session_bus()) {
-			wlr_log(WLR_ERROR, "--dbus session: DBUS_SESSION_BUS_ADDRESS is not set");
+			startup_error("no session bus for --dbus session (DBUS_SESSION_BUS_ADDRESS "
+				"is not set); start one or use --dbus spawn");
 			return false;
 		}
 		bus->available = true;
@@ -96,6 +144,10 @@ bool session_bus_init(struct session_bus *bus, enum options_dbus mode) {
 		/* fall through */
 	case DBUS_SPAWN:
 		bus->available = spawn_daemon(bus);
+		if (!bus->available && mode == DBUS_SPAWN) {
+			startup_error("cannot start dbus-daemon for --dbus spawn; "
+				"install the dbus package or use --dbus off");
+		}
 		return bus->available || mode == DBUS_AUTO;
 	}
 	return false;
@@ -106,5 +158,6 @@ void session_bus_finish(struct session_bus *bus) {
 		kill(bus->daemon_pid, SIGTERM);
 		waitpid(bus->daemon_pid, NULL, 0);
 		bus->daemon_pid = 0;
+		remove_daemon_files(bus);
 	}
 }

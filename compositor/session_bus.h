@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #ifndef ORIEL_SESSION_BUS_H
 #define ORIEL_SESSION_BUS_H
 
@@ -14,6 +15,9 @@
 struct session_bus {
 	bool available;
 	pid_t daemon_pid; /* 0 when the bus is not ours */
+	/* $XDG_RUNTIME_DIR/dbus-1 when the daemon made it; removed if empty. */
+	char services_dir[4096];
+	char socket_path[4096]; /* the daemon's socket, removed after it */
 };
 
 bool session_bus_init(struct session_bus *bus, enum options_dbus mode);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* See share_indicator.h. A scene rect with a line of text, in LAYER_SYSTEM. */
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,7 @@ struct share_indicator {
 	share_indicator_stop_fn stop;
 	void *data;
 	char *text;
+	char *hint; /* drawn whole, at the right end; the text is shortened first */
 	struct wlr_box box; /* layout coordinates, while shown */
 	bool pressed;
 	struct wlr_scene_tree *tree;
@@ -59,8 +61,8 @@ static void build(struct share_indicator *indicator) {
 	wlr_scene_node_lower_to_bottom(&indicator->tree->node);
 	wlr_scene_node_set_position(&indicator->tree->node, indicator->box.x, indicator->box.y);
 	wlr_scene_rect_create(&indicator->tree->node, width, BADGE_HEIGHT, badge_colour);
-	struct wlr_buffer *buffer = text_buffer_create(indicator->text, width, BADGE_HEIGHT,
-		text_colour);
+	struct wlr_buffer *buffer = text_buffer_create_with_tail(indicator->text,
+		indicator->hint, width, BADGE_HEIGHT, text_colour);
 	if (buffer) {
 		wlr_scene_buffer_create(&indicator->tree->node, buffer);
 		wlr_buffer_drop(buffer);
@@ -97,19 +99,30 @@ void share_indicator_destroy(struct share_indicator *indicator) {
 		wlr_scene_node_destroy(&indicator->tree->node);
 	}
 	free(indicator->text);
+	free(indicator->hint);
 	free(indicator);
 }
 
-void share_indicator_set_text(struct share_indicator *indicator, const char *text) {
+static bool same_text(const char *a, const char *b) {
+	return (!a && !b) || (a && b && strcmp(a, b) == 0);
+}
+
+void share_indicator_set_text(struct share_indicator *indicator, const char *text,
+		const char *hint) {
 	if (!text || !text[0]) {
 		text = NULL;
+		hint = NULL;
 	}
-	if ((!text && !indicator->text) ||
-			(text && indicator->text && strcmp(text, indicator->text) == 0)) {
+	if (hint && !hint[0]) {
+		hint = NULL;
+	}
+	if (same_text(text, indicator->text) && same_text(hint, indicator->hint)) {
 		return;
 	}
 	free(indicator->text);
+	free(indicator->hint);
 	indicator->text = text ? xstrdup(text) : NULL;
+	indicator->hint = hint ? xstrdup(hint) : NULL;
 	indicator->pressed = false;
 	build(indicator);
 }

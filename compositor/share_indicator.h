@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #ifndef ORIEL_SHARE_INDICATOR_H
 #define ORIEL_SHARE_INDICATOR_H
 
@@ -21,8 +22,12 @@ struct share_indicator *share_indicator_create(struct server *server,
 /* NULL is a no-op. */
 void share_indicator_destroy(struct share_indicator *indicator);
 
-/* Shows text on the badge; NULL or "" hides it. */
-void share_indicator_set_text(struct share_indicator *indicator, const char *text);
+/*
+ * Shows text on the badge, and hint (may be NULL) whole at its right end:
+ * a long text is shortened, never the hint. NULL or "" text hides it.
+ */
+void share_indicator_set_text(struct share_indicator *indicator, const char *text,
+	const char *hint);
 
 /*
  * A button at the layout point (lx, ly): true when the badge took it (a

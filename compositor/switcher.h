@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #ifndef ORIEL_SWITCHER_H
 #define ORIEL_SWITCHER_H
 

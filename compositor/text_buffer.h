@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #ifndef ORIEL_TEXT_BUFFER_H
 #define ORIEL_TEXT_BUFFER_H
 
@@ -12,5 +13,11 @@ struct wlr_buffer;
  */
 struct wlr_buffer *text_buffer_create(const char *text, int max_width, int height,
 	const float colour[4]);
+/*
+ * The same, with tail drawn whole at the right end, and the text shortened
+ * to the room left; a tail wider than half the width is left out.
+ */
+struct wlr_buffer *text_buffer_create_with_tail(const char *text, const char *tail,
+	int max_width, int height, const float colour[4]);
 
 #endif

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "compositor/utf8.h"
 
 size_t utf8_decode(const char *str, size_t len, uint32_t *code_point) {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #ifndef ORIEL_UTF8_H
 #define ORIEL_UTF8_H
 

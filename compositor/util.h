@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #ifndef ORIEL_UTIL_H
 #define ORIEL_UTIL_H
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #ifndef ORIEL_VIEW_H
 #define ORIEL_VIEW_H
 

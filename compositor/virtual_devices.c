@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include <stdlib.h>
 #include <wlr/types/wlr_cursor.h>
 #include <wlr/types/wlr_virtual_keyboard_v1.h>

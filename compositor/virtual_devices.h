@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #ifndef ORIEL_VIRTUAL_DEVICES_H
 #define ORIEL_VIRTUAL_DEVICES_H
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Outputs that exist only for a virtual cast: see virtual_output.h. */
 
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #ifndef ORIEL_VIRTUAL_OUTPUT_H
 #define ORIEL_VIRTUAL_OUTPUT_H
 

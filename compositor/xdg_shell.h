@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #ifndef ORIEL_XDG_SHELL_H
 #define ORIEL_XDG_SHELL_H
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include <assert.h>
 #include <stdlib.h>
 #include <wlr/types/wlr_output_layout.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * org.freedesktop.impl.portal.Access: the frontend's generic yes/no
  * question (the Device portal's camera and microphone, for instance).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * What every impl method does first: check that the frontend calls (see
  * portal_caller_is_frontend), then read the arguments.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * A session's oriel casts: one org.oriel.Compositor.Casts cast per target
  * (sources.c): an output cast for a monitor, a window cast for a window,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Every permission question of every portal interface comes here, so
  * that the answer has one source: the policy file, and the person at the
@@ -53,16 +54,34 @@ int portal_decide(struct portal *portal, const struct portal_question *q,
 	if (kind && q->prompt_kind) {
 		kind = q->prompt_kind;
 	}
+	char *exe = app_id[0] ? NULL : portal_caller_executable(portal, q->request_handle);
+	const char *key = app_id[0] ? app_id : exe ? exe : "";
+	struct portal_answer recent = { .app = app };
+	if (decision == PORTAL_ASK && kind && portal_recent_find(portal, key, kind,
+			portal_policy_same_answer(&portal->policy, q->kind), q->sources, &recent)) {
+		portal_log(portal, "'%s' asks again about a %s: the person's answer of a "
+			"moment ago stands (%s%s%s)", app, kind, recent.allowed ? "allowed" : "denied",
+			recent.choice[0] ? ": " : "", recent.choice);
+		recent.remember = recent.remember && persist;
+		fn(portal, call, &recent, q->session);
+		free(exe);
+		free(app);
+		return 1;
+	}
 	if (decision == PORTAL_ASK && kind) {
-		int r = portal_permission_ask(portal, q, kind, app, persist,
+		int r = portal_permission_ask(portal, q, kind, app, key, persist,
 			portal_policy_prompt_timeout(&portal->policy, q->kind), call, fn);
+		free(exe);
 		if (r >= 0) {
 			free(app);
 			return 1;
 		}
 		/* Nobody can be asked: no answer is a deny. */
 		decision = PORTAL_DENY;
-	} else if (decision == PORTAL_ASK) {
+	} else {
+		free(exe);
+	}
+	if (decision == PORTAL_ASK && !kind) {
 		portal_log(portal, "%s for app_id '%s' would need the prompt, which cannot "
 			"show it; denied", portal_kind_name(q->kind), app_id);
 	}

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The grants file: parsing, formatting, atomic replacement. See grants.h.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Remembered screen-cast grants: what a restore token stands for. The
  * backend writes one when an app asked to persist a grant and the policy

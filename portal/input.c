@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * oriel's virtual input (org.oriel.Compositor.Input) for RemoteDesktop
  * sessions. Keys and buttons a session presses are tracked, so that a

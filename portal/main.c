@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * xdg-desktop-portal-oriel: the xdg-desktop-portal backend for oriel
  * sessions (XDG_CURRENT_DESKTOP=oriel, picked by oriel.portal's UseIn).
@@ -95,7 +96,8 @@ static int handle_signal(sd_event_source *source, const struct signalfd_siginfo 
 static void usage(FILE *f) {
 	fputs("Usage: xdg-desktop-portal-oriel [-r|--replace] [-v|--verbose]\n"
 		"  -r, --replace  replace a running instance\n"
-		"  -v, --verbose  log every request to stderr\n", f);
+		"  -v, --verbose  log every request to stderr\n"
+		"  -h, --help     show this help\n", f);
 }
 
 int main(int argc, char *argv[]) {
@@ -157,7 +159,9 @@ int main(int argc, char *argv[]) {
 			strerror(-r));
 		goto out;
 	}
-	r = sd_bus_attach_event(portal.bus, portal.event, SD_EVENT_PRIORITY_NORMAL);
+	/* The session ended with its bus: nothing is left to serve. */
+	r = sd_bus_set_exit_on_disconnect(portal.bus, true);
+	r = r < 0 ? r : sd_bus_attach_event(portal.bus, portal.event, SD_EVENT_PRIORITY_NORMAL);
 	if (r < 0) {
 		goto out;
 	}
@@ -214,5 +218,6 @@ out:
 	free(portal.policy_path);
 	free(portal.grants_path);
 	portal_grants_finish(&portal.transient_grants);
+	portal_recent_finish(&portal);
 	return status;
 }

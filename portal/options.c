@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Pure logic of the portal backend: SelectSources option validation.
  * See options.h.

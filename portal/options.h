@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Pure logic of xdg-desktop-portal-oriel, with no D-Bus calls, so that
  * tests/unit/test_portal_options.c links it directly:

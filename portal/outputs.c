@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * oriel's outputs, as org.oriel.Compositor.Outputs.List gives them:
  * name, width, height, refresh, x, y, scale.

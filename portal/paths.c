@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* See paths.h. */
 #include <errno.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Files the backend writes: folders and file:// URIs. Pure code. */
 #ifndef ORIEL_PORTAL_PATHS_H
 #define ORIEL_PORTAL_PATHS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Asking the person at the session, when the policy says "ask" (decide.c):
  * oriel draws the prompt (org.oriel.Compositor.Permission.Ask) and
@@ -20,7 +21,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
+#include "portal/app_name.h"
 #include "portal/portal.h"
 
 #define ORIEL_IFACE_PERMISSION "org.oriel.Compositor.Permission"
@@ -38,7 +41,22 @@ struct portal_ask {
 	portal_decided_fn fn;
 	bool persist_allowed;
 	char *app;
+	char *key;  /* who asked, for portal_recent (recent.c) */
+	char *kind; /* what the prompt asked about */
+	/* When oriel denies by itself: the Ask's timeout, from when it was sent. */
+	uint64_t deadline_ms;
 };
+
+/* oriel's default for a timeout of 0 (org.oriel.Compositor.xml). */
+#define ORIEL_DEFAULT_TIMEOUT_MS 30000u
+/* A deny this close to the deadline is oriel's, not the person's. */
+#define DEADLINE_SLACK_MS 100u
+
+static uint64_t monotonic_ms(void) {
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
 
 /*
  * ":1.42" from "/org/freedesktop/portal/desktop/request/1_42/TOKEN": the
@@ -63,20 +81,24 @@ static bool sender_of_request(const char *handle, char *out, size_t size) {
 	return true;
 }
 
-/* The executable of the request's caller, or NULL when it cannot be told. */
-static char *caller_executable(struct portal *portal, const char *handle) {
+pid_t portal_caller_pid(struct portal *portal, const char *request_handle) {
 	char name[256];
-	if (!sender_of_request(handle, name, sizeof(name))) {
-		return NULL;
+	if (!request_handle || !sender_of_request(request_handle, name, sizeof(name))) {
+		return 0;
 	}
 	sd_bus_creds *creds = NULL;
 	pid_t pid = 0;
 	if (sd_bus_get_name_creds(portal->bus, name, SD_BUS_CREDS_PID, &creds) < 0) {
-		return NULL;
+		return 0;
 	}
 	int r = sd_bus_creds_get_pid(creds, &pid);
 	sd_bus_creds_unref(creds);
-	if (r < 0 || pid <= 0) {
+	return r < 0 ? 0 : pid;
+}
+
+char *portal_caller_executable(struct portal *portal, const char *request_handle) {
+	pid_t pid = portal_caller_pid(portal, request_handle);
+	if (pid <= 0) {
 		return NULL;
 	}
 	char proc[64], exe[PATH_MAX];
@@ -92,10 +114,19 @@ static char *caller_executable(struct portal *portal, const char *handle) {
 char *portal_app_label(struct portal *portal, const char *app_id,
 		const char *request_handle) {
 	if (app_id && app_id[0]) {
-		return strdup(app_id);
+		char *name = portal_app_name_for_id(app_id);
+		return name ? name : strdup(app_id);
 	}
-	char *exe = request_handle ? caller_executable(portal, request_handle) : NULL;
-	return exe ? exe : strdup("");
+	char *exe = portal_caller_executable(portal, request_handle);
+	if (!exe) {
+		return strdup("");
+	}
+	char *name = portal_app_name_for_exe(exe);
+	if (name) {
+		free(exe);
+		return name;
+	}
+	return exe;
 }
 
 static void ask_free(struct portal_ask *ask) {
@@ -112,6 +143,8 @@ static void ask_free(struct portal_ask *ask) {
 	sd_bus_message_unref(ask->call);
 	portal_request_destroy(ask->request);
 	free(ask->app);
+	free(ask->key);
+	free(ask->kind);
 	free(ask);
 }
 
@@ -172,8 +205,15 @@ static int handle_reply(sd_bus_message *reply, void *data, sd_bus_error *ret_err
 		allowed = 0;
 		choice = "";
 	}
-	portal_log(portal, "the person %s '%s'%s%s", allowed ? "allowed" : "denied", ask->app,
-		allowed && choice[0] ? " with " : "", allowed ? choice : "");
+	bool answered = false;
+	if (!error && !allowed && monotonic_ms() + DEADLINE_SLACK_MS >= ask->deadline_ms) {
+		portal_log(portal, "nobody answered the prompt for '%s' in time: denied",
+			ask->app);
+	} else if (!error) {
+		portal_log(portal, "the person %s '%s'%s%s", allowed ? "allowed" : "denied",
+			ask->app, allowed && choice[0] ? " with " : "", allowed ? choice : "");
+		answered = true;
+	}
 	if (remember) {
 		portal_log(portal, "the person asked to remember it%s",
 			ask->persist_allowed ? "" : ", which was not offered: ignored");
@@ -186,6 +226,9 @@ static int handle_reply(sd_bus_message *reply, void *data, sd_bus_error *ret_err
 		.app = ask->app,
 		.request = &ask->request,
 	};
+	if (answered) {
+		portal_recent_store(portal, ask->key, ask->kind, &answer);
+	}
 	/* Unlinked first: fn may destroy the session, which cancels its asks. */
 	struct portal_session *session = ask->session;
 	if (session) {
@@ -198,8 +241,8 @@ static int handle_reply(sd_bus_message *reply, void *data, sd_bus_error *ret_err
 }
 
 int portal_permission_ask(struct portal *portal, const struct portal_question *q,
-		const char *kind, const char *app, bool persist_allowed, unsigned timeout_s,
-		sd_bus_message *call, portal_decided_fn fn) {
+		const char *kind, const char *app, const char *key, bool persist_allowed,
+		unsigned timeout_s, sd_bus_message *call, portal_decided_fn fn) {
 	if (q->session && q->session->ask) {
 		return -EBUSY;
 	}
@@ -225,15 +268,19 @@ int portal_permission_ask(struct portal *portal, const struct portal_question *q
 		ask->next = portal->asks;
 		portal->asks = ask;
 		ask->app = strdup(app);
+		ask->key = strdup(key);
+		ask->kind = strdup(kind);
 		ask->fn = fn;
 		ask->persist_allowed = persist_allowed;
+		ask->deadline_ms = monotonic_ms() +
+			(timeout_ms ? timeout_ms : ORIEL_DEFAULT_TIMEOUT_MS);
 		ask->call = sd_bus_message_ref(call);
 		ask->request = portal_request_create(portal, q->request_handle);
 		if (ask->request) {
 			ask->request->on_close = handle_request_close;
 			ask->request->close_data = ask;
 		}
-		r = ask->app ? 0 : -ENOMEM;
+		r = ask->app && ask->key && ask->kind ? 0 : -ENOMEM;
 	}
 	if (r >= 0) {
 		r = sd_bus_call_async(portal->bus, &ask->slot, msg, handle_reply, ask,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* See png_pixel.h. */
 #include <png.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The colour of the first pixel of a PNG held in memory, for PickColor
  * (oriel's Screenshot.Region of one pixel). Pure code over libpng, linked

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The policy file: parsing and matching. See policy.h.
  */
@@ -22,6 +23,9 @@ void portal_policy_init(struct portal_policy *policy) {
 	for (int k = 0; k < PORTAL_N_KINDS; k++) {
 		policy->rules[k].fallback = PORTAL_DENY;
 		policy->rules[k].prompt_timeout_s = PORTAL_PROMPT_TIMEOUT_DEFAULT_S;
+		/* Only a screen cast is asked for twice in a row (Chromium's picker). */
+		policy->rules[k].same_answer_s = k == PORTAL_KIND_SCREENCAST ?
+			PORTAL_SAME_ANSWER_DEFAULT_S : 0;
 	}
 }
 
@@ -132,6 +136,16 @@ static int parse_key(struct portal_policy_rules *rules, const char *key, char *v
 				value);
 		}
 		rules->prompt_timeout_s = (unsigned)s;
+		return 0;
+	}
+	if (!strcmp(key, "same-answer-within")) {
+		char *end = NULL;
+		unsigned long s = strtoul(value, &end, 10);
+		if (!*value || *end || value[0] == '-' || s > PORTAL_SAME_ANSWER_MAX_S) {
+			return warn(warnings, line, "same-answer-within must be seconds from 0 to 60",
+				value);
+		}
+		rules->same_answer_s = (unsigned)s;
 		return 0;
 	}
 	bool *flag = NULL;
@@ -287,6 +301,12 @@ enum portal_decision portal_policy_decide(const struct portal_policy *policy,
 
 bool portal_policy_persist(const struct portal_policy *policy, enum portal_kind kind) {
 	return kind >= 0 && kind < PORTAL_N_KINDS && policy->rules[kind].persist;
+}
+
+unsigned portal_policy_same_answer(const struct portal_policy *policy,
+		enum portal_kind kind) {
+	return kind >= 0 && kind < PORTAL_N_KINDS ? policy->rules[kind].same_answer_s :
+		PORTAL_SAME_ANSWER_DEFAULT_S;
 }
 
 unsigned portal_policy_prompt_timeout(const struct portal_policy *policy,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The policy file (portal.ini) of xdg-desktop-portal-oriel, pure logic
  * with no D-Bus calls so that tests/unit/test_portal_policy.c links it.
@@ -15,7 +16,10 @@
  * the prompt waits for the person before it denies (1-600, default 30);
  * window = focused|none, which window a window cast shows when nobody
  * chooses (the policy allowed it): the focused one (default), or none, so
- * that only a person in the prompt can pick a window.
+ * that only a person in the prompt can pick a window; same-answer-within
+ * = seconds (0-60) an answer the person gave stands when the same app
+ * asks again about the same kind of source (0: always ask; default 5 for
+ * [screencast], 0 elsewhere).
  */
 #ifndef ORIEL_PORTAL_POLICY_H
 #define ORIEL_PORTAL_POLICY_H
@@ -45,6 +49,8 @@ enum portal_decision {
 /* How long the prompt waits for the person before it denies. */
 #define PORTAL_PROMPT_TIMEOUT_DEFAULT_S 30
 #define PORTAL_PROMPT_TIMEOUT_MAX_S 600
+#define PORTAL_SAME_ANSWER_DEFAULT_S 5
+#define PORTAL_SAME_ANSWER_MAX_S 60
 
 /* Which window a window cast shows when the policy, not a person, decided. */
 enum portal_window_rule {
@@ -62,6 +68,7 @@ struct portal_policy_rules {
 	bool allow_unidentified;
 	bool persist;
 	unsigned prompt_timeout_s;
+	unsigned same_answer_s;
 	enum portal_window_rule window;
 	struct portal_policy_list allow, ask, deny;
 };
@@ -97,6 +104,8 @@ enum portal_decision portal_policy_decide(const struct portal_policy *policy,
 bool portal_policy_persist(const struct portal_policy *policy, enum portal_kind kind);
 
 /* Seconds the prompt for this kind waits for the person before it denies. */
+unsigned portal_policy_same_answer(const struct portal_policy *policy,
+	enum portal_kind kind);
 unsigned portal_policy_prompt_timeout(const struct portal_policy *policy,
 	enum portal_kind kind);
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * xdg-desktop-portal-oriel: shared state of the backend process.
  * portal/ is a separate process that only talks D-Bus: to the
@@ -9,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include <systemd/sd-bus.h>
 #include <systemd/sd-event.h>
 #include "portal/grants.h"
@@ -65,6 +67,11 @@ struct portal {
 	char *grants_path; /* persistent grants, see grants.h */
 	struct portal_grants transient_grants; /* live as long as this process */
 	char *oriel_unique_name; /* sender of our casts' and input sessions' replies */
+	struct portal_recent {
+		char *key, *kind, *choice;
+		bool allowed, remember;
+		uint64_t at_ms;
+	} recent;
 	bool verbose;
 };
 
@@ -153,8 +160,8 @@ int portal_decide(struct portal *portal, const struct portal_question *question,
  * in at most timeout_s seconds. fn gets the answer; see portal_decide.
  */
 int portal_permission_ask(struct portal *portal, const struct portal_question *question,
-	const char *kind, const char *app, bool persist_allowed, unsigned timeout_s,
-	sd_bus_message *call, portal_decided_fn fn);
+	const char *kind, const char *app, const char *key, bool persist_allowed,
+	unsigned timeout_s, sd_bus_message *call, portal_decided_fn fn);
 /* Answers "cancelled" to the prompts session (NULL: every one) waits for. */
 void portal_permission_cancel(struct portal *portal, struct portal_session *session);
 /*
@@ -164,6 +171,27 @@ void portal_permission_cancel(struct portal *portal, struct portal_session *sess
  */
 char *portal_app_label(struct portal *portal, const char *app_id,
 	const char *request_handle);
+/* The pid of the connection that made the request, or 0. */
+pid_t portal_caller_pid(struct portal *portal, const char *request_handle);
+/* Its executable, or NULL. Free it. */
+char *portal_caller_executable(struct portal *portal, const char *request_handle);
+
+/*
+ * recent.c: the person's last answer, for the same app (its app_id, or
+ * its executable when unsandboxed) asking again about the same kind of
+ * source within the policy's same-answer-within: Chromium asks once for
+ * its picker's preview and again when the person clicks Share.
+ */
+void portal_recent_store(struct portal *portal, const char *key, const char *kind,
+	const struct portal_answer *answer);
+/*
+ * Fills out (choice points into the stored answer) when a recent answer
+ * fits: same key and kind, not older than within_s, and its choice still
+ * among sources (when there are any).
+ */
+bool portal_recent_find(struct portal *portal, const char *key, const char *kind,
+	unsigned within_s, const struct portal_sources *sources, struct portal_answer *out);
+void portal_recent_finish(struct portal *portal);
 
 /* outputs.c: org.oriel.Compositor.Outputs.List. */
 struct portal_output {
@@ -186,6 +214,7 @@ struct portal_window {
 	int32_t x, y;
 	uint32_t width, height;
 	bool focused, minimized;
+	pid_t pid; /* 0: unknown */
 };
 int portal_list_windows(struct portal *portal, struct portal_window **windows, int *n,
 	sd_bus_error *error);
@@ -209,6 +238,7 @@ void portal_targets_free(struct portal_target *targets, int n);
 
 struct portal_catalog {
 	uint32_t types; /* the app's selection */
+	pid_t caller_pid; /* its windows are not preselected, and listed last; 0: unknown */
 	struct portal_output *outputs;
 	int n_outputs;
 	struct portal_window *windows;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * org.freedesktop.impl.portal.RemoteDesktop, version 1 (what
  * xdg-desktop-portal 1.16 speaks), for oriel.
@@ -200,6 +201,7 @@ static int handle_start(sd_bus_message *msg, void *data, sd_bus_error *error) {
 		if (r < 0) {
 			return portal_reply_response(msg, PORTAL_RESPONSE_OTHER);
 		}
+		cat.caller_pid = portal_caller_pid(portal, handle);
 		r = portal_catalog_sources(&cat, &sources);
 		portal_catalog_finish(&cat);
 		if (r < 0) {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * org.freedesktop.impl.portal.Request objects. The frontend may call
  * Close on a request's handle while the backend works on it; the request

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Restore tokens (ScreenCast version 4). xdg-desktop-portal 1.16 keeps the
  * token the app sees, and stores with it the restore_data we return from

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * org.freedesktop.impl.portal.ScreenCast, version 4, for oriel.
  *
@@ -274,6 +275,7 @@ static int handle_start(sd_bus_message *msg, void *data, sd_bus_error *error) {
 			.sources = &sources,
 			.prompt_kind = portal_catalog_prompt_kind(&cat),
 		};
+		cat.caller_pid = portal_caller_pid(portal, handle);
 		r = portal_catalog_sources(&cat, &sources);
 		r = r < 0 ? r : portal_decide(portal, &question, msg, handle_decided);
 		portal_sources_finish(&sources);

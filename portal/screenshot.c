@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * org.freedesktop.impl.portal.Screenshot for oriel.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * org.freedesktop.impl.portal.Session objects: one per CreateSession.
  * A session owns the slot that exports it and the oriel casts that its
@@ -79,8 +80,11 @@ void portal_session_stop_casts(struct portal_session *session) {
 		sd_bus_error error = SD_BUS_ERROR_NULL;
 		int r = sd_bus_call_method(portal->bus, ORIEL_BUS_NAME, ORIEL_PATH,
 			ORIEL_IFACE_CASTS, "Stop", &error, NULL, "t", session->casts[i].cast_id);
-		if (r < 0) {
-			/* Already ended (consumer gone) or oriel gone: nothing to stop. */
+		/*
+		 * InvalidArgs: the cast ended already (its consumer left, or the
+		 * person stopped it at the badge), which is how casts end.
+		 */
+		if (r < 0 && !sd_bus_error_has_name(&error, SD_BUS_ERROR_INVALID_ARGS)) {
 			portal_log(portal, "stopping cast %llu: %s",
 				(unsigned long long)session->casts[i].cast_id,
 				error.message ? error.message : strerror(-r));

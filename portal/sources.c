@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * What a screen cast may show, among the source types the app selected:
  * oriel's outputs (monitor), its windows (window) and a new virtual
@@ -169,6 +170,36 @@ static int cut_utf8(const char *title, int max) {
 	return max;
 }
 
+/* Whether pid is ancestor or one of its descendants (by /proc's parent links). */
+static bool descends_from(pid_t pid, pid_t ancestor) {
+	for (int depth = 0; pid > 1 && depth < 64; depth++) {
+		if (pid == ancestor) {
+			return true;
+		}
+		char path[64], stat[512];
+		snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+		FILE *f = fopen(path, "re");
+		if (!f) {
+			return false;
+		}
+		size_t len = fread(stat, 1, sizeof(stat) - 1, f);
+		fclose(f);
+		stat[len] = '\0';
+		const char *paren = strrchr(stat, ')');
+		int ppid;
+		if (!paren || sscanf(paren + 1, " %*c %d", &ppid) != 1) {
+			return false;
+		}
+		pid = ppid;
+	}
+	return false;
+}
+
+/* A window of the app that asks: its process or one the app started. */
+static bool is_callers(const struct portal_catalog *cat, const struct portal_window *w) {
+	return cat->caller_pid > 0 && w->pid > 0 && descends_from(w->pid, cat->caller_pid);
+}
+
 static int add_source(struct portal_sources *sources, char *id, char *label) {
 	sources->ids[sources->n] = id;
 	sources->labels[sources->n] = label;
@@ -203,11 +234,20 @@ int portal_catalog_sources(const struct portal_catalog *cat, struct portal_sourc
 		}
 		r = add_source(sources, strdup(VIRTUAL_WORD), label);
 	}
-	/* Windows: the focused one first (it is preselected), then top to bottom. */
+	/*
+	 * Windows: the focused one first (it is preselected), then top to
+	 * bottom, and the app's own windows (its sharing bar too) last, so
+	 * that none of them is ever preselected.
+	 */
 	const struct portal_window *focused = focused_window(cat);
+	if (focused && is_callers(cat, focused)) {
+		focused = NULL;
+	}
+	for (int pass = 0; pass < 2; pass++)
 	for (int i = cat->n_windows; r >= 0 && i >= 0 && sources->n < PORTAL_PROMPT_MAX_SOURCES; i--) {
 		const struct portal_window *w = i == cat->n_windows ? focused : &cat->windows[i];
-		if (!w || (i < cat->n_windows && w == focused)) {
+		if (!w || (i < cat->n_windows && w == focused) ||
+				(i == cat->n_windows && pass == 1) || is_callers(cat, w) != (pass == 1)) {
 			continue;
 		}
 		if (asprintf(&id, WINDOW_PREFIX "%" PRIu64, w->id) < 0) {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * oriel's windows, as org.oriel.Compositor.Windows.List gives them
  * (bottom of the stack first): what a window cast may show.
@@ -47,7 +48,7 @@ int portal_list_windows(struct portal *portal, struct portal_window **out, int *
 		}
 		windows = grown;
 		windows[n] = (struct portal_window){ id, strdup(title), strdup(app_id), x, y,
-			(uint32_t)w, (uint32_t)h, focused, minimized };
+			(uint32_t)w, (uint32_t)h, focused, minimized, (pid_t)pid };
 		n++;
 		if (!windows[n - 1].title || !windows[n - 1].app_id) {
 			r = -ENOMEM;

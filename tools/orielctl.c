@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * orielctl: control a running oriel through org.oriel.Compositor on the
  * session bus. This file holds main, the command line and the bus calls;
@@ -48,17 +49,19 @@ static const char usage_text[] =
 	"                                   an evdev key code (30 = KEY_A)\n"
 	"  key type TEXT                    type UTF-8 text ('\\n' is Return)\n"
 	"\n"
-	"VNC (ADDR:PORT, PORT for 127.0.0.1:PORT, or a Unix socket /PATH):\n"
+	"Casts to PipeWire:\n"
 	"  cast start --output NAME | --window ID | --region X,Y,W,H | --virtual WxH\n"
 	"             [--cursor hidden|embedded|metadata]\n"
 	"                                   cast an output, a window, a region or a\n"
 	"                                   new output that lives as long as the\n"
-	"                                   cast to PipeWire; prints the node id and\n"
+	"                                   cast; prints the PipeWire node id and\n"
 	"                                   runs until interrupted\n"
 	"  cast stop ID                     end a cast\n"
 	"  cast list                        list casts\n"
+	"\n"
+	"VNC (ADDR:PORT, PORT for 127.0.0.1:PORT, or a Unix socket /PATH):\n"
 	"  vnc start ADDR:PORT              listen for viewers (non-loopback\n"
-	"                                   addresses need a password file)\n"
+	"                                   addresses need accounts)\n"
 	"  vnc stop ADDR:PORT               stop listening; viewers stay\n"
 	"  vnc clients                      list connected viewers\n"
 	"  vnc disconnect ID                disconnect a viewer\n"
@@ -69,15 +72,17 @@ static const char usage_text[] =
 	"  rdp clients                      list logged-on RDP clients\n"
 	"  rdp disconnect ID                disconnect an RDP client\n"
 	"  rdp fingerprint                  the certificate RDP clients see\n"
+	"\n"
+	"Portal grants (no running oriel needed):\n"
 	"  grants                           list screen-cast grants that portal\n"
 	"                                   restore tokens stand for\n"
 	"  revoke ID                        remove a grant: its token asks again\n"
 	"\n"
 	"Options (anywhere on the line):\n"
-	"  --json       print outputs, windows and screenshot results as JSON\n"
-	"  -h, --help   show this help\n"
-	"  --version    show the version\n"
-	"  --           end of options (for text that starts with '-')\n"
+	"  --json         print outputs, windows and screenshot results as JSON\n"
+	"  -h, --help     show this help\n"
+	"  -v, --version  show the version\n"
+	"  --             end of options (for text that starts with '-')\n"
 	"\n"
 	"Exit status: 0 success, 1 the compositor refused or failed, 2 usage error.\n"
 	"Screenshots, input, window, output and VNC changes are answered only for\n"
@@ -107,13 +112,48 @@ int ctl_bad_reply(const char *method, int r) {
 	return ctl_fail("unexpected reply to %s: %s", method, strerror(-r));
 }
 
+/*
+ * No oriel to talk to: either no bus is reachable, or nobody owns
+ * org.oriel.Compositor on it. Says which bus was tried and how to point
+ * orielctl at the right one, rather than the bus library's errno text.
+ */
+static void no_oriel(struct ctl *ctl, const char *why) {
+	const char *address = NULL;
+	if (ctl->bus) {
+		sd_bus_get_address(ctl->bus, &address);
+	}
+	if (!address) {
+		address = getenv("DBUS_SESSION_BUS_ADDRESS");
+	}
+	if (address && address[0]) {
+		ctl_fail("no oriel is running on this bus (%s: %s)", address, why);
+	} else {
+		ctl_fail("no oriel is running on this bus: there is no session bus here "
+			"(DBUS_SESSION_BUS_ADDRESS is unset and $XDG_RUNTIME_DIR/bus is "
+			"missing)");
+	}
+	fputs("Start one (oriel -- COMMAND), or point orielctl at the bus of a running\n"
+		"oriel: run orielctl inside its session, or set DBUS_SESSION_BUS_ADDRESS\n"
+		"(and XDG_RUNTIME_DIR) to what the session's programs have.\n", stderr);
+}
+
+static bool bus_unreachable(int r) {
+	return r == -ENOMEDIUM || r == -ENOENT || r == -ECONNREFUSED ||
+		r == -ENOTCONN || r == -ECONNRESET || r == -EACCES;
+}
+
 static bool ctl_connect(struct ctl *ctl) {
 	if (ctl->bus) {
 		return true;
 	}
 	int r = sd_bus_open_user(&ctl->bus);
 	if (r < 0) {
-		ctl_fail("cannot connect to the session bus: %s", strerror(-r));
+		ctl->bus = NULL;
+		if (bus_unreachable(r)) {
+			no_oriel(ctl, strerror(-r));
+		} else {
+			ctl_fail("cannot connect to the session bus: %s", strerror(-r));
+		}
 		return false;
 	}
 	return true;
@@ -131,7 +171,12 @@ bool ctl_call(struct ctl *ctl, const char *interface, const char *method,
 		&error, reply, types, args);
 	va_end(args);
 	if (r < 0) {
-		if (error.message && error.message[0]) {
+		if (sd_bus_error_has_names(&error, SD_BUS_ERROR_SERVICE_UNKNOWN,
+				SD_BUS_ERROR_NAME_HAS_NO_OWNER)) {
+			no_oriel(ctl, "nobody owns " CTL_BUS_NAME);
+		} else if (!sd_bus_error_is_set(&error) && bus_unreachable(r)) {
+			no_oriel(ctl, strerror(-r));
+		} else if (error.message && error.message[0]) {
 			ctl_fail("%s", error.message);
 		} else if (error.name) {
 			ctl_fail("%s", error.name);
@@ -336,7 +381,7 @@ int main(int argc, char *argv[]) {
 			fputs(usage_text, stdout);
 			status = CTL_EXIT_OK;
 			goto out;
-		} else if (strcmp(arg, "--version") == 0) {
+		} else if (strcmp(arg, "-v") == 0 || strcmp(arg, "--version") == 0) {
 			printf("orielctl %s\n", ORIEL_VERSION);
 			status = CTL_EXIT_OK;
 			goto out;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #ifndef ORIELCTL_H
 #define ORIELCTL_H
 

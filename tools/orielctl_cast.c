@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * orielctl cast: the org.oriel.Compositor.Casts interface.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* orielctl: outputs, windows and screenshots. */
 
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* orielctl's output: JSON values and aligned text tables. */
 
 #include <math.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * orielctl grants, orielctl revoke ID: the screen-cast grants that
  * restore tokens stand for, in the grants file the portal backend

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* orielctl: pointer and key. */
 
 #include <linux/input-event-codes.h>

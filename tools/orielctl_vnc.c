@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * orielctl vnc and orielctl rdp: the org.oriel.Compositor.Vnc and .Rdp
  * interfaces, which have the same methods.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * EWMH requests that clients send to the root window, as oriel's own X
  * connection sees them (wlroots' XWM gets them too, and handles the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "xwm/ewmh_icon.h"
 
 bool ewmh_icon_choose(const uint32_t *data, size_t len, uint32_t size,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * _NET_WM_STATE atoms that oriel implements beyond wlroots' XWM: ABOVE,
  * BELOW, STICKY, SKIP_TASKBAR and SKIP_PAGER. wlroots rewrites the property

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include <wlr/xwayland.h>
 #include <xcb/xcb.h>
 #include "xwm/icccm_focus.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #ifndef ORIEL_XWM_ICCCM_FOCUS_H
 #define ORIEL_XWM_ICCCM_FOCUS_H
 

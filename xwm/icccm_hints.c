@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include <limits.h>
 #include <stdint.h>
 #include <string.h>

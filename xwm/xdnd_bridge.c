@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* See xdnd_bridge.h. XDND version 5 (freedesktop.org's XDND specification). */
 #include <errno.h>
 #include <fcntl.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #ifndef ORIEL_XWM_XDND_BRIDGE_H
 #define ORIEL_XWM_XDND_BRIDGE_H
 

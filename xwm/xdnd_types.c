@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* See xdnd_types.h. */
 #include <string.h>
 #include "xwm/xdnd_types.h"

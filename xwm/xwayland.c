@@ -1,9 +1,13 @@
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 #include <wlr/types/wlr_data_device.h>
 #include <wlr/types/wlr_seat.h>
 #include <wlr/types/wlr_xcursor_manager.h>
@@ -12,6 +16,7 @@
 #include <wlr/xwayland.h>
 #include "compositor/seat.h"
 #include "compositor/server.h"
+#include "compositor/startup_error.h"
 #include "compositor/util.h"
 #include "xwm/x11.h"
 #include "xwm/xwayland.h"
@@ -177,7 +182,34 @@ static bool wait_for_wm_gone(struct xwm *xwm, int timeout_ms) {
  * its client goes away, so its listener is taken off first; Xwayland then
  * exits on the broken pipe.
  */
+/*
+ * An Xwayland that is still starting is waited for by wlroots' first fork,
+ * a copy of oriel that holds oriel's end of Xwayland's connection: neither
+ * would ever see the other go. The fork goes first; Xwayland then sees its
+ * connection close, and is killed in case it has not.
+ */
+static void end_starting_x_server(struct xwm *xwm) {
+	struct wlr_xwayland_server *server = xwm->xwayland->server;
+	if (!server || !server->pipe_source || server->pid <= 0) {
+		return;
+	}
+	pid_t fork_pid = server->pid;
+	kill(fork_pid, SIGKILL);
+	while (waitpid(fork_pid, NULL, 0) < 0 && errno == EINTR) {
+	}
+	wl_event_source_remove(server->pipe_source);
+	server->pipe_source = NULL;
+	server->pid = 0;
+	pid_t pid = xwayland_process_find(xwm->display_name);
+	if (pid > 0) {
+		wlr_log(WLR_INFO, "Stopping Xwayland (pid %d), which had not started yet",
+			(int)pid);
+		kill(pid, SIGKILL);
+	}
+}
+
 static void end_x_server(struct xwm *xwm) {
+	end_starting_x_server(xwm);
 	struct wlr_xwayland_server *server = xwm->xwayland->server;
 	pid_t pid = xwayland_process_find(xwm->display_name);
 	if (server && server->client) {
@@ -223,7 +255,21 @@ struct xwm *xwm_create(struct server *server, bool lazy) {
 		config->cursor_size > 0 ? config->cursor_size : 24);
 	wlr_xcursor_manager_load(xwm->xcursor_manager, 1);
 	xwm->restart_timer = wl_event_loop_add_timer(server->loop, handle_restart_timer, xwm);
+	const char *binary = getenv("WLR_XWAYLAND");
+	if (!binary || !binary[0]) {
+		binary = ORIEL_XWAYLAND_PATH;
+	}
+	if (access(binary, X_OK) != 0) {
+		startup_error("Xwayland not found (%s); install the xwayland package "
+			"or use --xwayland off", binary);
+		wl_event_source_remove(xwm->restart_timer);
+		wlr_xcursor_manager_destroy(xwm->xcursor_manager);
+		free(xwm);
+		return NULL;
+	}
 	if (!xwm_start(xwm)) {
+		startup_error("cannot start Xwayland; see the messages above, "
+			"or use --xwayland off");
 		wlr_log(WLR_ERROR, "Cannot start Xwayland");
 		wl_event_source_remove(xwm->restart_timer);
 		wlr_xcursor_manager_destroy(xwm->xcursor_manager);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * X's stacking order follows oriel's (server.views), so that
  * _NET_CLIENT_LIST_STACKING and XQueryTree tell clients what the screen

@@ -11,11 +11,18 @@
  *   - idle CPU: after the active window, the app is paused (SIGUSR1 to
  *     --pause-pid), and CPU is measured again while the viewer stays
  *     connected and keeps requesting updates;
+ *   - the viewer's own CPU over the window (it shares the cores: with TLS
+ *     it decrypts every byte);
  *   - the floor (floor.c): the least CPU a server must spend per frame,
- *     timed here on the last frame received once the server is idle.
+ *     timed here on the last frame received once the server is idle;
+ *   - VeNCrypt (--user, --password-file, --ca): libvncclient does the TLS
+ *     (GnuTLS) and the Plain login; the JSON names the security type, the
+ *     sub-type and the negotiated cipher. The TLS floor, the CPU of
+ *     encrypting one frame's bytes with an AEAD cipher (floor.c), is timed
+ *     in every run, with the negotiated cipher when there is one.
  * Output: one JSON object on stdout.
  *
- * Build: cc -O2 -o bench-viewer bench-viewer.c floor.c -lvncclient -ljpeg -lpthread
+ * Build: cc -O2 -o bench-viewer bench-viewer.c floor.c -lvncclient -ljpeg -lgnutls -lpthread
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -34,6 +41,8 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include <gnutls/crypto.h>
+#include <gnutls/gnutls.h>
 #include <rfb/rfbclient.h>
 #include "floor.h"
 
@@ -58,6 +67,47 @@ static uint32_t *frames_seen;   /* frame numbers seen during the window, in orde
 static size_t nframes_seen;
 static uint64_t updates_total, updates_window, decode_failures, decode_ok;
 static int bpp_shift_r, bpp_shift_g, bpp_shift_b;
+
+/* VeNCrypt: the certificate to trust, the account to log in with. */
+static const char *opt_user, *opt_password_file, *opt_ca;
+
+static char *read_password(void)
+{
+	char buf[512];
+	FILE *f = opt_password_file ? fopen(opt_password_file, "r") : NULL;
+	if (!f) {
+		fprintf(stderr, "bench-viewer: the server asks for a password; no readable --password-file\n");
+		return strdup("");
+	}
+	size_t n = fread(buf, 1, sizeof buf - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	buf[strcspn(buf, "\r\n")] = 0;
+	return strdup(buf);
+}
+
+static rfbCredential *get_credential(rfbClient *cl, int type)
+{
+	(void)cl;
+	rfbCredential *cred = calloc(1, sizeof *cred);
+	if (!cred)
+		return NULL;
+	if (type == rfbCredentialTypeX509) {
+		if (!opt_ca) {
+			fprintf(stderr, "bench-viewer: the server wants X.509; no --ca given\n");
+			free(cred);
+			return NULL;
+		}
+		cred->x509Credential.x509CACertFile = strdup(opt_ca);
+	} else if (type == rfbCredentialTypeUser) {
+		cred->userCredential.username = strdup(opt_user ? opt_user : "");
+		cred->userCredential.password = read_password();
+	} else {
+		free(cred);
+		return NULL;
+	}
+	return cred;
+}
 
 static int luma_at(rfbClient *cl, int cx, int cy)
 {
@@ -186,6 +236,13 @@ static double cpu_ms_of(int pid)
 	return (double)(utime + stime) * 1000.0 / (double)sysconf(_SC_CLK_TCK);
 }
 
+static double self_cpu_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
 static double cpu_ms_all(void)
 {
 	double s = 0;
@@ -241,7 +298,10 @@ static bool pump_until(rfbClient *cl, uint64_t deadline)
 {
 	while (now_ns() < deadline) {
 		uint64_t left_us = (deadline - now_ns()) / 1000;
-		int r = WaitForMessage(cl, left_us > 100000 ? 100000 : (unsigned)left_us + 1);
+		/* Bytes libvncclient or GnuTLS already hold are not on the socket. */
+		bool pending = cl->buffered > 0 ||
+			(cl->tlsSession && gnutls_record_check_pending((gnutls_session_t)cl->tlsSession) > 0);
+		int r = pending ? 1 : WaitForMessage(cl, left_us > 100000 ? 100000 : (unsigned)left_us + 1);
 		if (r < 0)
 			return false;
 		if (r > 0 && !HandleRFBServerMessage(cl))
@@ -286,14 +346,23 @@ static void usage(void)
 		"  --pids PID,PID,...       server processes for CPU and RSS\n"
 		"  --app-log FILE           the app's timestamp log, for latency\n"
 		"  --dump FILE              write the final framebuffer as PPM\n"
-		"  --floor-jpeg Q,H,V       time the JPEG floor at quality Q, luma sampling HxV\n");
+		"  --floor-jpeg Q,H,V[,fast]\n"
+		"                           time the JPEG floor at quality Q, luma sampling HxV\n"
+		"                           (accurate DCT, or the fast one)\n"
+		"  --floor-tls CIPHER       AEAD cipher of the TLS floor when the session has\n"
+		"                           no TLS (AES-256-GCM; with TLS: the negotiated one)\n"
+		"  --user NAME              VeNCrypt Plain user (asks for VeNCrypt only)\n"
+		"  --password-file FILE     its password (first line)\n"
+		"  --ca CERT.pem            the certificate to trust (X509 sub-types)\n"
+		"  --verbose                libvncclient's log on stderr\n");
 }
 
 int main(int argc, char **argv)
 {
 	const char *encoding = "raw", *app_log = NULL, *dump = NULL;
 	int quality = 5, compress = 1, pause_pid = 0;
-	int floor_quality = 0, floor_h = 0, floor_v = 0;
+	int floor_quality = 0, floor_h = 0, floor_v = 0, floor_fast = 0, verbose = 0;
+	const char *floor_tls_cipher = "AES-256-GCM";
 	double warmup = 2, duration = 10, idle = 5;
 	static const struct option opts[] = {
 		{"encoding", required_argument, 0, 'e'}, {"quality", required_argument, 0, 'q'},
@@ -302,11 +371,14 @@ int main(int argc, char **argv)
 		{"pause-pid", required_argument, 0, 'P'}, {"pids", required_argument, 0, 'p'},
 		{"app-log", required_argument, 0, 'l'}, {"dump", required_argument, 0, 'D'},
 		{"floor-jpeg", required_argument, 0, 'F'},
+		{"floor-tls", required_argument, 0, 'T'},
+		{"user", required_argument, 0, 'u'}, {"password-file", required_argument, 0, 'W'},
+		{"ca", required_argument, 0, 'C'}, {"verbose", no_argument, 0, 'v'},
 		{"help", no_argument, 0, 'h'},
 		{0, 0, 0, 0},
 	};
 	int o;
-	while ((o = getopt_long(argc, argv, "e:q:c:w:d:i:P:p:l:D:F:h", opts, NULL)) != -1) {
+	while ((o = getopt_long(argc, argv, "e:q:c:w:d:i:P:p:l:D:F:T:u:W:C:vh", opts, NULL)) != -1) {
 		switch (o) {
 		case 'e': encoding = optarg; break;
 		case 'q': quality = atoi(optarg); break;
@@ -321,12 +393,21 @@ int main(int argc, char **argv)
 			break;
 		case 'l': app_log = optarg; break;
 		case 'D': dump = optarg; break;
-		case 'F':
-			if (sscanf(optarg, "%d,%d,%d", &floor_quality, &floor_h, &floor_v) != 3) {
+		case 'F': {
+			char dct[8] = "";
+			int n = sscanf(optarg, "%d,%d,%d,%7s", &floor_quality, &floor_h, &floor_v, dct);
+			if (n < 3 || (n == 4 && strcmp(dct, "fast"))) {
 				usage();
 				return 2;
 			}
+			floor_fast = n == 4;
 			break;
+		}
+		case 'T': floor_tls_cipher = optarg; break;
+		case 'u': opt_user = optarg; break;
+		case 'W': opt_password_file = optarg; break;
+		case 'C': opt_ca = optarg; break;
+		case 'v': verbose = 1; break;
 		default: usage(); return o == 'h' ? 0 : 2;
 		}
 	}
@@ -339,8 +420,14 @@ int main(int argc, char **argv)
 	if (!recv_ns || !frames_seen)
 		return 1;
 
-	rfbEnableClientLogging = FALSE;
+	rfbEnableClientLogging = verbose ? TRUE : FALSE;
 	rfbClient *cl = rfbGetClient(8, 3, 4);
+	cl->GetCredential = get_credential;
+	if (opt_user) {
+		/* An account means VeNCrypt: never fall back to a clear session. */
+		uint32_t vencrypt[] = {rfbVeNCrypt, 0};
+		SetClientAuthSchemes(cl, vencrypt, 1);
+	}
 	cl->serverHost = strdup(argv[optind]);
 	cl->serverPort = atoi(argv[optind + 1]);
 	cl->FinishedFrameBufferUpdate = finished_update;
@@ -366,6 +453,22 @@ int main(int argc, char **argv)
 		fprintf(stderr, "bench-viewer: cannot connect to %s:%s\n", argv[optind], argv[optind + 1]);
 		return 1;
 	}
+	/* What protects the session: the security type, VeNCrypt's sub-type
+	 * (262 = X509Plain) and the TLS cipher. */
+	const char *tls_version = "", *tls_cipher = "";
+	if (cl->tlsSession) {
+		gnutls_session_t tls = (gnutls_session_t)cl->tlsSession;
+		tls_version = gnutls_protocol_get_name(gnutls_protocol_get_version(tls));
+		tls_cipher = gnutls_cipher_get_name(gnutls_cipher_get(tls));
+		if (tls_cipher && gnutls_cipher_get_tag_size(gnutls_cipher_get(tls)) > 0)
+			floor_tls_cipher = tls_cipher;
+		tls_version = tls_version ? tls_version : "?";
+		tls_cipher = tls_cipher ? tls_cipher : "?";
+	}
+	if (opt_user && !cl->tlsSession) {
+		fprintf(stderr, "bench-viewer: --user given, but the session has no TLS\n");
+		return 1;
+	}
 	bpp_shift_r = cl->format.redShift;
 	bpp_shift_g = cl->format.greenShift;
 	bpp_shift_b = cl->format.blueShift;
@@ -382,12 +485,14 @@ int main(int argc, char **argv)
 	unsigned long long mbusy0, mtotal0, mbusy1, mtotal1;
 	machine_jiffies(&mbusy0, &mtotal0);
 	uint64_t bytes0 = bytes_received(cl);
+	double self0 = self_cpu_ms();
 	uint64_t ta = now_ns();
 	measuring = 1;
 	if (!pump_until(cl, ta + (uint64_t)(duration * 1e9)))
 		goto lost;
 	measuring = 0;
 	uint64_t tb = now_ns();
+	double self1 = self_cpu_ms();
 	double cpu1 = cpu_ms_all();
 	for (int i = 0; i < npids; i++)
 		cpu_pid1[i] = cpu_ms_of(pids[i]);
@@ -423,7 +528,15 @@ int main(int argc, char **argv)
 		floor_ms = floor_raw_ms(last, cl->width, cl->height, 31);
 	else if (floor_quality > 0)
 		floor_ms = floor_jpeg_ms(last, cl->width, cl->height, floor_quality,
-			floor_h, floor_v, 15);
+			floor_h, floor_v, floor_fast, 15);
+	/* TLS: encrypting the bytes that reached the viewer per distinct
+	 * frame, which any TLS server must do (record headers and the TCP
+	 * overhead aside). */
+	double bytes_per_frame = nframes_seen ? (double)(bytes1 - bytes0) / nframes_seen : 0.0;
+	double tls_floor_ms = -1;
+	if (bytes_per_frame > 0)
+		tls_floor_ms = floor_tls_ms(last, (size_t)cl->width * cl->height * 4,
+			(size_t)bytes_per_frame, floor_tls_cipher, 31);
 
 	long hwm = 0;
 	for (int i = 0; i < npids; i++)
@@ -470,7 +583,10 @@ int main(int argc, char **argv)
 	       "\"idle_seconds\": %.3f, \"idle_cpu_ms\": %.1f, \"idle_cpu_pct\": %.3f, "
 	       "\"idle_updates\": %llu, \"idle_bytes\": %llu, \"frame_at_pause\": %u, "
 	       "\"counter_x\": %d, \"counter_y\": %d, \"counter_relocations\": %llu, "
-	       "\"floor_ms_per_frame\": %.3f, \"machine_busy_pct\": %.1f}\n",
+	       "\"floor_ms_per_frame\": %.3f, \"machine_busy_pct\": %.1f, "
+	       "\"security\": %u, \"subauth\": %u, \"tls_version\": \"%s\", \"tls_cipher\": \"%s\", "
+	       "\"tls_floor_cipher\": \"%s\", \"tls_floor_ms_per_frame\": %.3f, "
+	       "\"viewer_cpu_ms_per_frame\": %.3f}\n",
 	       cl->width, cl->height, encoding, quality, secs, nframes_seen, fps,
 	       (unsigned long long)updates_window, (unsigned long long)decode_failures,
 	       (unsigned long long)decode_ok, (unsigned long long)(bytes1 - bytes0),
@@ -479,7 +595,10 @@ int main(int argc, char **argv)
 	       idle_secs, idle_cpu_ms, idle_secs > 0 ? idle_cpu_ms / (idle_secs * 10.0) : -1.0,
 	       (unsigned long long)idle_updates, (unsigned long long)idle_bytes, frame_at_pause,
 	       org_x, org_y, (unsigned long long)relocations, floor_ms,
-	       mtotal1 > mtotal0 ? 100.0 * (double)(mbusy1 - mbusy0) / (double)(mtotal1 - mtotal0) : -1.0);
+	       mtotal1 > mtotal0 ? 100.0 * (double)(mbusy1 - mbusy0) / (double)(mtotal1 - mtotal0) : -1.0,
+	       (unsigned)cl->authScheme, cl->authScheme == rfbVeNCrypt ? (unsigned)cl->subAuthScheme : 0u,
+	       tls_version, tls_cipher, floor_tls_cipher, tls_floor_ms,
+	       nframes_seen ? (self1 - self0) / nframes_seen : 0.0);
 	if (dump)
 		dump_ppm(cl, dump);
 	rfbClientCleanup(cl);

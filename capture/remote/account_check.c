@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include <crypt.h>
 #include <errno.h>
 #include <pthread.h>

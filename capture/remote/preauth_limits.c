@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "capture/remote/preauth_limits.h"
 
 enum preauth_decision preauth_decide(const struct preauth_limits *limits, int n_total,

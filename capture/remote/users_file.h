@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #ifndef ORIEL_CAPTURE_REMOTE_USERS_FILE_H
 #define ORIEL_CAPTURE_REMOTE_USERS_FILE_H
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #ifndef ORIEL_CAPTURE_VNC_RFB_SECURITY_H
 #define ORIEL_CAPTURE_VNC_RFB_SECURITY_H
 

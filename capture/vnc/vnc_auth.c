@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,12 +34,24 @@ bool vnc_auth_allowed(struct vnc_server *vnc, const char *host) {
 	return auth_throttle_allowed(&vnc->throttle, auth_key(host), now_ms());
 }
 
+/* A user name from the network, fit for one log line. */
+void vnc_auth_printable(const char *name, char *out, size_t size) {
+	size_t i = 0;
+	for (; name[i] && i + 1 < size; i++) {
+		unsigned char c = (unsigned char)name[i];
+		out[i] = c >= 0x20 && c != 0x7f && c != '"' ? (char)c : '?';
+	}
+	out[i] = '\0';
+}
+
 void vnc_auth_failed(struct vnc_server *vnc, const char *host, const char *user,
 		const char *method) {
 	int count = auth_throttle_failed(&vnc->throttle, auth_key(host), now_ms());
 	if (user && user[0]) {
+		char shown[64];
+		vnc_auth_printable(user, shown, sizeof(shown));
 		wlr_log(WLR_INFO, "VNC: failed login as \"%s\" from %s (%s, %d in a row)",
-			user, auth_key(host), method, count);
+			shown, auth_key(host), method, count);
 	} else {
 		wlr_log(WLR_INFO, "VNC: wrong password from %s (%s, %d in a row)",
 			auth_key(host), method, count);

@@ -1,4 +1,6 @@
+/* SPDX-License-Identifier: MIT */
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <wlr/util/log.h>
@@ -43,8 +45,15 @@ static void handle_client_gone(rfbClientPtr cl) {
 	if (client->idle_timer) {
 		wl_event_source_remove(client->idle_timer);
 	}
+	if (client->login_deadline) {
+		wl_event_source_remove(client->login_deadline);
+	}
 	wl_list_remove(&client->link);
-	client->vnc->n_clients--;
+	if (client->logged_in) {
+		client->vnc->n_clients--;
+	} else {
+		client->vnc->n_logging_in--;
+	}
 	cl->clientData = NULL;
 	free(client);
 }
@@ -57,6 +66,60 @@ bool vnc_client_check_gone(struct vnc_client *client) {
 	/* Calls handle_client_gone, then frees cl. */
 	rfbClientConnectionGone(cl);
 	return true;
+}
+
+static const char *host_of(struct vnc_client *client) {
+	const char *host = client->cl->host;
+	return host && host[0] ? host : "unix";
+}
+
+void vnc_client_drop(struct vnc_client *client, const char *why) {
+	wlr_log(WLR_INFO, "VNC: disconnecting viewer %" PRIu64 " (%s): %s", client->id,
+		host_of(client), why);
+	rfbCloseClient(client->cl);
+	vnc_client_check_gone(client);
+}
+
+/* libvncserver finished its handshake: a viewer, counted as one. */
+static void logged_in(struct vnc_client *client) {
+	struct vnc_server *vnc = client->vnc;
+	client->logged_in = true;
+	wl_event_source_remove(client->login_deadline);
+	client->login_deadline = NULL;
+	vnc->n_logging_in--;
+	vnc->n_clients++;
+	if (vnc->n_clients > vnc->options->max_clients) {
+		char why[96];
+		snprintf(why, sizeof(why), "already %d viewers (--vnc-max-clients)",
+			vnc->n_clients - 1);
+		vnc_client_drop(client, why);
+		return;
+	}
+	wlr_log(WLR_INFO, "VNC: viewer %s logged in over WebSocket (%d now)", host_of(client),
+		vnc->n_clients);
+}
+
+static int handle_login_deadline(void *data) {
+	struct vnc_client *client = data;
+	char why[96];
+	snprintf(why, sizeof(why), "no login within %d s (--vnc-handshake-timeout)",
+		client->vnc->options->handshake_timeout);
+	vnc_client_drop(client, why);
+	return 0;
+}
+
+int vnc_clients_logging_in(struct vnc_server *vnc, const char *host,
+		struct vnc_client **oldest) {
+	int n = 0;
+	*oldest = NULL;
+	struct vnc_client *client;
+	wl_list_for_each(client, &vnc->clients, link) {
+		if (!client->logged_in && (!host || strcmp(host_of(client), host) == 0)) {
+			n++;
+			*oldest = client; /* newest first: the last one found is the oldest */
+		}
+	}
+	return n;
 }
 
 static int handle_client_fd(int fd, uint32_t mask, void *data) {
@@ -72,6 +135,12 @@ static int handle_client_fd(int fd, uint32_t mask, void *data) {
 	if (vnc_client_check_gone(client)) {
 		return 0;
 	}
+	if (!client->logged_in && cl->state == RFB_NORMAL) {
+		logged_in(client);
+		if (vnc_client_check_gone(client)) {
+			return 0;
+		}
+	}
 	vnc_client_schedule_update(client);
 	return 0;
 }
@@ -85,11 +154,10 @@ static int handle_client_timer(void *data) {
 
 static int handle_idle_timer(void *data) {
 	struct vnc_client *client = data;
-	wlr_log(WLR_INFO, "VNC: disconnecting viewer %" PRIu64 " (%s): no input for %d s "
-		"(--vnc-idle-timeout)", client->id, client->cl->host,
+	char why[96];
+	snprintf(why, sizeof(why), "no input for %d s (--vnc-idle-timeout)",
 		client->vnc->options->idle_timeout);
-	rfbCloseClient(client->cl);
-	vnc_client_check_gone(client);
+	vnc_client_drop(client, why);
 	return 0;
 }
 
@@ -126,7 +194,12 @@ enum rfbNewClientAction vnc_client_new_hook(rfbClientPtr cl) {
 		client->idle_timer = wl_event_loop_add_timer(loop_of(vnc), handle_idle_timer, client);
 	}
 	const struct vnc_admission *admission = &vnc->handoff_admission;
+	if (!admission->authenticated) {
+		client->login_deadline = wl_event_loop_add_timer(loop_of(vnc),
+			handle_login_deadline, client);
+	}
 	if (!client->source || !client->timer ||
+			(!admission->authenticated && !client->login_deadline) ||
 			(admission->authenticated && !skip_handshake(cl, admission)) ||
 			!vnc_backlog_adopt(client)) {
 		if (client->source) {
@@ -138,6 +211,9 @@ enum rfbNewClientAction vnc_client_new_hook(rfbClientPtr cl) {
 		if (client->idle_timer) {
 			wl_event_source_remove(client->idle_timer);
 		}
+		if (client->login_deadline) {
+			wl_event_source_remove(client->login_deadline);
+		}
 		free(client);
 		return RFB_CLIENT_REFUSE;
 	}
@@ -147,11 +223,18 @@ enum rfbNewClientAction vnc_client_new_hook(rfbClientPtr cl) {
 	cl->viewOnly = vnc->options->view_only || admission->view_only;
 	vnc_client_active(client);
 	wl_list_insert(&vnc->clients, &client->link);
-	vnc->n_clients++;
+	client->logged_in = admission->authenticated;
 	const char *host = cl->host && cl->host[0] ? cl->host : "a Unix socket";
-	if (!admission->authenticated) {
-		wlr_log(WLR_INFO, "VNC: viewer %s connected (%d now)", host, vnc->n_clients);
-	} else if (admission->user[0]) {
+	if (!client->logged_in) {
+		/* libvncserver's handshake (WebSocket): a guest until it is done. */
+		vnc->n_logging_in++;
+		wl_event_source_timer_update(client->login_deadline,
+			vnc->options->handshake_timeout * 1000);
+		wlr_log(WLR_DEBUG, "VNC: %s logs in over WebSocket", host);
+		return RFB_CLIENT_ACCEPT;
+	}
+	vnc->n_clients++;
+	if (admission->user[0]) {
 		wlr_log(WLR_INFO, "VNC: viewer %s logged in as \"%s\" (%s%s; %d now)", host,
 			admission->user, admission->method, cl->viewOnly ? ", view-only" : "",
 			vnc->n_clients);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The framebuffer's channel order follows the viewers. libvncserver
  * translates every pixel it sends through lookup tables unless the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netdb.h>
@@ -6,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <time.h>
 #include <unistd.h>
 #include <wlr/util/log.h>
 #include "capture/remote/preauth_limits.h"
@@ -38,7 +38,6 @@
  */
 #define SILENT_MS 200
 #define BROWSER_SILENT_MS 3000
-#define BROWSER_MEMORY_MS 60000
 /*
  * A browser loading noVNC opens several connections at once (six per host
  * in Chromium and Firefox), some ahead of their requests: an address that
@@ -118,38 +117,6 @@ static int handle_deadline(void *data) {
 	return 0;
 }
 
-static int64_t now_ms(void) {
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-void vnc_guest_remember_browser(struct vnc_server *vnc, const char *host) {
-	struct vnc_browser_host *slot = &vnc->browsers[0];
-	for (size_t i = 0; i < ARRAY_LEN(vnc->browsers); i++) {
-		struct vnc_browser_host *b = &vnc->browsers[i];
-		if (strcmp(b->host, host) == 0) {
-			slot = b;
-			break;
-		}
-		if (b->seen_ms < slot->seen_ms) {
-			slot = b; /* the oldest gives way */
-		}
-	}
-	snprintf(slot->host, sizeof(slot->host), "%s", host);
-	slot->seen_ms = now_ms();
-}
-
-static bool is_browser(struct vnc_server *vnc, const char *host) {
-	for (size_t i = 0; i < ARRAY_LEN(vnc->browsers); i++) {
-		const struct vnc_browser_host *b = &vnc->browsers[i];
-		if (b->seen_ms && strcmp(b->host, host) == 0) {
-			return now_ms() - b->seen_ms < BROWSER_MEMORY_MS;
-		}
-	}
-	return false;
-}
-
 /* Looks again later: the bytes so far are not a whole request. */
 static bool wait_more(struct vnc_guest *guest) {
 	/* Level-triggered: stop watching until the next look. */
@@ -173,7 +140,7 @@ static void start_handshake(struct vnc_guest *guest, bool tls_first) {
 /* The connection's first bytes decide where it goes; from_timer: a due look. */
 static void sniff(struct vnc_guest *guest, bool from_timer) {
 	struct vnc_server *vnc = guest->vnc;
-	int silent_ms = is_browser(vnc, guest->host) ? BROWSER_SILENT_MS : SILENT_MS;
+	int silent_ms = vnc_browsers_has(vnc, guest->host) ? BROWSER_SILENT_MS : SILENT_MS;
 	bool silent_long_enough = from_timer && guest->waited_ms >= silent_ms;
 	char buf[PEEK_BYTES + 1];
 	ssize_t n = recv(guest->fd, buf, PEEK_BYTES, MSG_PEEK | MSG_DONTWAIT);
@@ -191,7 +158,7 @@ static void sniff(struct vnc_guest *guest, bool from_timer) {
 			wait_more(guest);
 			return;
 		}
-		vnc_guest_remember_browser(vnc, guest->host);
+		vnc_browsers_remember(vnc, guest->host);
 		if (vnc->http_dir && vnc_http_is_plain_get(buf, (size_t)n)) {
 			int fd = guest->fd;
 			guest_free(guest, false);
@@ -292,6 +259,16 @@ static struct vnc_guest *oldest_of_busiest(struct vnc_server *vnc) {
 	return busiest;
 }
 
+/* The guest gives way, or else the WebSocket viewer still logging in. */
+static void give_way(struct vnc_server *vnc, struct vnc_guest *guest,
+		struct vnc_client *client, const char *why) {
+	if (guest) {
+		vnc_guest_drop(guest, why);
+	} else if (client) {
+		vnc_client_drop(client, why);
+	}
+}
+
 static bool is_loopback_peer(int fd) {
 	struct sockaddr_storage addr;
 	socklen_t len = sizeof(addr);
@@ -339,24 +316,31 @@ void vnc_guest_create(struct vnc_server *vnc, int fd, bool is_unix) {
 		.per_address = options->max_pending_per_address,
 		.total = options->max_pending,
 	};
-	if (is_browser(vnc, host) && limits.per_address < BROWSER_PENDING) {
+	if (vnc_browsers_has(vnc, host) && limits.per_address < BROWSER_PENDING) {
 		limits.per_address = BROWSER_PENDING;
 	}
 	struct vnc_guest *oldest;
-	int n_same = count_from(vnc, host, &oldest);
-	if (preauth_decide(&limits, vnc->n_guests, n_same) != PREAUTH_ADMIT) {
+	struct vnc_client *oldest_client;
+	/* WebSocket viewers in libvncserver's handshake are guests too. */
+	int n_same = count_from(vnc, host, &oldest) +
+		vnc_clients_logging_in(vnc, host, &oldest_client);
+	int n_total = vnc->n_guests + vnc->n_logging_in;
+	if (preauth_decide(&limits, n_total, n_same) != PREAUTH_ADMIT) {
 		/* Those whose first bytes wait go first: a burst of requests is no flood. */
 		look_at_waiting(vnc);
-		n_same = count_from(vnc, host, &oldest);
+		n_same = count_from(vnc, host, &oldest) +
+			vnc_clients_logging_in(vnc, host, &oldest_client);
+		n_total = vnc->n_guests + vnc->n_logging_in;
 	}
-	switch (preauth_decide(&limits, vnc->n_guests, n_same)) {
+	switch (preauth_decide(&limits, n_total, n_same)) {
 	case PREAUTH_EVICT_SAME_ADDRESS:
-		vnc_guest_drop(oldest, "it gives way to a newer connection from the same "
-			"address (--vnc-max-pending-per-address)");
+		give_way(vnc, oldest, oldest_client, "it gives way to a newer connection "
+			"from the same address (--vnc-max-pending-per-address)");
 		break;
 	case PREAUTH_EVICT_BUSIEST:
-		vnc_guest_drop(oldest_of_busiest(vnc), "it gives way to a newer connection "
-			"(--vnc-max-pending)");
+		vnc_clients_logging_in(vnc, NULL, &oldest_client);
+		give_way(vnc, oldest_of_busiest(vnc), oldest_client, "it gives way to a "
+			"newer connection (--vnc-max-pending)");
 		break;
 	case PREAUTH_ADMIT:
 		break;

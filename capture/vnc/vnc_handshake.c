@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -143,7 +144,7 @@ static void admit(struct vnc_handshake *hs) {
 		.view_only = hs->view_only,
 		.method = method_name(sec),
 	};
-	snprintf(admission.user, sizeof(admission.user), "%s", sec->plain ? sec->user : "");
+	vnc_auth_printable(sec->plain ? sec->user : "", admission.user, sizeof(admission.user));
 	if (!guest->local && !hs->tls) {
 		wlr_log(WLR_ERROR, "VNC: %s logs in with VncAuth in the clear "
 			"(--vnc-insecure): anyone on the way can read and take over the session",
@@ -281,7 +282,7 @@ static void progress(struct vnc_handshake *hs) {
 			if (hs->step == RFB_SECURITY_STEP_FAILED && hs->sec.minor == 0 &&
 					vnc_guest_is_http((const char *)hs->in, hs->in_len)) {
 				/* A browser that was slow to ask: it retries, and then gets time. */
-				vnc_guest_remember_browser(guest->vnc, guest->host);
+				vnc_browsers_remember(guest->vnc, guest->host);
 			}
 			memset(hs->in, 0, hs->in_len);
 			hs->in_len = 0;
@@ -319,7 +320,9 @@ static void progress(struct vnc_handshake *hs) {
 
 static int handle_fd(int fd, uint32_t mask, void *data) {
 	struct vnc_guest *guest = data;
-	if (mask & (WL_EVENT_HANGUP | WL_EVENT_ERROR) && !(mask & WL_EVENT_READABLE)) {
+	bool hung_up = mask & (WL_EVENT_HANGUP | WL_EVENT_ERROR);
+	/* While its login is checked nothing is read, and a hangup would repeat. */
+	if (hung_up && (!(mask & WL_EVENT_READABLE) || guest->handshake->check)) {
 		vnc_guest_drop(guest, NULL);
 		return 0;
 	}

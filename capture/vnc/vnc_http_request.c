@@ -1,9 +1,13 @@
+/* SPDX-License-Identifier: MIT */
 #include <string.h>
 #include <strings.h>
 #include "capture/vnc/vnc_http_request.h"
 
+/* HEAD is answered like GET, without the body (RFC 9110, 9.3.2). */
 bool vnc_http_is_plain_get(const char *data, size_t len) {
-	if (len < 4 || memcmp(data, "GET ", 4) != 0) {
+	bool get = len >= 4 && memcmp(data, "GET ", 4) == 0;
+	bool head = len >= 5 && memcmp(data, "HEAD ", 5) == 0;
+	if (!get && !head) {
 		return false;
 	}
 	for (const char *line = data; line && *line; ) {

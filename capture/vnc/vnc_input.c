@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include <linux/input-event-codes.h>
 #include <wlr/types/wlr_output.h>
 #include <wlr/util/box.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #ifndef ORIEL_CAPTURE_VNC_PRIVATE_H
 #define ORIEL_CAPTURE_VNC_PRIVATE_H
 
@@ -67,14 +68,15 @@ struct vnc_server {
 	/* Connections before authentication (vnc_guest.c), oldest last. */
 	struct wl_list guests;     /* vnc_guest.link */
 	int n_guests;
-	/* Addresses that sent HTTP requests lately: browsers (vnc_guest.c). */
+	/* Addresses that sent HTTP requests lately: browsers (vnc_browsers.c). */
 	struct vnc_browser_host {
 		char host[64];
 		int64_t seen_ms;
 	} browsers[16];
 	struct wl_list http_conns; /* vnc_http_conn.link */
 	struct wl_list clients;    /* vnc_client.link */
-	int n_clients;
+	int n_clients;    /* logged in: what --vnc-max-clients counts */
+	int n_logging_in; /* in libvncserver's own handshake (WebSocket) */
 	uint64_t last_client_id;
 	char *http_dir; /* NULL: no HTTP */
 
@@ -138,6 +140,12 @@ struct vnc_client {
 	struct vnc_relay *relay; /* between the viewer's socket and libvncserver */
 	struct wl_event_source *drained; /* the relay's queue became empty */
 	struct wl_event_source *idle_timer; /* --vnc-idle-timeout */
+	/*
+	 * A WebSocket viewer is in libvncserver's RFB handshake until it
+	 * reaches RFB_NORMAL: a guest still, with a deadline (login_deadline).
+	 */
+	bool logged_in;
+	struct wl_event_source *login_deadline;
 };
 
 /*
@@ -210,12 +218,16 @@ void vnc_guest_drop(struct vnc_guest *guest, const char *why);
 void vnc_guest_admit(struct vnc_guest *guest, gnutls_session_t tls,
 	const struct vnc_admission *admission);
 void vnc_guests_finish(struct vnc_server *vnc);
-/*
- * A browser at host: its silent connections wait longer before they are
- * taken for VNC viewers (it opens them ahead of its requests).
- */
-void vnc_guest_remember_browser(struct vnc_server *vnc, const char *host);
+/* Whether buf starts an HTTP request (GET or HEAD). */
 bool vnc_guest_is_http(const char *buf, size_t n);
+
+/*
+ * vnc_browsers.c: addresses that sent HTTP requests in the last minute.
+ * Browsers open connections ahead of their requests, so their silent
+ * connections wait longer before they are taken for VNC viewers.
+ */
+void vnc_browsers_remember(struct vnc_server *vnc, const char *host);
+bool vnc_browsers_has(struct vnc_server *vnc, const char *host);
 /*
  * Whether a viewer that libvncserver authenticates (WebSocket, whose
  * framing only libvncserver speaks) may connect this way; logs why not.
@@ -234,6 +246,14 @@ bool vnc_client_open(struct vnc_server *vnc, int fd, gnutls_session_t tls,
 enum rfbNewClientAction vnc_client_new_hook(rfbClientPtr cl);
 /* The person at the viewer did something: its idle timeout starts again. */
 void vnc_client_active(struct vnc_client *client);
+/*
+ * Viewers still in libvncserver's handshake from host ("unix" for Unix
+ * sockets; NULL: any), and the oldest of them.
+ */
+int vnc_clients_logging_in(struct vnc_server *vnc, const char *host,
+	struct vnc_client **oldest);
+/* Closes a viewer, saying why in the log. */
+void vnc_client_drop(struct vnc_client *client, const char *why);
 
 /* vnc_http.c: serves static files (noVNC) on the VNC port. */
 void vnc_http_start(struct vnc_server *vnc, int fd);
@@ -267,6 +287,8 @@ bool vnc_auth_check_response(struct vnc_server *vnc, const uint8_t challenge[16]
 void vnc_auth_failed(struct vnc_server *vnc, const char *host, const char *user,
 	const char *method);
 void vnc_auth_succeeded(struct vnc_server *vnc, const char *host);
+/* A user name from the network, fit for one log line ('?' for the rest). */
+void vnc_auth_printable(const char *name, char *out, size_t size);
 
 /* vnc_input.c */
 void vnc_input_init(struct vnc_server *vnc);

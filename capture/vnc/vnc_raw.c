@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include <inttypes.h>
 #include <limits.h>
 #include <stdlib.h>

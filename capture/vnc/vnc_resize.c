@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include <wlr/types/wlr_output.h>
 #include <wlr/util/log.h>
 #include "capture/vnc/vnc_private.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -499,6 +500,9 @@ size_t vnc_list_clients(struct vnc_server *vnc, struct vnc_client_info *out, siz
 	struct vnc_client *client;
 	/* Newest first in the list: walk it backwards. */
 	wl_list_for_each_reverse(client, &vnc->clients, link) {
+		if (!client->logged_in) {
+			continue;
+		}
 		if (n < max) {
 			struct vnc_client_info *info = &out[n];
 			info->id = client->id;

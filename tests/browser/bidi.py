@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """A WebDriver BiDi session on Firefox's remote agent, enough to evaluate
 JavaScript in the first tab, like cdp.Page.evaluate does for Chromium:
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Headless Chromium driven over the DevTools protocol, in pure Python.
 
 Python's standard library has no websocket client, so this file carries a

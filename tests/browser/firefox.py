@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Firefox ESR as a Wayland client of an oriel session, with a fresh
 profile and its WebDriver BiDi remote agent on a loopback port:
 

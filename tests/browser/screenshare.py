@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Screen sharing in Chromium as a Wayland client of oriel (not headless:
 getDisplayMedia goes through the portal only with the Wayland ozone
 platform), and a loopback HTTP server for the test pages in this folder.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #ifndef ORIEL_TEST_CLIENT_H
 #define ORIEL_TEST_CLIENT_H
 

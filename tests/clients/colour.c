@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * oriel-test-colour: an xdg toplevel showing one solid colour. It takes
  * whatever size the compositor configures, so a test can check from

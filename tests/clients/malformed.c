@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * oriel-test-malformed: sends one request the server must reject, to
  * check that a misbehaving client gets a protocol error and is cut off

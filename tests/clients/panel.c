@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * oriel-test-panel: a layer-shell bar across the top of the output,
  * reserving its height as an exclusive zone, so tests can check that

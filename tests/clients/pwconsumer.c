@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * A PipeWire video consumer for the pipewire suite. Connects an input
  * stream to a node and prints machine-readable lines on stdout:

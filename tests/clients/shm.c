@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "shm.h"
 
 #include <errno.h>

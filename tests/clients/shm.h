@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #ifndef ORIEL_TEST_SHM_H
 #define ORIEL_TEST_SHM_H
 

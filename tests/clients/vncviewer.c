@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * oriel-test-vncviewer: a small libvncclient viewer for the vnc tests.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * oriel-test-xclient: an X client with exactly the ICCCM/EWMH properties a
  * test asks for, for the xwayland suite.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * libFuzzer target for the oriel.ini parser. Besides memory errors it
  * checks what the parser promises: values within their documented

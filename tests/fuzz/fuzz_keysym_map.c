@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * libFuzzer target for keysym → key lookup (capture/keysym_map.c), the
  * path of every keysym a VNC viewer or the control API sends. The input

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * libFuzzer target for the portal's grants file. Besides memory errors
  * it checks that every grant kept is one the file format can hold, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * libFuzzer target for the portal's policy file (portal.ini). Besides
  * memory errors it checks what the parser and decide() promise: every

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * libFuzzer target for the privileged-globals policy: which interfaces
  * need a capability, and whether an executable path (as /proc/PID/exe

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * libFuzzer target for the RFB security handshake (capture/vnc/rfb_security.c)
  * and the users file (capture/remote/users_file.c). The input drives a

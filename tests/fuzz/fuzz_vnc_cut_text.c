@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * libFuzzer target for VNC cut text's Latin-1 ↔ UTF-8 conversion: a
  * viewer's Latin-1 becomes the session clipboard, the session's UTF-8

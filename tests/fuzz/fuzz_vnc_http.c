@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * libFuzzer target for the requests the VNC port's file server parses
  * (capture/vnc/vnc_http_request.c): the plain-GET check that routes a
@@ -43,7 +44,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 	request[size] = '\0';
 
 	bool plain = vnc_http_is_plain_get(request, size);
-	check(!plain || strncmp(request, "GET ", 4) == 0, "plain GET starts with GET");
+	check(!plain || strncmp(request, "GET ", 4) == 0 || strncmp(request, "HEAD ", 5) == 0,
+		"a plain request starts with GET or HEAD");
 
 	bool head;
 	char path[VNC_HTTP_PATH_MAX];

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * libFuzzer target for the --vnc-password-file format. Besides memory
  * errors it checks that every secret kept is a whole line of the file

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Feeds files to LLVMFuzzerTestOneInput without libFuzzer, so any
  * compiler can replay a corpus. Arguments are files or directories.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """What the browser screen-sharing tests (test_portal_chromium.py,
 test_portal_firefox.py) check once the page shares the screen, on
 tests/browser/screenshare.html's sample() and share state:

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Server-side frames as a person uses them: where the title bar's buttons
 are, and pointer gestures on them (compositor/frame_layout.h)."""
 import time

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """oriel integration test harness (Python 3 standard library only).
 
 Each test_*.py file next to this one is a self-contained program that
@@ -179,6 +180,7 @@ _EXES = {
     "ORIEL_TEST_COLOUR": ["tests/clients/oriel-test-colour"],
     "ORIEL_TEST_MALFORMED": ["tests/clients/oriel-test-malformed"],
     "ORIEL_TEST_PANEL": ["tests/clients/oriel-test-panel"],
+    "ORIEL_TEST_PRESENTATION": ["tests/clients/oriel-test-presentation"],
 }
 
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """PipeWire for the pipewire suite: starts `pipewire` then `wireplumber` in
 a Session's environment (its private XDG_RUNTIME_DIR and bus), and runs
 the C consumer (ORIEL_TEST_PWCONSUMER) and orielctl casts.

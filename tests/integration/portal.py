@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The portal stack for the portal and browser suites: our backend
 (xdg-desktop-portal-oriel from the build tree, started with --replace so
 that D-Bus activation cannot pick an installed copy) and the real frontend

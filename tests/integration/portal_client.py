@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """A scripted client of the public org.freedesktop.portal.* API, for the
 portal suite. It runs with the system Python (/usr/bin/python3), whose
 python3-gi gives it Gio: one bus connection for the whole exchange, as the

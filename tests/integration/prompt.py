@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """oriel's permission prompt and sharing indicator as a test sees them:
 found by their colours in screenshots (compositor/prompt.c and
 compositor/share_indicator.c draw them with these exact colours), and

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Alt + drag moves and resizes windows, as a person does with the mouse.
 
 - Alt held (orielctl key keysym Alt_L press), left button pressed inside a

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Clicking a window focuses and raises it.
 
 Two colour clients overlap.  Clicking (orielctl pointer move/button) on the

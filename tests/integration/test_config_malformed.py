@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """A malformed config file is refused before anything starts.
 
 oriel exits non-zero on its own, its stderr names the file and the line

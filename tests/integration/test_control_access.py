@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """The control API refuses callers that are not allowed to inject input.
 
 dbus-send is not on oriel's allowlist: injecting pointer motion or a key

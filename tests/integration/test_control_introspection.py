@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """The control API oriel serves is the one protocols/org.oriel.Compositor.xml
 documents.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """oriel brings its own session bus when there is none.
 
 harness.Session always provides a bus, so this test runs oriel itself, in

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """When the focused window closes, focus goes back to the window that had
 it before, not to the topmost one.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """The frame's resize handles show the matching cursor.
 
 Seen through the VNC rich-cursor pseudo-encoding, as a viewer shows it:

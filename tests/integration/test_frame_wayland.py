@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """The server-side frame of a Wayland client works like a window manager's.
 
 A colour client that asks for server-side decorations gets a title bar with

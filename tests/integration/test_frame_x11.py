@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """The server-side frame of an X window works like a window manager's.
 
 With xterm:

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """An idle screen costs nothing: no periodic wakeups.
 
 With a static colour client presented and nothing else happening, oriel

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """--kiosk: every window fullscreen, dialogs centered over their parent.
 
 - A colour client (which asks for 320x240) is given the whole output and

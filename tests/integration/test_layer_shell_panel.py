@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """A layer-shell panel reserves its space.
 
 A top panel 40 px high with an exclusive zone of 40 is drawn across the

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """A malformed Wayland request hurts only the client that sent it.
 
 With a colour client on screen, oriel-test-malformed sends bad requests

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Maximize and fullscreen change what the window covers.
 
 - A colour client that asks to be maximized fills the output: its frame

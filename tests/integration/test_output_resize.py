@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Resizing the headless output at run time.
 
 - `orielctl output-size NAME 1024x768`: `orielctl outputs` reports the new

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """oriel's own permission prompt, asked through the control API
 (org.oriel.Compositor.Permission.Ask, with busctl on the config's
 allowlist) and answered with injected input, as a person would:

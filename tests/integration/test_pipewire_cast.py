@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """An output cast to PipeWire, seen by real consumers.
 
 With pipewire and wireplumber running in the session, `orielctl cast start

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Cursor modes of casts.
 
 metadata (4): every frame of an output cast carries SPA_META_Cursor; the

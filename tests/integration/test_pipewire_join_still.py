@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """A consumer that joins a running cast of a still window gets a frame.
 
 A window cast has its first consumer and its first frame; nothing on the

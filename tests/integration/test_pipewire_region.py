@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """A region cast spans outputs and follows their damage.
 
 Two 320x240 outputs side by side; a red window on the first and a blue

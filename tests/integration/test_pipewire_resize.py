@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """An output cast follows the output's size.
 
 `orielctl output-size NAME 800x600` while a 640x480 output is cast: the

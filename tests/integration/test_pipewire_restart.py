@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """PipeWire restarts under a running cast.
 
 pipewire and wireplumber are killed while a cast streams: the cast ends

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Casts of the same source share one render per frame.
 
 Two casts of one window and two casts of one region (around the same

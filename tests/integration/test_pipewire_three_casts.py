@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Three casts at once, each with its own consumer: two of the same output
 and one of a region. One consumer is killed with SIGKILL; its cast ends,
 and the other two go on delivering every change, while oriel answers and

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Two casts of one output, each with its own consumer: when one consumer
 leaves, its cast ends and the other cast goes on streaming.
 

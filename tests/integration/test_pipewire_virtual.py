@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """A virtual cast: `orielctl cast start --virtual WxH` makes an output that
 lives as long as the cast.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """A window cast shows the window's own surfaces only.
 
 A red window is cast while a blue window covers most of it: every pixel

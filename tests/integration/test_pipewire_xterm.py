@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """An X app cast like any window: an xterm prints a counter twenty times a
 second.
 - An output cast and a window cast of it both deliver frames while it

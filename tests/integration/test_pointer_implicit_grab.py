@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """A button held on a window keeps the pointer there (the implicit grab).
 
 xev (an X client) and a Wayland colour window side by side. The pointer

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Chromium's getDisplayMedia, through the real portal, oriel's backend and
 PipeWire, with Chromium as a Wayland client of oriel.
 
@@ -82,6 +83,11 @@ def main():
             check_live_share(s, page, OUTPUT, rect_a)
             p.check_alive()
             page.close()
+            # Chromium times its frames by oriel's presentation feedback,
+            # and stops trusting it when it breaks the protocol's rules.
+            buggy = chrome.client.log().count("buggy presentation feedback")
+            expect(buggy == 0, "Chromium logged buggy presentation feedback %d "
+                   "times" % buggy)
         expect_eq(p.stop_backend(), 0, "the backend's exit status on SIGTERM")
         s.check_alive()
 

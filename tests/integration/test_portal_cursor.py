@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """The three cursor modes through the ScreenCast portal and the real
 frontend: an app's cursor_mode reaches oriel's cast, and the frames show
 it.

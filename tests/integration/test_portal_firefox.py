@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Firefox's getDisplayMedia, through the real portal, oriel's backend and
 PipeWire, with Firefox ESR as a Wayland client of oriel.
 

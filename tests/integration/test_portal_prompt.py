@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """The ScreenCast portal with the policy "ask": oriel's own prompt decides,
 answered by clicks at its pixels, through the real frontend
 (/usr/libexec/xdg-desktop-portal) and a scripted client of the public API
@@ -33,7 +34,8 @@ import portal
 import prompt
 from harness import NotYet, Session, expect, expect_eq, T
 
-ASK = "[screencast]\ndefault = ask\n"
+# Every question here wants its own prompt, however quickly it follows.
+ASK = "[screencast]\ndefault = ask\nsame-answer-within = 0\n"
 
 
 def grants(s):
@@ -126,7 +128,8 @@ def main():
         expect_eq(casts(s), [], "casts after Deny")
         prompt.wait_gone(s)
 
-        # Nobody answers: cancelled when the time is up.
+        # Nobody answers: cancelled when the time is up, and logged so.
+        denied_before = p.backend.log().count("the person denied")
         p.set_policy(ASK + "prompt-timeout = 1\n")
         c3 = portal.Client(s)
         prompt.wait_shown(s, "the prompt that nobody answers")
@@ -135,6 +138,10 @@ def main():
                   "Start when nobody answers")
         expect_eq(casts(s), [], "casts when nobody answers")
         prompt.wait_gone(s)
+        expect("nobody answered the prompt" in p.backend.log(),
+               "the backend did not log the timeout as a timeout")
+        expect_eq(p.backend.log().count("the person denied"), denied_before,
+                  "'the person denied' lines after a timeout")
 
         # Remember is offered only when the app and the policy persist.
         p.set_policy(ASK)

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """An app that gives up while oriel's prompt asks for it takes the prompt
 down: through the real frontend (/usr/libexec/xdg-desktop-portal), the
 ScreenCast portal under the policy "ask", with pipewire and wireplumber

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """The RemoteDesktop portal end to end, through the real frontend
 (/usr/libexec/xdg-desktop-portal 1.16) and a scripted client of the public
 org.freedesktop.portal.RemoteDesktop API (portal_client.py, one bus

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Remote control through the portal shows on oriel's sharing indicator,
 and the person can stop it there.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """ScreenCast restore tokens through the real frontend (xdg-desktop-portal
 1.16, which keeps the token and hands the backend our restore data back)
 and the grants file that `orielctl grants` and `orielctl revoke` share with

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """The ScreenCast portal end to end, through the real frontend.
 
 pipewire and wireplumber run in the session; xdg-desktop-portal-oriel
@@ -153,6 +154,16 @@ def main():
         c5.close()
         wait_no_casts(s, "the last cast to stop")
 
+        # A cast stopped in oriel (as at the badge) closes its session.
+        c6 = portal.Client(s)
+        expect_eq(len(c6.wait_started()), 1, "streams of a session stopped in oriel")
+        for cast_id in cast_ids(s):
+            s.orielctl("cast", "stop", cast_id)
+        c6.wait_step("session-closed")
+
+        # Casts ended by a close, or by a client leaving, are ordinary stops.
+        stray = [l for l in p.backend.log().splitlines() if "no cast with id" in l]
+        expect(not stray, "the backend logged ordinary stops as errors: %r" % stray[:3])
         status = p.stop_backend()
         expect_eq(status, 0, "the backend's exit status on SIGTERM (log: %s)"
                   % p.backend.log()[-2000:])

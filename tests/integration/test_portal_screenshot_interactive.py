@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """The interactive Screenshot: the person picks an output, a window or a
 region in oriel's prompt, through the real frontend
 (/usr/libexec/xdg-desktop-portal 1.16) and portal_client.py.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """A screenshot taken for an app through the portal shows on oriel's
 sharing indicator.
 

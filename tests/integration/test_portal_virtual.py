@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """A virtual screen through the ScreenCast portal and the real frontend.
 
 An app selecting types = virtual (4), allowed by the policy: Start answers

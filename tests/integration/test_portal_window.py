@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """A window cast through the ScreenCast portal and the real frontend.
 
 Two X windows (oriel-test-xclient, Xwayland): red, focused, and blue,

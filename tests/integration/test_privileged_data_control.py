@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """wl-copy and wl-paste use data-control only when the policy names them.
 
 wlr-data-control lets a client read and set the clipboard without a

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Each privileged global is listed only to the executables named for it.
 
 wayland-info lists the globals its registry announces.  Five copies of it,

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """wlr-randr sees and changes outputs only when the policy names it.
 
 Without a [privileged] output-management entry wlr-randr finds no output

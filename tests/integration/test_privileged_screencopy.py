@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """grim reads the screen only when the policy names it.
 
 wlr-screencopy is a privileged global: without a [privileged] entry grim

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """wayvnc serves oriel's screen and input once the policy allows it.
 
 wayvnc is a third-party VNC server that runs as an ordinary Wayland

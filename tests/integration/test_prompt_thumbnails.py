@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Thumbnails in oriel's permission prompt (Permission.Ask with busctl,
 the source ids the portal sends): "monitor:NAME" shows what the output
 showed when the prompt came up, "window:ID" the window's own content,

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """SIGTERM shuts oriel down cleanly.
 
 With Xwayland started eagerly (and answering X clients), SIGTERM makes

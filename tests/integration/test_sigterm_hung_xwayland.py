@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """SIGTERM shuts oriel down even when Xwayland hangs.
 
 An X client (xlogo) is mapped, then Xwayland is stopped with SIGSTOP, so it

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Alt+Tab window switching, with the list of titles on screen.
 
 Three oriel-test-xclient windows, red, green and blue, mapped in that order

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """VNC listeners and viewers at run time: `orielctl vnc` and the
 org.oriel.Compositor.Vnc interface.
 

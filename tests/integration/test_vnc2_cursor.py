@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """The cursor plane: the cursor travels as metadata, never in the frames.
 
 oriel's headless outputs take wlroots' cursor on a cursor plane

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Keysyms missing from the keymap arrive through a spare keycode.
 
 Under a `us` layout no key yields `eacute` or `EuroSign`.  oriel binds such

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """VncAuth: passwords, view-only viewers, and no open port without one.
 
 oriel reads a password file with a full-access and a view-only secret.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """The clipboard goes both ways between a viewer and X and Wayland apps.
 
 libvncclient speaks Latin-1 cut text, so the texts carry non-ASCII

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """A moved window reaches viewers as CopyRect, and the pixels stay right.
 
 An xterm showing some text is on screen; a libvncclient viewer (which

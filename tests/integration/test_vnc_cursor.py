@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """The rich-cursor pseudo-encoding delivers the cursor, and its changes.
 
 A viewer that asks for the cursor pseudo-encodings moves the pointer over

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Incremental updates carry only the damaged area; idle means no updates.
 
 A viewer (Raw, so rectangles are not re-tiled by an encoder) watches an

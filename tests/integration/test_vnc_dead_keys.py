@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Dead keys from a VNC viewer compose in X and Wayland apps, `de` and `us`.
 
 A viewer with a German layout sends dead keysyms: `dead_acute` then `e`,

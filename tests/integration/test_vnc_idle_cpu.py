@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Three viewers on an idle session cost oriel (almost) nothing.
 
 Three viewers (Raw, Tight, ZRLE) watch a static colour window.  Once

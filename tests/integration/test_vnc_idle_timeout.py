@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """--vnc-idle-timeout: a viewer without input goes, one with input stays.
 
 Two viewers connect to a session with --vnc-idle-timeout 3. One sends

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Typing from a VNC viewer reaches an X app under the 'us' layout.
 
 See vnc.typing_test: a libvncclient viewer clicks into xterm and types

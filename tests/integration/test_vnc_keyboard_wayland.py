@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Typing from a viewer reaches a Wayland client, under `us` and `de`.
 
 weston-terminal (a Wayland-native terminal) runs `sh`.  The viewer clicks

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """The listening rule: beyond loopback, TLS and accounts, or an explicit
 --vnc-insecure.
 
@@ -14,10 +15,14 @@
   loopback: it is offered VeNCrypt before VncAuth, it logs in with
   VncAuth, and oriel logs an ERROR for that connection; with --vnc-users
   instead, such a viewer is offered VeNCrypt alone and logs in with
-  X509Plain.
+  X509Plain; with accounts and a password file (no --vnc-insecure) it is
+  offered VeNCrypt alone, with X509Plain and X509Vnc inside, its plain
+  WebSocket is refused and its wss, trusting only oriel's certificate for
+  192.0.2.1, reaches VncAuth.
 """
 import os
 import socket
+import ssl
 import subprocess
 import sys
 import tempfile
@@ -25,6 +30,7 @@ import time
 from pathlib import Path
 
 import harness
+import test_vnc_tls
 import vnc
 from harness import Session, TestFailure, expect, expect_eq, tool
 
@@ -62,7 +68,7 @@ def insecure_starts(d):
     secret = vnc.write_secret_in(d, "vncauth", PASSWORD)
     port = vnc.free_port()
     with Session(outputs=["640x480"],
-                 args=["--vnc", "0.0.0.0:%d" % port, "--vnc-password-file", pwfile,
+                 args=["--vnc", "0.0.0.0:%d" % port, "--vnc-password-file", str(pwfile),
                        "--vnc-insecure"]) as s:
         vnc.wait_listening(s, vnc.tcp(port))
         warning = [l for l in s.log_text().splitlines()
@@ -86,7 +92,7 @@ def in_namespace():
         secret = vnc.write_secret_in(d, "vncauth", PASSWORD)
         port = vnc.free_port()
         with Session(outputs=["640x480"],
-                     args=["--vnc", "0.0.0.0:%d" % port, "--vnc-password-file", pwfile,
+                     args=["--vnc", "0.0.0.0:%d" % port, "--vnc-password-file", str(pwfile),
                            "--vnc-insecure"]) as s:
             vnc.wait_listening(s, vnc.tcp(port))
             expect_eq(vnc.security_types((vnc.LOCALHOST, port)), [2, vnc.VENCRYPT],
@@ -109,7 +115,7 @@ def in_namespace():
         users = vnc.write_users_file(d, [("alice", PASSWORD)])
         port = vnc.free_port()
         with Session(outputs=["640x480"],
-                     args=["--vnc", "0.0.0.0:%d" % port, "--vnc-users", users]) as s:
+                     args=["--vnc", "0.0.0.0:%d" % port, "--vnc-users", str(users)]) as s:
             vnc.wait_listening(s, vnc.tcp(port))
             cert, _fp, _made = vnc.certificate(s)
             expect_eq(vnc.security_types((OUTSIDE, port)), [vnc.VENCRYPT],
@@ -122,6 +128,49 @@ def in_namespace():
             expect_eq((img.width, img.height), (640, 480), "X509Plain from %s" % OUTSIDE)
             expect('viewer %s logged in as "alice" (X509Plain' % OUTSIDE in s.log_text(),
                    "oriel did not log the X509Plain login from %s" % OUTSIDE)
+
+        # Accounts and a password file: VncAuth only inside TLS beyond
+        # loopback, and WebSocket viewers from there only over wss.
+        port = vnc.free_port()
+        with Session(outputs=["640x480"],
+                     args=["--vnc", "0.0.0.0:%d" % port, "--vnc-users", str(users),
+                           "--vnc-password-file", str(pwfile)]) as s:
+            vnc.wait_listening(s, vnc.tcp(port))
+            cert, _fp, _made = vnc.certificate(s)
+            expect_eq(vnc.security_types((OUTSIDE, port)), [vnc.VENCRYPT],
+                      "security types beyond loopback with accounts and passwords")
+            expect_eq(vnc.security_types((vnc.LOCALHOST, port)), [2, vnc.VENCRYPT],
+                      "security types on loopback with accounts and passwords")
+            sock, subtypes = vnc.vencrypt_start((OUTSIDE, port))
+            sock.close()
+            expect_eq(subtypes, [vnc.X509_PLAIN, vnc.X509_VNC],
+                      "VeNCrypt sub-types beyond loopback with accounts and passwords")
+
+            plain = socket.create_connection((OUTSIDE, port), timeout=harness.T(10))
+            try:
+                test_vnc_tls.WS(plain, "%s:%d" % (OUTSIDE, port),
+                                "http://%s:%d" % (OUTSIDE, port))
+                raise TestFailure("a plain ws viewer beyond loopback got a WebSocket")
+            except (OSError, TestFailure) as e:
+                if "got a WebSocket" in str(e):
+                    raise
+            finally:
+                plain.close()
+            expect("WebSocket viewers beyond loopback need wss (TLS)" in s.log_text(),
+                   "oriel does not say why it refused plain ws from %s" % OUTSIDE)
+
+            # wss from there, trusting only oriel's certificate, which
+            # names this address too.
+            raw = socket.create_connection((OUTSIDE, port), timeout=harness.T(10))
+            context = ssl.create_default_context(cafile=str(cert))
+            tls = context.wrap_socket(raw, server_hostname=OUTSIDE)
+            ws = test_vnc_tls.WS(tls, "%s:%d" % (OUTSIDE, port),
+                                 "https://%s:%d" % (OUTSIDE, port))
+            expect_eq(ws.read(12), b"RFB 003.008\n", "RFB version over wss")
+            ws.write(b"RFB 003.008\n")
+            n = ws.read(1)[0]
+            expect_eq(list(ws.read(n)), [2], "security types over wss from %s" % OUTSIDE)
+            tls.close()
 
 
 def main():

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Malformed RFB from one viewer disconnects that viewer only.
 
 A good viewer (oriel-test-vncviewer) stays connected throughout.  For each

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """noVNC in headless Chromium shows the session, from oriel's own port.
 
 oriel serves noVNC's files (Debian's `novnc`, /usr/share/novnc) over HTTP

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """--vnc-output, --vnc-max-clients and --vnc-view-only do what they say.
 
 - Two outputs, 640x480 and 800x600.  `--vnc-output layout` on one port

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Viewers asking for different pixel formats all see the right colours,
 before and after the framebuffer is resized.
 

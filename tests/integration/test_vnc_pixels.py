@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """A viewer sees exactly the pixels that a screenshot shows.
 
 oriel serves VNC on a loopback TCP port and on a Unix socket.  A 320x240

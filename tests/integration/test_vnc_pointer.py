@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Pointer clicks from a VNC viewer focus and raise windows, and open menus.
 
 Two overlapping colour windows: the viewer clicks the visible part of the

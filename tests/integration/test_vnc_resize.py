@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """A viewer's SetDesktopSize resizes the output, and every viewer follows.
 
 Viewers A and B are connected to a 1024x768 session.  A asks for 800x600

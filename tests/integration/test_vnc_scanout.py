@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """A fullscreen X app is shown to viewers straight from its own buffer.
 
 With the pixman renderer, a fullscreen window that covers the output is

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """A fullscreen window in a format sinks cannot read is composited, not scanned out.
 
 Viewers and casts read 32-bit pixels. A fullscreen Wayland client that

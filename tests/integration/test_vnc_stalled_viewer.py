@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """A viewer that stops reading never holds oriel up.
 
 A raw RFB client on a 1920x1080 session asks for whole Raw framebuffers

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """WebSocket over TLS (wss) with --vnc-tls-cert/--vnc-tls-key, next to
 plain ws and plain RFB on the same port.
 

@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """VeNCrypt X509Plain with a users file, through libvncclient.
 
 oriel runs with `--vnc-users FILE` (lines NAME:HASH, SHA-512 crypt hashes)
 on loopback and no certificate of its own, so it makes one:
 - the certificate and its key are files of mode 0600 under
   $XDG_STATE_HOME/oriel/tls/, and the fingerprint oriel logs is the
-  certificate's SHA-256;
+  certificate's SHA-256, and it names localhost, this host, 127.0.0.1
+  and ::1;
 - with accounts only, a viewer is offered VeNCrypt alone (no None, no
   VncAuth), and inside it X509Plain alone;
 - the libvncclient viewer, pinned to that certificate (--ca), logs in as
@@ -15,12 +17,15 @@ on loopback and no certificate of its own, so it makes one:
   with the name and address, and the password is in no log;
 - a viewer pinned to another certificate stops at the TLS handshake and
   never logs in;
-- an account marked view-only in the users file logs in as view-only;
+- an account marked view-only in the users file logs in as view-only,
+  and one with a yescrypt hash logs in;
 - WebSocket viewers are refused when only accounts are configured (their
   libvncserver handshake knows VncAuth alone);
 - a second start with the same XDG_STATE_HOME uses the same certificate,
   and with a password file added, a wss client that trusts only that
-  certificate upgrades to a WebSocket and is offered VncAuth.
+  certificate upgrades to a WebSocket and is offered VncAuth;
+- with --vnc-tls-cert/--vnc-tls-key, VeNCrypt serves that certificate:
+  a viewer pinned to it logs in, one pinned to the made one does not.
 """
 import os
 import stat
@@ -39,6 +44,7 @@ COLOUR = (0x20, 0xa0, 0x60)
 ALICE_PW = "alice-Pass-7391"
 WRONG_PW = "alice-Wrong-1234"
 BOB_PW = "bob-Pass-2290"
+CAROL_PW = "carol-Pass-5108"
 VNC_PW = "vncPw-77"
 
 
@@ -47,9 +53,11 @@ def main():
         d = Path(d)
         state = d / "state"
         users = vnc.write_users_file(d, [("alice", ALICE_PW),
-                                         ("bob", BOB_PW, "view-only")])
+                                         ("bob", BOB_PW, "view-only"),
+                                         ("carol", CAROL_PW)], yescrypt=["carol"])
         alice = vnc.write_secret_in(d, "alice", ALICE_PW)
         bob = vnc.write_secret_in(d, "bob", BOB_PW)
+        carol = vnc.write_secret_in(d, "carol", CAROL_PW)
         wrong = vnc.write_secret_in(d, "wrong", WRONG_PW)
         other = vnc.other_certificate(d)
         port = vnc.free_port()
@@ -66,6 +74,13 @@ def main():
                 expect(mode == 0o600, "%s has mode %o, not 600" % (f, mode))
             expect_eq(fingerprint, vnc.pem_fingerprint(cert),
                       "the logged fingerprint vs the certificate's SHA-256")
+            res = s.run_tool([harness.tool("openssl"), "x509", "-noout", "-ext",
+                              "subjectAltName", "-in", cert])
+            names = set(n.strip() for n in res.stdout.split("\n", 1)[-1].split(","))
+            for name in ("DNS:localhost", "DNS:" + socket.gethostname(),
+                         "IP Address:127.0.0.1", "IP Address:0:0:0:0:0:0:0:1"):
+                expect(name in names, "the certificate does not name %s: %s"
+                       % (name, sorted(names)))
 
             expect_eq(vnc.security_types(vnc.tcp(port)), [vnc.VENCRYPT],
                       "security types offered with accounts only")
@@ -123,6 +138,12 @@ def main():
             expect('logged in as "bob" (X509Plain, view-only' in s.log_text(),
                    "bob's view-only account did not log in as view-only")
             b.close()
+            c = vnc.Viewer(s, vnc.tcp(port), name="carol", user="carol",
+                           password_file=carol, ca=cert)
+            c.wait_connected()
+            expect('logged in as "carol" (X509Plain;' in s.log_text(),
+                   "carol, with a yescrypt hash, did not log in")
+            c.close()
 
             # WebSocket viewers, over TLS, with accounts only.
             raw = socket.create_connection(vnc.tcp(port), timeout=harness.T(10))
@@ -140,7 +161,7 @@ def main():
                    "oriel does not say why it refused the wss viewer")
 
             expect(v.alive(), "alice's viewer was disconnected")
-            for secret in (ALICE_PW, WRONG_PW, BOB_PW):
+            for secret in (ALICE_PW, WRONG_PW, BOB_PW, CAROL_PW):
                 expect(secret not in s.log_text(), "a password is in oriel's log")
                 for c in s.clients:
                     expect(secret not in c.log(), "a password is in %s's log" % c.name)
@@ -173,6 +194,29 @@ def main():
             n = ws.read(1)[0]
             expect_eq(list(ws.read(n)), [2], "security types over wss with a password file")
             tls.close()
+
+        # A certificate of one's own (--vnc-tls-cert/--vnc-tls-key) serves
+        # VeNCrypt instead of the one oriel made.
+        port = vnc.free_port()
+        key = other.parent / "other-key.pem"
+        with Session(outputs=["640x480"],
+                     args=vnc.vnc_args(port, "--vnc-users", users, "--vnc-tls-cert", other,
+                                       "--vnc-tls-key", key),
+                     env={"XDG_STATE_HOME": str(state)}) as s:
+            vnc.wait_listening(s, vnc.tcp(port))
+            given, fingerprint3, made = vnc.certificate(s)
+            expect(not made and given.resolve() == other.resolve(),
+                   "oriel does not use the certificate it was given: %s" % given)
+            expect_eq(fingerprint3, vnc.pem_fingerprint(other), "the given certificate's "
+                      "fingerprint")
+            img = vnc.snapshot(s, vnc.tcp(port), user="alice", password_file=alice,
+                               ca=other)
+            expect_eq((img.width, img.height), (640, 480), "snapshot with the given "
+                      "certificate")
+            old = vnc.Viewer(s, vnc.tcp(port), name="pinned-to-made", user="alice",
+                             password_file=alice, ca=cert)
+            expect_eq((old.wait_exit_line(), old.proc.returncode), ("tls-failed", 4),
+                      "a viewer pinned to the certificate oriel made, against the given one")
 
 
 if __name__ == "__main__":

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Nothing of a VeNCrypt session can be read off the wire.
 
 A recording proxy on 127.0.0.1 sits between the libvncclient viewer and

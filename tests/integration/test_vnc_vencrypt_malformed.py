@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Malformed VeNCrypt messages drop only the connection that sent them.
 
 oriel serves accounts (--vnc-users: VeNCrypt with X509Plain only) with a
@@ -12,7 +13,9 @@ clients (from 127.0.0.30) send, each on its own connection:
 - half a ClientHello, and a whole one with nothing after it (a TLS
   handshake that stops halfway): both closed at the deadline;
 - inside TLS, a Plain password length of 0xFFFFFFFF (refused, with the
-  reason, and closed), a user name with a NUL byte, and lengths of 0.
+  reason, and closed), a user name with a NUL byte, lengths of 0, and a
+  user name with a newline and an escape sequence (which must not start
+  a log line of its own or reach the log raw).
 Each is closed by oriel; meanwhile the first viewer stays connected and
 keeps getting updates (a window opened afterwards reaches it), and a new
 viewer still logs in.
@@ -31,6 +34,8 @@ FIRST = (0x30, 0x90, 0xd0)
 SECOND = (0xd0, 0xc0, 0x20)
 PASSWORD = "malformed-Pass-1177"
 SOURCE = "127.0.0.30"
+# The handshake deadline, longer on slow machines (ORIEL_TEST_TIMEOUT_SCALE).
+DEADLINE = max(4, int(round(T(4))))
 
 
 def connect(port):
@@ -108,7 +113,7 @@ def main():
         users = vnc.write_users_file(d, [("alice", PASSWORD)])
         secret = vnc.write_secret_in(d, "alice", PASSWORD)
         port = vnc.free_port()
-        args = vnc.vnc_args(port, "--vnc-users", users, "--vnc-handshake-timeout", "4")
+        args = vnc.vnc_args(port, "--vnc-users", users, "--vnc-handshake-timeout", DEADLINE)
         with Session(outputs=["800x600"], args=args) as s:
             s.colour_window_at(FIRST, (200, 150), (50, 50), "first", "org.oriel.test.first")
             vnc.wait_listening(s, vnc.tcp(port))
@@ -163,10 +168,10 @@ def main():
             half.sendall(hello[:len(hello) // 2])
             whole = x509plain(port)
             whole.sendall(hello)
-            deadline_closes = s.log_text().count("no login within 4 s")
+            deadline_closes = s.log_text().count("no login within %d s" % DEADLINE)
             expect_closed(half, "half a ClientHello")
             expect_closed(whole, "a ClientHello and then nothing")
-            expect(s.log_text().count("no login within 4 s") >= deadline_closes + 2,
+            expect(s.log_text().count("no login within %d s" % DEADLINE) >= deadline_closes + 2,
                    "oriel does not log that it closed the stalled TLS handshakes at the "
                    "deadline")
 
@@ -185,6 +190,14 @@ def main():
             tls = in_tls(port, cert)
             tls.sendall(struct.pack(">II", 0, 0))
             expect_refused(tls, "empty user name and password")
+            tls = in_tls(port, cert)
+            user = b"mallory\nFORGED: viewer 10.0.0.1 logged in\x1b[2K"
+            tls.sendall(struct.pack(">II", len(user), 4) + user + b"pass")
+            expect_refused(tls, "a user name with a newline and an escape sequence")
+            forged = [l for l in s.log_text().splitlines()
+                      if l.startswith("FORGED") or "\x1b" in l]
+            expect(not forged, "a user name from the network forged or coloured a log "
+                   "line: %r" % forged)
 
             s.check_alive()
             expect(v.alive(), "the viewer connected before was disconnected")

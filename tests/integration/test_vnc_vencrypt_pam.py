@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """VeNCrypt X509Plain against the system's accounts, through PAM.
 
 The test makes two system users with unique names (useradd, chpasswd) and

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Failed VeNCrypt logins are throttled per source address.
 
 With a users file, three wrong passwords from 127.0.0.40 (X509Plain, each

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """TigerVNC's viewer (xtigervncviewer 1.12) logs in with VeNCrypt.
 
 TigerVNC's viewer runs in an Xvfb of the test's own, pinned to oriel's
@@ -36,6 +37,11 @@ WIN_POS = (500, 380)
 ALICE_PW = "tiger-Alice-5521"
 VNC_PW = "tgr8pass"
 TYPED = "secret typed 42"
+# TigerVNC picks its encodings itself (Tight, perhaps with JPEG): a solid
+# window arrives as a solid fill, but allow a little.
+TOLERANCE = 3
+# The handshake deadline, longer on slow machines (ORIEL_TEST_TIMEOUT_SCALE).
+DEADLINE = max(6, int(round(harness.T(6))))
 
 
 def main():
@@ -60,7 +66,7 @@ def main():
 
         port = vnc.free_port()
         args = vnc.vnc_args(port, "--vnc-users", users, "--vnc-password-file", pwfile,
-                            "--vnc-anonymous-tls", "--vnc-handshake-timeout", "6")
+                            "--vnc-anonymous-tls", "--vnc-handshake-timeout", DEADLINE)
         with Session(outputs=["800x600"], args=args) as s:
             out = s.tmp / "typed.txt"
             script = 'read l; printf "%%s\\n" "$l" > %s.tmp && mv %s.tmp %s; exec sleep 1000' % (
@@ -95,7 +101,7 @@ def main():
                         raise TestFailure("%s exited (%s):\n%s" % (
                             viewer.name, viewer.proc.returncode, viewer.log()[-3000:]))
                     img = x.screenshot()
-                    n = img.count_colour((0, 0, img.width, img.height), COLOUR)
+                    n = img.count_colour((0, 0, img.width, img.height), COLOUR, TOLERANCE)
                     if n < WIN[0] * WIN[1]:
                         raise NotYet("%d pixels of #%s in the Xvfb; it shows %s" % (
                             n, harness.colour_hex(COLOUR),
@@ -116,7 +122,7 @@ def main():
 
                 def gone():
                     img = x.screenshot()
-                    if img.count_colour((0, 0, img.width, img.height), COLOUR):
+                    if img.count_colour((0, 0, img.width, img.height), COLOUR, TOLERANCE):
                         raise NotYet("the Xvfb still shows the session")
                     return True
                 s.wait_for(gone, what="%s's window to go away" % viewer.name)
@@ -132,7 +138,7 @@ def main():
             # position in the session.
             found = None
             for (px, py), rgb in img.pixels((0, 0, img.width, img.height)):
-                if rgb == COLOUR:
+                if all(abs(rgb[c] - COLOUR[c]) <= TOLERANCE for c in range(3)):
                     found = (px, py)
                     break
             ox, oy = found[0] - WIN_POS[0], found[1] - WIN_POS[1]
@@ -184,28 +190,28 @@ def main():
             log_has('failed login as "alice" from 127.0.0.1 (X509Plain, 1 in a row)',
                     "oriel to refuse the wrong password")
             img = x.screenshot()
-            expect(img.count_colour((0, 0, img.width, img.height), COLOUR) == 0,
+            expect(img.count_colour((0, 0, img.width, img.height), COLOUR, TOLERANCE) == 0,
                    "the viewer with a wrong password shows the session")
             expect_eq(logins(), before, "logins after the wrong password")
             t.kill()
             t.wait(10)
 
             # Not pinned: another certificate.
-            closes = s.log_text().count("no login within 6 s")
+            closes = s.log_text().count("no login within %d s" % DEADLINE)
             failures = s.log_text().count("failed login")
             t = tiger("unpinned", "X509Plain", ["-X509CA", str(other)],
                       {"VNC_USERNAME": "alice", "VNC_PASSWORD": ALICE_PW})
 
             def closed():
-                if s.log_text().count("no login within 6 s") <= closes:
+                if s.log_text().count("no login within %d s" % DEADLINE) <= closes:
                     raise NotYet("the unpinned viewer's connection is still open")
                 return True
-            s.wait_for(closed, 30, "oriel to close the unpinned viewer's connection at "
+            s.wait_for(closed, 30 + DEADLINE, "oriel to close the unpinned viewer's connection at "
                        "the handshake deadline")
             expect_eq((logins(), s.log_text().count("failed login")), (before, failures),
                       "logins and failed logins after the unpinned viewer")
             img = x.screenshot()
-            expect(img.count_colour((0, 0, img.width, img.height), COLOUR) == 0,
+            expect(img.count_colour((0, 0, img.width, img.height), COLOUR, TOLERANCE) == 0,
                    "the unpinned viewer shows the session")
             t.kill()
             t.wait(10)

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """vncsnapshot (a TightVNC-based client from Debian) grabs what a person sees.
 
 vncsnapshot connects with Hextile (lossless), without the cursor,

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """A Wayland client's pixels land exactly where its window is.
 
 oriel-test-colour fills a 320x240 xdg toplevel with one colour.  The

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """An X client maps where it says it is.
 
 xlogo, drawn in one solid colour, asks for 300x200 at +50+60.  Then:

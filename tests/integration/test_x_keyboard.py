@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Keys typed through orielctl reach the focused X application.
 
 xterm runs `read l` and writes the line to a file.  The test clicks into

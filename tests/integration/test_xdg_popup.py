@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """xdg_popup menus open where the pointer is and close without harm.
 
 weston-terminal (Debian package weston) opens its context menu, a real

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Xwayland dying does not take the session down.
 
 A Wayland colour client and an X client (xlogo) are mapped.  Xwayland is

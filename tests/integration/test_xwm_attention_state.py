@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """_NET_WM_STATE_DEMANDS_ATTENTION is in the window's _NET_WM_STATE while
 its title bar shows that it wants attention (EWMH: the WM keeps it until
 the window is activated), so pagers and the app itself see it:

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Clipboard and primary selection between X and Wayland apps, both ways,
 as a person copies in one app and pastes in another:
 - X to Wayland: with an xterm focused, `xclip` owns CLIPBOARD (then

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Close: WM_DELETE_WINDOW when the client supports it, else kill it.
 
 - xterm lists WM_DELETE_WINDOW: `orielctl close` makes it exit by itself,

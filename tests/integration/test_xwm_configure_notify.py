@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """ICCCM 4.1.5: every move tells the client where it is.
 
 xev prints the StructureNotify events its window gets. After a move

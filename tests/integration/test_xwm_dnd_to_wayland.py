@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Drag and drop from an X app to a Wayland app.
 
 Two GTK 3 windows (python3-gi): a drag source on X (GDK_BACKEND=x11)

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """EWMH conformance: every atom oriel advertises in _NET_SUPPORTED works.
 
 _NET_SUPPORTED is read from the root window at run time, and each atom in

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """EWMH requests clients send to the root window.
 
 With oriel-test-xclient (and its "send" mode, which sends a client message

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """The X root window tells EWMH clients who the window manager is.
 
 - _NET_SUPPORTING_WM_CHECK names a window whose _NET_WM_NAME is "oriel"

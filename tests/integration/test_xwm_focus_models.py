@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """The four ICCCM input focus models (ICCCM 4.1.7), as the X client sees them.
 
 Four oriel-test-xclient windows, one per model, each given focus by mapping

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """_NET_WM_ICON in the title bar, left of the title.
 
 With oriel-test-xclient (exact properties):

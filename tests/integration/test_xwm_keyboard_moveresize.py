@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Keyboard move and resize: _NET_WM_MOVERESIZE_MOVE_KEYBOARD (10) and
 _NET_WM_MOVERESIZE_SIZE_KEYBOARD (9), as openbox and mutter do them.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """An unresponsive X client is killed through its pid only if it runs on
 this host (WM_CLIENT_MACHINE); one that says it runs elsewhere (an app
 forwarded over ssh, whose pid here would be sshd's) is disconnected

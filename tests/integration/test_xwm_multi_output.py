@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """X windows on several outputs.
 
 Two outputs side by side, 800x600 and 640x480:

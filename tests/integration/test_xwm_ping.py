@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """_NET_WM_PING: an unresponsive client is marked and can be killed.
 
 oriel-test-xclient lists _NET_WM_PING and sets _NET_WM_PID, and answers

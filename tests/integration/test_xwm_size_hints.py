@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """WM_NORMAL_HINTS are honoured, as a real X window manager would.
 
 - xterm's resize increments: a resize it asks for itself (xdotool

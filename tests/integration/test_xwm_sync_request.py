@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """_NET_WM_SYNC_REQUEST: an interactive resize waits for the app to draw.
 
 - _NET_SUPPORTED lists _NET_WM_SYNC_REQUEST.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """WM_TRANSIENT_FOR, WM_HINTS initial_state and urgency, DEMANDS_ATTENTION.
 
 With oriel-test-xclient (exact properties, no toolkit guessing):

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """_NET_WM_WINDOW_TYPE drives placement and decoration; docks reserve space.
 
 With oriel-test-xclient on a 1024x768 output:

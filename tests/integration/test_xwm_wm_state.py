@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """_NET_WM_STATE ABOVE, BELOW, STICKY, SKIP_TASKBAR and SKIP_PAGER.
 
 Two overlapping oriel-test-xclient windows, red under green:

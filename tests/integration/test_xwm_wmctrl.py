@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """wmctrl, the command-line EWMH pager, drives X windows under oriel as it
 would under any EWMH window manager:
 - -m names the window manager "oriel"; -d lists one desktop of the

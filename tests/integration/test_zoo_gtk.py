@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """The app zoo, GTK 3 family: a python3-gi app on X (GDK_BACKEND=x11) with
 a menubar and a dialog, as a person uses it (see zoo.run_app):
 - it maps with oriel's title bar (GTK draws none itself here: oriel does

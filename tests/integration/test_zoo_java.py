@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """The app zoo, Java Swing: a JFrame with a menubar and a JDialog (see
 zoo.run_app and tests/integration/zoo_apps/Zoo.java), as a person uses it:
 - it maps with oriel's title bar and takes the focus on a click;

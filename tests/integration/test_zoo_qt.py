@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """The app zoo, Qt 5: qtbase's "menus" example on xcb (QT_QPA_PLATFORM=xcb),
 a QMainWindow with a menubar, a context menu and an About box, as a person
 uses it. A style sheet given on its command line paints its menus orange.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """The app zoo, Tk family: a wish script and a python3 tkinter app, each
 with a menubar and a dialog (a transient Toplevel), as a person uses them.
 

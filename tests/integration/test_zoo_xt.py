@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """The app zoo, Xt/Athena family: xterm, xclock, xeyes, xmessage, xcalc
 and xedit, as a person uses them.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Helpers for the vnc suite (Python 3 standard library only).
 
 The vnc tests start oriel through harness.Session with `--vnc 127.0.0.1:PORT`
@@ -11,7 +12,14 @@ through real VNC clients:
   snapshot) and logs every message from the server as a line (update,
   frame, cursor, resize, cuttext, ...), which the test waits for.
   `snapshot()` runs it once to grab a whole framebuffer.
-- a raw socket (`rfb_handshake()`), for malformed-message cases.
+- a raw socket (`rfb_handshake()`), for malformed-message cases;
+- for VeNCrypt: the viewer's --user/--ca/--security/--bind options
+  (Viewer(..., user=, ca=, security=, bind=)), users files with crypt(3)
+  hashes (`write_users_file`), the certificate oriel logs
+  (`certificate()`), raw VeNCrypt openings (`security_types`,
+  `vencrypt_start`), a proxy that records a TCP stream
+  (`RecordingProxy`) and an Xvfb with xwd screenshots for X viewers such
+  as TigerVNC's (`Xvfb`, `read_xwd`).
 
 Images come back as harness.Image, so the pixel helpers (count_colour,
 first_mismatch, describe) work on VNC framebuffers and on screenshots alike.
@@ -643,9 +651,27 @@ def crypt_sha512(password):
     return res.stdout.strip()
 
 
-def write_users_file(session_or_dir, accounts):
+def crypt_yescrypt(password):
+    """A crypt(3) yescrypt hash of password (Debian's default, as `mkpasswd`
+    writes it), through libcrypt."""
+    import ctypes
+    lib = ctypes.CDLL("libcrypt.so.1")
+    lib.crypt_gensalt.restype = ctypes.c_char_p
+    lib.crypt_gensalt.argtypes = [ctypes.c_char_p, ctypes.c_ulong, ctypes.c_char_p,
+                                  ctypes.c_int]
+    lib.crypt.restype = ctypes.c_char_p
+    lib.crypt.argtypes = [ctypes.c_char_p, ctypes.c_char_p]
+    setting = lib.crypt_gensalt(b"$y$", 0, None, 0)
+    expect(setting, "libcrypt made no yescrypt setting")
+    result = lib.crypt(password.encode(), setting)
+    expect(result and result.startswith(b"$y$"), "libcrypt made no yescrypt hash")
+    return result.decode()
+
+
+def write_users_file(session_or_dir, accounts, yescrypt=()):
     """A --vnc-users file from [(name, password[, "view-only"])]: lines
-    NAME:HASH[:view-only]; returns its path (mode 0600)."""
+    NAME:HASH[:view-only], SHA-512 hashes, yescrypt for the names in
+    `yescrypt`; returns its path (mode 0600)."""
     base = getattr(session_or_dir, "tmp", session_or_dir)
     path = Path(base) / ("users-%d" % os.getpid())
     n = 0
@@ -655,7 +681,8 @@ def write_users_file(session_or_dir, accounts):
     lines = []
     for entry in accounts:
         name, password = entry[0], entry[1]
-        line = "%s:%s" % (name, crypt_sha512(password))
+        digest = crypt_yescrypt(password) if name in yescrypt else crypt_sha512(password)
+        line = "%s:%s" % (name, digest)
         if len(entry) > 2 and entry[2]:
             line += ":" + entry[2]
         lines.append(line + "\n")

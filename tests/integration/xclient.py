@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The xwayland suite's X test client (tests/clients/xclient.c)."""
 import os
 import re

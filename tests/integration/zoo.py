@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Shared checks for the app zoo tests (test_zoo_*.py): real legacy X apps
 map, get a title bar, take the focus on a click and close through
 WM_DELETE_WINDOW, as a person sees them do."""

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #ifndef ORIEL_TESTS_EXPECT_H
 #define ORIEL_TESTS_EXPECT_H
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unit tests for the login throttle (capture/remote/auth_throttle.c). */
 
 #include <stdio.h>

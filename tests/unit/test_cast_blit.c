@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The renderer half of shared casts under pixman: a buffer from the
  * server's kind of allocator (scene_render_buffer_create) blitted into a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Unit tests for capture/cast_spa_format.c: the EnumFormat pods of the
  * dma-buf offer, and reading the consumer's modifiers back, including

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unit tests for the oriel.ini parser (compositor/config.c). */
 
 #include <stdarg.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Unit tests for capture/damage_ring.c: what a stream's frame and each
  * buffer of its ring must carry.

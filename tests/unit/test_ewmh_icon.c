@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* _NET_WM_ICON: choosing a size, rejecting malformed arrays, scaling. */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unit tests for capture/format_negotiation.c. */
 
 #include <stdbool.h>

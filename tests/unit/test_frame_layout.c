@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The frame's buttons and hit testing (compositor/frame_layout.c). */
 #include <string.h>
 #include "compositor/decoration.h"

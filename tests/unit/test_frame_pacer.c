@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unit tests for compositor/frame_pacer.c: when a headless output may present. */
 
 #include <stdio.h>

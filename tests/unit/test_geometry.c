@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Window placement and layer-shell arithmetic. */
 #include <stdio.h>
 #include <stdlib.h>

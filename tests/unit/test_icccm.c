@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ICCCM WM_NORMAL_HINTS size constraints and win_gravity placement; WM_HINTS,
  * window type policy, struts, _NET_MOVERESIZE_WINDOW, focus-stealing

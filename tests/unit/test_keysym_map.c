@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Unit tests for keysym → key lookup (capture/keysym_map.c) against real
  * keymaps compiled from xkb-data.

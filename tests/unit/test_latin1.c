@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unit tests for VNC cut text's Latin-1 ↔ UTF-8 conversion (capture/latin1.c). */
 
 #include <stdio.h>

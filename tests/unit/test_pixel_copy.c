@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Pixel rows and the cursor blend of capture/pixel_copy.c. */
 #include <assert.h>
 #include <stdint.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The grants file behind restore tokens (portal/grants.c) and paths.c. */
 #include <errno.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The portal backend's pure logic: SelectSources options. */
 #include <stdio.h>
 #include "portal/options.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The portal backend's policy file: portal/policy.c. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -230,6 +231,24 @@ static void test_policy_window(void) {
 	portal_policy_finish(&p);
 }
 
+static void test_policy_same_answer(void) {
+	int w;
+	struct portal_policy p = parse("[screencast]\ndefault = ask\n", &w);
+	EXPECT(portal_policy_same_answer(&p, SC) == PORTAL_SAME_ANSWER_DEFAULT_S,
+		"screencast default %u", portal_policy_same_answer(&p, SC));
+	EXPECT(portal_policy_same_answer(&p, PORTAL_KIND_SCREENSHOT) == 0,
+		"other kinds always ask");
+	portal_policy_finish(&p);
+	p = parse("[screencast]\nsame-answer-within = 0\n[screenshot]\n"
+		"same-answer-within = 10\nsame-answer-within = 61\nsame-answer-within = x\n", &w);
+	EXPECT(w == 2, "warnings %d, want 2", w);
+	EXPECT(portal_policy_same_answer(&p, SC) == 0, "turned off");
+	EXPECT(portal_policy_same_answer(&p, PORTAL_KIND_SCREENSHOT) == 10,
+		"10 s, bad values skipped: %u", portal_policy_same_answer(&p,
+		PORTAL_KIND_SCREENSHOT));
+	portal_policy_finish(&p);
+}
+
 int main(void) {
 	test_policy_empty();
 	test_policy_lists();
@@ -239,6 +258,7 @@ int main(void) {
 	test_policy_kinds();
 	test_policy_ask();
 	test_policy_window();
+	test_policy_same_answer();
 	if (failures) {
 		fprintf(stderr, "%d failures\n", failures);
 		return 1;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unit tests for the guests' caps (capture/remote/preauth_limits.c). */
 
 #include "capture/remote/preauth_limits.h"

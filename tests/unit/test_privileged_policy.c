@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unit tests for the privileged-globals policy and executable matching. */
 
 #include <stdio.h>

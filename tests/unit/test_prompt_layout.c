@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The permission prompt's layout and hit testing (compositor/prompt_layout.c). */
 #include <stdio.h>
 #include "compositor/prompt_layout.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The region selector's rectangle (compositor/region_geometry.c). */
 #include <math.h>
 #include <stdio.h>

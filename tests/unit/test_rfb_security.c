@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unit tests for the RFB security handshake machine (capture/vnc/rfb_security.c). */
 
 #include <string.h>

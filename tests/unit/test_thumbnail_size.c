@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The size a thumbnail is scaled to (capture/thumbnail_size.c). */
 #include "capture/thumbnail_size.h"
 #include "expect.h"

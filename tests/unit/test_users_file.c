@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unit tests for the --vnc-users format (capture/remote/users_file.c). */
 
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unit tests for the request parsing of the VNC port's file server. */
 
 #include <stdio.h>
@@ -16,7 +17,8 @@ static void test_plain_get(void) {
 		{ "GET /websockify HTTP/1.1\r\nUpgrade: websocket\r\n\r\n", false },
 		{ "GET / HTTP/1.1\r\nupgrade:\tWebSocket\r\n\r\n", false },
 		{ "GET / HTTP/1.1\r\nUpgrade: h2c\r\n\r\n", true },
-		{ "HEAD / HTTP/1.1\r\n\r\n", false },
+		{ "HEAD / HTTP/1.1\r\n\r\n", true },
+		{ "HEAD", false },
 		{ "RFB 003.008\n", false },
 		{ "GET", false },
 	};

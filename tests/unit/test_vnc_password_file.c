@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unit tests for the --vnc-password-file format (capture/vnc/vnc_password_file.c). */
 
 #include <stdio.h>

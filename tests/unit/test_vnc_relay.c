@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Unit tests for the viewers' relay (capture/vnc/vnc_relay.c): a socketpair
  * plays the viewer, and the test writes to the relay's local socket as

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Unit tests for the viewers' relay with TLS (capture/vnc/vnc_relay.c): a
  * GnuTLS client plays the viewer over a socketpair, and the test plays

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unit tests for the MIME types an X drag offers Wayland clients (xwm/xdnd_types.c). */
 
 #include <stdio.h>

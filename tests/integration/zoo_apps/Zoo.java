@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 import java.awt.*;
 import java.awt.event.*;
 import javax.swing.*;

@@ -560,6 +560,23 @@ static bool add_vnc_listen(struct parser *p, const struct config_key *key,
 	return true;
 }
 
+static bool add_rdp_listen(struct parser *p, const struct config_key *key,
+		const char *value) {
+	char q[QUOTE_MAX + 4];
+	struct config_vnc_address address;
+	if (!config_parse_vnc_address(value, &address)) {
+		return fail(p, "[rdp] %s: '%s' is not [ADDR:]PORT (IPv6 as [ADDR]:PORT)",
+			key->name, quote(value, q));
+	}
+	struct oriel_config *config = p->config;
+	if (config->n_rdp_listen >= CONFIG_MAX_VNC_LISTEN) {
+		return fail(p, "[rdp] %s: too many entries (at most %d)",
+			key->name, CONFIG_MAX_VNC_LISTEN);
+	}
+	config->rdp_listen[config->n_rdp_listen++] = xstrdup(value);
+	return true;
+}
+
 static bool add_vnc_unix(struct parser *p, const struct config_key *key,
 		const char *value) {
 	char q[QUOTE_MAX + 4];
@@ -631,6 +648,19 @@ static const struct config_key vnc_keys[] = {
 	VNC_INT("idle-timeout", vnc_idle_timeout, 0, 7 * 24 * 3600),
 };
 
+static const struct config_key rdp_keys[] = {
+	{ .name = "listen", .set = add_rdp_listen, .flags = KEY_REPEATABLE },
+	VNC_STRING("tls-cert", rdp_tls_cert),
+	VNC_STRING("tls-key", rdp_tls_key),
+	VNC_STRING("users", rdp_users),
+	VNC_STRING("pam", rdp_pam),
+	VNC_INT("handshake-timeout", rdp_handshake_timeout, 1, 3600),
+	VNC_INT("max-pending", rdp_max_pending, 1, 4096),
+	VNC_INT("max-pending-per-address", rdp_max_pending_per_address, 1, 4096),
+	VNC_INT("max-clients", rdp_max_clients, 1, 1024),
+	VNC_INT("max-fps", rdp_max_fps, 1, 1000),
+};
+
 #define SECTION_KEYS(table) .keys = table, .n_keys = ARRAY_LEN(table)
 
 static const struct config_section sections[] = {
@@ -642,6 +672,7 @@ static const struct config_section sections[] = {
 	{ .name = "indicator", SECTION_KEYS(indicator_keys) },
 	{ .name = "control", SECTION_KEYS(control_keys) },
 	{ .name = "vnc", SECTION_KEYS(vnc_keys) },
+	{ .name = "rdp", SECTION_KEYS(rdp_keys) },
 	{ .name = "privileged", SECTION_KEYS(privileged_keys) },
 };
 
@@ -652,6 +683,7 @@ _Static_assert(ARRAY_LEN(keyboard_keys) <= MAX_SECTION_KEYS, "raise MAX_SECTION_
 _Static_assert(ARRAY_LEN(cursor_keys) <= MAX_SECTION_KEYS, "raise MAX_SECTION_KEYS");
 _Static_assert(ARRAY_LEN(control_keys) <= MAX_SECTION_KEYS, "raise MAX_SECTION_KEYS");
 _Static_assert(ARRAY_LEN(vnc_keys) <= MAX_SECTION_KEYS, "raise MAX_SECTION_KEYS");
+_Static_assert(ARRAY_LEN(rdp_keys) <= MAX_SECTION_KEYS, "raise MAX_SECTION_KEYS");
 _Static_assert(ARRAY_LEN(privileged_keys) <= MAX_SECTION_KEYS, "raise MAX_SECTION_KEYS");
 
 static int *seen_line(struct parser *p, const struct config_key *key) {
@@ -823,6 +855,13 @@ void config_finish(struct oriel_config *config) {
 	for (int i = 0; i < config->n_vnc_allow_users; i++) {
 		free(config->vnc_allow_users[i]);
 	}
+	for (int i = 0; i < config->n_rdp_listen; i++) {
+		free(config->rdp_listen[i]);
+	}
+	free(config->rdp_tls_cert);
+	free(config->rdp_tls_key);
+	free(config->rdp_users);
+	free(config->rdp_pam);
 	/* Back to the initial state, so finishing twice is harmless. */
 	config_init(config);
 }

@@ -85,6 +85,13 @@ struct oriel_config {
 	/* 0: unset; idle-timeout -1: unset, 0: off */
 	int vnc_handshake_timeout, vnc_max_pending, vnc_max_pending_per_address;
 	int vnc_idle_timeout;
+
+	/* [rdp]: mirrors the --rdp* options; unset values are NULL or 0. */
+	char *rdp_listen[CONFIG_MAX_VNC_LISTEN]; /* "[ADDR:]PORT", validated */
+	int n_rdp_listen;
+	char *rdp_tls_cert, *rdp_tls_key, *rdp_users, *rdp_pam;
+	int rdp_handshake_timeout, rdp_max_pending, rdp_max_pending_per_address;
+	int rdp_max_clients, rdp_max_fps;
 };
 
 /* A VNC listen address, from "PORT", "ADDR:PORT" or "[IPV6]:PORT". */

@@ -3,7 +3,7 @@
  * The control API's bus connection: the name, the exported object and the
  * integration of sd-bus into the compositor's event loop. The methods live
  * in control_outputs.c, control_windows.c, control_screenshot.c,
- * control_input.c, control_vnc.c, control_casts.c and control_prompt.c;
+ * control_input.c, control_vnc.c, control_rdp.c, control_casts.c and control_prompt.c;
  * the caller check in control_access.c.
  *
  * sd-bus runs without a thread and without polling: its fd is a source of
@@ -123,6 +123,7 @@ static bool control_add_interfaces(struct control *control) {
 			control_screenshot_vtable },
 		{ &control->input_slot, CONTROL_IFACE_INPUT, control_input_vtable },
 		{ &control->vnc_slot, CONTROL_IFACE_VNC, control_vnc_vtable },
+		{ &control->rdp_slot, CONTROL_IFACE_RDP, control_rdp_vtable },
 		{ &control->casts_slot, CONTROL_IFACE_CASTS, control_casts_vtable },
 		{ &control->permission_slot, CONTROL_IFACE_PERMISSION,
 			control_permission_vtable },
@@ -203,6 +204,8 @@ void control_destroy(struct control *control) {
 	control_casts_finish(control);
 	control_remote_finish(control);
 	control_share_finish(control);
+	control->rdp_slot = sd_bus_slot_unref(control->rdp_slot);
+	control_rdp_finish(control);
 	control->vnc_slot = sd_bus_slot_unref(control->vnc_slot);
 	control_vnc_finish(control);
 	control->input_slot = sd_bus_slot_unref(control->input_slot);

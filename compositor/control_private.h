@@ -16,11 +16,13 @@
 #define CONTROL_IFACE_SCREENSHOT CONTROL_BUS_NAME ".Screenshot"
 #define CONTROL_IFACE_INPUT CONTROL_BUS_NAME ".Input"
 #define CONTROL_IFACE_VNC CONTROL_BUS_NAME ".Vnc"
+#define CONTROL_IFACE_RDP CONTROL_BUS_NAME ".Rdp"
 #define CONTROL_IFACE_CASTS CONTROL_BUS_NAME ".Casts"
 #define CONTROL_IFACE_PERMISSION CONTROL_BUS_NAME ".Permission"
 
 struct server;
 struct vnc_server;
+struct rdp_server;
 struct control_casts;
 struct control_asks;
 
@@ -38,6 +40,9 @@ struct control {
 	sd_bus_slot *vnc_slot;
 	/* A VNC server StartListener started (none ran): ours to destroy. */
 	struct vnc_server *vnc;
+	sd_bus_slot *rdp_slot;
+	/* An RDP server StartListener started (none ran): ours to destroy. */
+	struct rdp_server *rdp;
 	sd_bus_slot *casts_slot;
 	/* control_casts.c: PipeWire casts and their connection, made on first use. */
 	struct control_casts *casts;
@@ -60,11 +65,14 @@ extern const sd_bus_vtable control_windows_vtable[];
 extern const sd_bus_vtable control_screenshot_vtable[];
 extern const sd_bus_vtable control_input_vtable[];
 extern const sd_bus_vtable control_vnc_vtable[];
+extern const sd_bus_vtable control_rdp_vtable[];
 extern const sd_bus_vtable control_casts_vtable[];
 extern const sd_bus_vtable control_permission_vtable[];
 
 /* control_vnc.c: destroys the VNC server the control API started, if any. */
 void control_vnc_finish(struct control *control);
+/* control_rdp.c: destroys the RDP server the control API started, if any. */
+void control_rdp_finish(struct control *control);
 /* control_casts.c: ends every cast and disconnects from PipeWire. */
 void control_casts_finish(struct control *control);
 /* control_casts.c: fn(source, client) for each live cast. */

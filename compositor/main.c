@@ -9,6 +9,9 @@
 #if HAVE_VNC
 #include "capture/vnc/vnc.h"
 #endif
+#if HAVE_RDP
+#include "capture/rdp/rdp.h"
+#endif
 #include "compositor/child.h"
 #include "compositor/control.h"
 #include "compositor/listen_probe.h"
@@ -94,6 +97,9 @@ int main(int argc, char *argv[]) {
 #if HAVE_VNC
 	struct vnc_server *vnc = NULL;
 #endif
+#if HAVE_RDP
+	struct rdp_server *rdp = NULL;
+#endif
 
 	if (!session_bus_init(&bus, options.dbus)) {
 		goto out;
@@ -115,6 +121,19 @@ int main(int argc, char *argv[]) {
 #else
 		startup_error("oriel was built without VNC support; "
 			"drop the --vnc options or rebuild with -Dvnc=enabled");
+		goto out;
+#endif
+	}
+	if (options.rdp.n_listen > 0) {
+#if HAVE_RDP
+		rdp = rdp_server_create(&server);
+		if (!rdp) {
+			startup_error("cannot serve RDP; the messages above say why");
+			goto out;
+		}
+#else
+		startup_error("oriel was built without RDP support; "
+			"drop the --rdp options or rebuild with -Drdp=enabled");
 		goto out;
 #endif
 	}
@@ -162,6 +181,9 @@ out:
 	control_destroy(server.control);
 #if HAVE_VNC
 	vnc_server_destroy(vnc);
+#endif
+#if HAVE_RDP
+	rdp_server_destroy(rdp);
 #endif
 	virtual_input_destroy(server.virtual_input);
 	server_finish(&server);

@@ -49,6 +49,15 @@ static const char usage[] =
 	"  --vnc-max-pending-per-address N           of them from one address (4)\n"
 	"  --vnc-idle-timeout SECONDS                disconnect viewers idle this long\n"
 	"                                            (0: never)\n"
+	"  --rdp [ADDR:]PORT                         serve RDP (repeatable; address\n"
+	"                                            127.0.0.1 unless given)\n"
+	"  --rdp-tls-cert FILE --rdp-tls-key FILE    the certificate RDP clients see\n"
+	"                                            (default: the one VNC uses)\n"
+	"  --rdp-users FILE                          accounts: lines NAME:HASH[:view-only]\n"
+	"  --rdp-pam[=SERVICE]                       accounts: the system's, through PAM\n"
+	"  --rdp-handshake-timeout SECONDS           time to log in (10)\n"
+	"  --rdp-max-clients N                       sessions at once (16)\n"
+	"  --rdp-max-fps N                           frames per client per second (60)\n"
 	"  --privileged CAPABILITY=PATH              let the program at PATH use a\n"
 	"                                            privileged protocol (repeatable;\n"
 	"                                            screencopy, virtual-input,\n"
@@ -73,7 +82,9 @@ enum { OPT_BACKEND = 256, OPT_RENDERER, OPT_OUTPUT, OPT_XWAYLAND, OPT_KIOSK,
 	OPT_VNC_MAX_CUT_TEXT, OPT_VNC_HTTP, OPT_VNC_TLS_CERT, OPT_VNC_TLS_KEY,
 	OPT_PRIVILEGED, OPT_VNC_USERS, OPT_VNC_PAM, OPT_VNC_ALLOW_USER, OPT_VNC_INSECURE,
 	OPT_VNC_ANONYMOUS_TLS, OPT_VNC_HANDSHAKE_TIMEOUT, OPT_VNC_MAX_PENDING,
-	OPT_VNC_MAX_PENDING_PER_ADDRESS, OPT_VNC_IDLE_TIMEOUT };
+	OPT_VNC_MAX_PENDING_PER_ADDRESS, OPT_VNC_IDLE_TIMEOUT, OPT_RDP, OPT_RDP_TLS_CERT,
+	OPT_RDP_TLS_KEY, OPT_RDP_USERS, OPT_RDP_PAM, OPT_RDP_HANDSHAKE_TIMEOUT,
+	OPT_RDP_MAX_CLIENTS, OPT_RDP_MAX_FPS };
 
 static bool parse_count(const char *value, int min, int max, int *out) {
 	char *end;
@@ -168,6 +179,14 @@ enum options_result options_parse(struct oriel_options *options, int argc, char 
 		{"vnc-max-pending-per-address", required_argument, NULL,
 			OPT_VNC_MAX_PENDING_PER_ADDRESS},
 		{"vnc-idle-timeout", required_argument, NULL, OPT_VNC_IDLE_TIMEOUT},
+		{"rdp", required_argument, NULL, OPT_RDP},
+		{"rdp-tls-cert", required_argument, NULL, OPT_RDP_TLS_CERT},
+		{"rdp-tls-key", required_argument, NULL, OPT_RDP_TLS_KEY},
+		{"rdp-users", required_argument, NULL, OPT_RDP_USERS},
+		{"rdp-pam", optional_argument, NULL, OPT_RDP_PAM},
+		{"rdp-handshake-timeout", required_argument, NULL, OPT_RDP_HANDSHAKE_TIMEOUT},
+		{"rdp-max-clients", required_argument, NULL, OPT_RDP_MAX_CLIENTS},
+		{"rdp-max-fps", required_argument, NULL, OPT_RDP_MAX_FPS},
 		{"debug", no_argument, NULL, 'd'},
 		{"help", no_argument, NULL, 'h'},
 		{"version", no_argument, NULL, 'v'},
@@ -328,6 +347,47 @@ enum options_result options_parse(struct oriel_options *options, int argc, char 
 				goto bad_value;
 			}
 			break;
+		case OPT_RDP:
+			if (options->rdp.n_listen == OPTIONS_MAX_RDP_LISTEN) {
+				fprintf(stderr, "oriel: at most %d RDP listeners\n",
+					OPTIONS_MAX_RDP_LISTEN);
+				return OPTIONS_EXIT_FAILURE;
+			}
+			if (!config_parse_vnc_address(optarg, &address)) {
+				goto bad_value;
+			}
+			options->rdp.listen[options->rdp.n_listen++] = optarg;
+			break;
+		case OPT_RDP_TLS_CERT:
+			options->rdp.tls_cert = optarg;
+			break;
+		case OPT_RDP_TLS_KEY:
+			options->rdp.tls_key = optarg;
+			break;
+		case OPT_RDP_USERS:
+			options->rdp.users_file = optarg;
+			break;
+		case OPT_RDP_PAM:
+			options->rdp.pam_service = optarg ? optarg : "oriel";
+			if (!options->rdp.pam_service[0]) {
+				goto bad_value;
+			}
+			break;
+		case OPT_RDP_HANDSHAKE_TIMEOUT:
+			if (!parse_count(optarg, 1, 3600, &options->rdp.handshake_timeout)) {
+				goto bad_value;
+			}
+			break;
+		case OPT_RDP_MAX_CLIENTS:
+			if (!parse_count(optarg, 1, 1024, &options->rdp.max_clients)) {
+				goto bad_value;
+			}
+			break;
+		case OPT_RDP_MAX_FPS:
+			if (!parse_count(optarg, 1, 1000, &options->rdp.max_fps)) {
+				goto bad_value;
+			}
+			break;
 		case OPT_PRIVILEGED:
 			if (!parse_privileged(&options->config, optarg)) {
 				return OPTIONS_EXIT_FAILURE;
@@ -485,6 +545,70 @@ static bool merge_vnc(struct oriel_options *options) {
 	return true;
 }
 
+/*
+ * The command line's RDP settings over [rdp] (listeners from it replace the
+ * file's), then defaults, and the security rule: no account check,
+ * loopback only.
+ */
+static bool merge_rdp(struct oriel_options *options) {
+	struct options_rdp *rdp = &options->rdp;
+	const struct oriel_config *config = &options->config;
+	if (rdp->n_listen == 0) {
+		for (int i = 0; i < config->n_rdp_listen && i < OPTIONS_MAX_RDP_LISTEN; i++) {
+			rdp->listen[rdp->n_listen++] = config->rdp_listen[i];
+		}
+	}
+#define MERGE_RDP(field, config_field) \
+	if (!rdp->field) { rdp->field = config->config_field; }
+	MERGE_RDP(tls_cert, rdp_tls_cert)
+	MERGE_RDP(tls_key, rdp_tls_key)
+	MERGE_RDP(users_file, rdp_users)
+	MERGE_RDP(pam_service, rdp_pam)
+	MERGE_RDP(handshake_timeout, rdp_handshake_timeout)
+	MERGE_RDP(max_pending, rdp_max_pending)
+	MERGE_RDP(max_pending_per_address, rdp_max_pending_per_address)
+	MERGE_RDP(max_clients, rdp_max_clients)
+	MERGE_RDP(max_fps, rdp_max_fps)
+#undef MERGE_RDP
+	if (!rdp->handshake_timeout) {
+		rdp->handshake_timeout = 10;
+	}
+	if (!rdp->max_pending) {
+		rdp->max_pending = 64;
+	}
+	if (!rdp->max_pending_per_address) {
+		rdp->max_pending_per_address = 4;
+	}
+	if (!rdp->max_clients) {
+		rdp->max_clients = 16;
+	}
+	if (!rdp->max_fps) {
+		rdp->max_fps = 60;
+	}
+	if (!rdp->tls_cert != !rdp->tls_key) {
+		fprintf(stderr, "oriel: --rdp-tls-cert and --rdp-tls-key go together\n");
+		return false;
+	}
+	if (rdp->users_file && access(rdp->users_file, R_OK) != 0) {
+		fprintf(stderr, "oriel: cannot read the RDP users file %s\n", rdp->users_file);
+		return false;
+	}
+	bool accounts = rdp->users_file || rdp->pam_service;
+	for (int i = 0; i < rdp->n_listen; i++) {
+		struct config_vnc_address address;
+		if (!config_parse_vnc_address(rdp->listen[i], &address)) {
+			return false;
+		}
+		if (!accounts && !config_vnc_address_is_loopback(&address)) {
+			fprintf(stderr, "oriel: refusing to serve RDP on %s without accounts: "
+				"%s is not a loopback address; give --rdp-users FILE or --rdp-pam\n",
+				rdp->listen[i], address.host);
+			return false;
+		}
+	}
+	return true;
+}
+
 bool options_load_config(struct oriel_options *options) {
 	char err[512];
 	bool ok = true;
@@ -520,7 +644,7 @@ bool options_load_config(struct oriel_options *options) {
 		options->outputs[0] = (struct config_output_mode){1920, 1080, 60000};
 		options->n_outputs = 1;
 	}
-	return merge_vnc(options);
+	return merge_vnc(options) && merge_rdp(options);
 }
 
 void options_finish(struct oriel_options *options) {

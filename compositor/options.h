@@ -38,6 +38,20 @@ struct options_vnc {
 	int idle_timeout;          /* seconds; 0: never (-1 unset) */
 };
 
+/* The RDP server's settings: the command line, then defaults. */
+#define OPTIONS_MAX_RDP_LISTEN 8
+struct options_rdp {
+	const char *listen[OPTIONS_MAX_RDP_LISTEN]; /* "[ADDR:]PORT" */
+	int n_listen;
+	const char *tls_cert, *tls_key; /* NULL: the kept (or a new) certificate */
+	const char *users_file;         /* NULL: none */
+	const char *pam_service;        /* NULL: no PAM */
+	int handshake_timeout;          /* seconds (10) */
+	int max_pending, max_pending_per_address; /* (64, 4) */
+	int max_clients;                /* sessions at once (16) */
+	int max_fps;                    /* frames per client per second (60) */
+};
+
 struct oriel_options {
 	enum options_backend backend;
 	enum options_renderer renderer;
@@ -52,6 +66,7 @@ struct oriel_options {
 	int n_outputs;
 
 	struct options_vnc vnc;
+	struct options_rdp rdp;
 
 	char **command; /* argv after "--", NULL-terminated; NULL for none */
 

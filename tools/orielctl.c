@@ -66,6 +66,12 @@ static const char usage_text[] =
 	"  vnc clients                      list connected viewers\n"
 	"  vnc disconnect ID                disconnect a viewer\n"
 	"  vnc fingerprint                  the certificate viewers see (SHA-256)\n"
+	"  rdp start ADDR:PORT              listen for RDP clients (non-loopback\n"
+	"                                   addresses need accounts)\n"
+	"  rdp stop ADDR:PORT               stop listening; clients stay\n"
+	"  rdp clients                      list logged-on RDP clients\n"
+	"  rdp disconnect ID                disconnect an RDP client\n"
+	"  rdp fingerprint                  the certificate RDP clients see\n"
 	"\n"
 	"Portal grants (no running oriel needed):\n"
 	"  grants                           list screen-cast grants that portal\n"
@@ -311,6 +317,9 @@ static const struct command commands[] = {
 	{ "vnc", 1, 2, ctl_cmd_vnc,
 		"vnc start ADDR:PORT | vnc stop ADDR:PORT | vnc clients | vnc disconnect ID | "
 		"vnc fingerprint" },
+	{ "rdp", 1, 2, ctl_cmd_rdp,
+		"rdp start ADDR:PORT | rdp stop ADDR:PORT | rdp clients | rdp disconnect ID | "
+		"rdp fingerprint" },
 	{ "grants", 0, 0, ctl_cmd_grants, "grants" },
 	{ "revoke", 1, 1, ctl_cmd_revoke, "revoke ID" },
 	{ "key", 2, 3, ctl_cmd_key,

@@ -20,6 +20,7 @@
 #define CTL_IFACE_SCREENSHOT CTL_BUS_NAME ".Screenshot"
 #define CTL_IFACE_INPUT CTL_BUS_NAME ".Input"
 #define CTL_IFACE_VNC CTL_BUS_NAME ".Vnc"
+#define CTL_IFACE_RDP CTL_BUS_NAME ".Rdp"
 
 /* Exit statuses. */
 #define CTL_EXIT_OK 0
@@ -82,6 +83,8 @@ int ctl_cmd_key(struct ctl *ctl);
 
 /* orielctl_vnc.c: vnc start|stop|clients|disconnect */
 int ctl_cmd_vnc(struct ctl *ctl);
+/* orielctl_vnc.c too: rdp start|stop|clients|disconnect|fingerprint */
+int ctl_cmd_rdp(struct ctl *ctl);
 
 /* orielctl_cast.c: cast start --output NAME|stop ID|list */
 int ctl_cmd_cast(struct ctl *ctl);

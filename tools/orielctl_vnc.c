@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* orielctl vnc: the org.oriel.Compositor.Vnc interface. */
+/*
+ * orielctl vnc and orielctl rdp: the org.oriel.Compositor.Vnc and .Rdp
+ * interfaces, which have the same methods.
+ */
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -7,9 +10,17 @@
 #include <string.h>
 #include "tools/orielctl.h"
 
-static int cmd_clients(struct ctl *ctl) {
+/* Which server: its interface, its name in usage and errors, its clients' name. */
+struct remote {
+	const char *iface, *name, *client;
+};
+
+static const struct remote vnc = { CTL_IFACE_VNC, "vnc", "viewer" };
+static const struct remote rdp = { CTL_IFACE_RDP, "rdp", "client" };
+
+static int cmd_clients(struct ctl *ctl, const struct remote *remote) {
 	sd_bus_message *reply = NULL;
-	if (!ctl_call(ctl, CTL_IFACE_VNC, "ListClients", &reply, "")) {
+	if (!ctl_call(ctl, remote->iface, "ListClients", &reply, "")) {
 		return CTL_EXIT_FAILURE;
 	}
 	int r = sd_bus_message_enter_container(reply, 'a', "(tsb)");
@@ -43,12 +54,12 @@ static int cmd_clients(struct ctl *ctl) {
 	}
 	ctl_table_print(&table, stdout);
 	sd_bus_message_unref(reply);
-	return r < 0 ? ctl_bad_reply("Vnc.ListClients", r) : CTL_EXIT_OK;
+	return r < 0 ? ctl_bad_reply("ListClients", r) : CTL_EXIT_OK;
 }
 
-static int cmd_fingerprint(struct ctl *ctl) {
+static int cmd_fingerprint(struct ctl *ctl, const struct remote *remote) {
 	sd_bus_message *reply = NULL;
-	if (!ctl_call(ctl, CTL_IFACE_VNC, "Certificate", &reply, "")) {
+	if (!ctl_call(ctl, remote->iface, "Certificate", &reply, "")) {
 		return CTL_EXIT_FAILURE;
 	}
 	const char *path, *sha256;
@@ -63,43 +74,52 @@ static int cmd_fingerprint(struct ctl *ctl) {
 		printf("SHA-256 %s\n%s\n", sha256, path);
 	}
 	sd_bus_message_unref(reply);
-	return r < 0 ? ctl_bad_reply("Vnc.Certificate", r) : CTL_EXIT_OK;
+	return r < 0 ? ctl_bad_reply("Certificate", r) : CTL_EXIT_OK;
 }
 
-int ctl_cmd_vnc(struct ctl *ctl) {
+static int cmd_remote(struct ctl *ctl, const struct remote *remote) {
 	const char *sub = ctl->args[0];
+	const char *name = remote->name;
 	if (strcmp(sub, "fingerprint") == 0) {
 		if (ctl->n_args != 1) {
-			return ctl_usage_error("usage: vnc fingerprint");
+			return ctl_usage_error("usage: %s fingerprint", name);
 		}
-		return cmd_fingerprint(ctl);
+		return cmd_fingerprint(ctl, remote);
 	}
 	if (strcmp(sub, "clients") == 0) {
 		if (ctl->n_args != 1) {
-			return ctl_usage_error("usage: vnc clients");
+			return ctl_usage_error("usage: %s clients", name);
 		}
-		return cmd_clients(ctl);
+		return cmd_clients(ctl, remote);
 	}
 	if (strcmp(sub, "start") == 0 || strcmp(sub, "stop") == 0) {
 		if (ctl->n_args != 2) {
-			return ctl_usage_error("usage: vnc %s ADDR:PORT|PORT|/SOCKET-PATH", sub);
+			return ctl_usage_error("usage: %s %s ADDR:PORT|PORT%s", name, sub,
+				remote == &vnc ? "|/SOCKET-PATH" : "");
 		}
-		return ctl_call(ctl, CTL_IFACE_VNC, sub[2] == 'a' ? "StartListener" :
+		return ctl_call(ctl, remote->iface, sub[2] == 'a' ? "StartListener" :
 			"StopListener", NULL, "s", ctl->args[1]) ? CTL_EXIT_OK : CTL_EXIT_FAILURE;
 	}
 	if (strcmp(sub, "disconnect") == 0) {
 		uint64_t id;
 		if (ctl->n_args != 2) {
-			return ctl_usage_error("usage: vnc disconnect ID");
+			return ctl_usage_error("usage: %s disconnect ID", name);
 		}
 		if (!ctl_parse_u64(ctl->args[1], &id)) {
-			return ctl_usage_error("'%s' is not a viewer id (see 'orielctl vnc clients')",
-				ctl->args[1]);
+			return ctl_usage_error("'%s' is not a %s id (see 'orielctl %s clients')",
+				ctl->args[1], remote->client, name);
 		}
-		return ctl_call(ctl, CTL_IFACE_VNC, "Disconnect", NULL, "t", id) ?
+		return ctl_call(ctl, remote->iface, "Disconnect", NULL, "t", id) ?
 			CTL_EXIT_OK : CTL_EXIT_FAILURE;
 	}
-	return ctl_usage_error("unknown vnc command '%s' (start, stop, clients, disconnect, "
-		"fingerprint)",
-		sub);
+	return ctl_usage_error("unknown %s command '%s' (start, stop, clients, disconnect, "
+		"fingerprint)", name, sub);
+}
+
+int ctl_cmd_vnc(struct ctl *ctl) {
+	return cmd_remote(ctl, &vnc);
+}
+
+int ctl_cmd_rdp(struct ctl *ctl) {
+	return cmd_remote(ctl, &rdp);
 }

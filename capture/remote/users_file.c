@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -133,4 +134,34 @@ void users_file_finish(struct users_file *file) {
 	free(file->entries);
 	file->entries = NULL;
 	file->n_entries = 0;
+}
+
+bool users_file_load(struct users_file *file, const char *path, char *error,
+		size_t error_size) {
+	*file = (struct users_file){0};
+	FILE *f = fopen(path, "r");
+	if (!f) {
+		snprintf(error, error_size, "cannot open the users file %s: %s", path,
+			strerror(errno));
+		return false;
+	}
+	char *text = malloc(USERS_FILE_MAX_BYTES + 1);
+	size_t len = text ? fread(text, 1, USERS_FILE_MAX_BYTES + 1, f) : 0;
+	fclose(f);
+	if (!text) {
+		snprintf(error, error_size, "out of memory reading %s", path);
+		return false;
+	}
+	char why[192];
+	bool ok = users_file_parse(file, text, len, why, sizeof(why));
+	free(text);
+	if (!ok) {
+		snprintf(error, error_size, "%s:%s", path, why);
+		return false;
+	}
+	if (file->n_entries == 0) {
+		snprintf(error, error_size, "the users file %s has no user", path);
+		return false;
+	}
+	return true;
 }

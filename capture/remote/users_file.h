@@ -34,6 +34,13 @@ struct users_file {
  */
 bool users_file_parse(struct users_file *file, const char *text, size_t len,
 	char *error, size_t error_size);
+/*
+ * Reads and parses the file at path (at most USERS_FILE_MAX_BYTES). On
+ * failure returns false with a sentence in error (naming the file) and
+ * leaves file empty; a file without any account is a failure too.
+ */
+bool users_file_load(struct users_file *file, const char *path, char *error,
+	size_t error_size);
 const struct users_file_entry *users_file_find(const struct users_file *file,
 	const char *name);
 /* Frees the entries; the file is empty again. */

@@ -16,7 +16,7 @@ from harness import Session, expect, expect_eq, tool
 
 XML = harness.REPO / "protocols" / "org.oriel.Compositor.xml"
 PREFIX = "org.oriel.Compositor."
-EXPECTED_INTERFACES = {PREFIX + n for n in ("Outputs", "Windows", "Screenshot", "Input", "Vnc", "Casts",
+EXPECTED_INTERFACES = {PREFIX + n for n in ("Outputs", "Windows", "Screenshot", "Input", "Vnc", "Rdp", "Casts",
                                                "Permission")}
 
 

@@ -499,6 +499,36 @@ static void test_output_mode(void) {
 	EXPECT_BAD_MODE("1280x720@@60");
 }
 
+static void test_rdp(void) {
+	struct oriel_config config;
+	char err[512];
+	EXPECT(parse(&config,
+		"[rdp]\n"
+		"listen = 3389\n"
+		"listen = 0.0.0.0:3390\n"
+		"tls-cert = /etc/oriel/rdp-cert.pem\n"
+		"tls-key = /etc/oriel/rdp-key.pem\n"
+		"users = /etc/oriel/rdp-users\n"
+		"pam = oriel\n"
+		"handshake-timeout = 5\n"
+		"max-pending = 32\n"
+		"max-pending-per-address = 2\n"
+		"max-clients = 3\n"
+		"max-fps = 30\n", err, sizeof(err)), "%s", err);
+	EXPECT(config.n_rdp_listen == 2, "n_rdp_listen %d", config.n_rdp_listen);
+	EXPECT_STR(config.rdp_listen[1], "0.0.0.0:3390");
+	EXPECT_STR(config.rdp_tls_cert, "/etc/oriel/rdp-cert.pem");
+	EXPECT_STR(config.rdp_users, "/etc/oriel/rdp-users");
+	EXPECT_STR(config.rdp_pam, "oriel");
+	EXPECT(config.rdp_handshake_timeout == 5 && config.rdp_max_pending == 32 &&
+		config.rdp_max_pending_per_address == 2 && config.rdp_max_clients == 3 &&
+		config.rdp_max_fps == 30, "[rdp] numbers");
+	config_finish(&config);
+	EXPECT_ERROR("[rdp]\nlisten = 70000\n", 2, "[rdp] listen", "70000");
+	EXPECT_ERROR("[rdp]\nmax-fps = 0\n", 2, "[rdp] max-fps");
+	EXPECT_ERROR("[rdp]\nvnc-only = 1\n", 2, "vnc-only");
+}
+
 static void test_vnc(void) {
 	struct oriel_config config;
 	char err[512];
@@ -652,6 +682,7 @@ int main(void) {
 	test_parse_file();
 	test_output_mode();
 	test_vnc();
+	test_rdp();
 	test_privileged();
 	if (failures) {
 		fprintf(stderr, "test-config: %d check(s) failed\n", failures);

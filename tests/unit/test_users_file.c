@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* Unit tests for the --vnc-users format (capture/remote/users_file.c). */
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "capture/remote/users_file.h"
 #include "tests/unit/expect.h"
 
@@ -51,8 +54,31 @@ static void test_bad(void) {
 		"a NUL byte in a line");
 }
 
+static void test_load(void) {
+	char path[] = "/tmp/oriel-test-users-XXXXXX";
+	int fd = mkstemp(path);
+	EXPECT(fd >= 0, "mkstemp");
+	FILE *f = fdopen(fd, "w");
+	fputs("alice:" SHA512 "\n", f);
+	fclose(f);
+	struct users_file file;
+	char error[512] = "";
+	EXPECT(users_file_load(&file, path, error, sizeof(error)), "loaded: %s", error);
+	EXPECT(file.n_entries == 1 && users_file_find(&file, "alice"), "alice is in it");
+	users_file_finish(&file);
+	f = fopen(path, "w");
+	fputs("# nobody\n", f);
+	fclose(f);
+	EXPECT(!users_file_load(&file, path, error, sizeof(error)) &&
+		strstr(error, "no user") && file.n_entries == 0, "no account: %s", error);
+	unlink(path);
+	EXPECT(!users_file_load(&file, path, error, sizeof(error)) &&
+		strstr(error, path) && file.n_entries == 0, "missing: %s", error);
+}
+
 int main(void) {
 	test_good();
 	test_bad();
+	test_load();
 	return failures != 0;
 }

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef ORIEL_CAPTURE_RDP_H
+#define ORIEL_CAPTURE_RDP_H
+
+/*
+ * The built-in RDP server: FreeRDP 2's server libraries driven from
+ * oriel's event loop, fed by the output capture's damage. Settings come
+ * from server->options->rdp.
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct server;
+struct rdp_server;
+
+/* Call after server_start. NULL on failure (the reason is logged). */
+struct rdp_server *rdp_server_create(struct server *server);
+/* Call before server_finish; disconnects every client. NULL is a no-op. */
+void rdp_server_destroy(struct rdp_server *rdp);
+
+/*
+ * For the control API (org.oriel.Compositor.Rdp).
+ */
+/* The RDP server of this compositor, or NULL when none runs. */
+struct rdp_server *rdp_server_of(struct server *server);
+/* An RDP server listening nowhere yet, for rdp_listen_start. NULL on failure. */
+struct rdp_server *rdp_server_create_unlistened(struct server *server);
+/*
+ * Starts listening on "[ADDR:]PORT". Non-loopback addresses need accounts,
+ * as for --rdp. Returns 0, or a negative errno with a sentence in error:
+ * -EINVAL (bad address), -EEXIST, -EPERM (no accounts), -EADDRNOTAVAIL.
+ */
+int rdp_listen_start(struct rdp_server *rdp, const char *spec, char *error,
+	size_t error_size);
+/* Stops the listener(s) started for spec; clients stay. 0, -EINVAL or -ENOENT. */
+int rdp_listen_stop(struct rdp_server *rdp, const char *spec);
+
+struct rdp_client_info {
+	uint64_t id;
+	char peer[64]; /* numeric address */
+	bool view_only;
+};
+/* Fills up to max entries, oldest session first; returns how many sessions there are. */
+size_t rdp_list_clients(struct rdp_server *rdp, struct rdp_client_info *out, size_t max);
+/* Disconnects a session's client; false when no session has that id. */
+bool rdp_disconnect_client(struct rdp_server *rdp, uint64_t id);
+/* The certificate's file and SHA-256 fingerprint ("AB:CD:..."). */
+void rdp_certificate(struct rdp_server *rdp, const char **path, const char **sha256);
+
+#endif

@@ -1,0 +1,269 @@
+# SPDX-License-Identifier: MIT
+"""Helpers for the rdp suite (Python 3 standard library only).
+
+The rdp tests start oriel through harness.Session with
+`--rdp 127.0.0.1:PORT` and look at the session through a real RDP
+client: xfreerdp (Debian's freerdp2-x11), run in an Xvfb of its own.
+What xfreerdp shows is read back from that Xvfb's root window with
+`xwd`, parsed here, so the pixel helpers of harness.Image work on it; its
+keyboard is driven with xdotool into the Xvfb.
+
+Running one test by hand is as for the harness:
+
+    ORIEL_BUILD_DIR=$PWD/build python3 tests/integration/test_rdp_pixels.py
+"""
+
+import contextlib
+import os
+import re
+import signal
+import struct
+import subprocess
+import time
+
+import harness
+from harness import NotYet, TestFailure, expect, log
+
+LOCALHOST = "127.0.0.1"
+CERT_LOG = re.compile(r"RDP: (made the|using the) certificate (\S+), "
+                      r"SHA-256 fingerprint ([0-9A-F:]+)")
+
+
+def rdp_args(port, *extra):
+    return ["--rdp", "%s:%d" % (LOCALHOST, port)] + [str(a) for a in extra]
+
+
+def wait_listening(session, port):
+    session.wait_for(lambda: _listening(session, port), what="oriel to log its RDP listener")
+
+
+def _listening(session, port):
+    if ("RDP: listening on %s:%d" % (LOCALHOST, port)) not in session.log_text():
+        raise NotYet("no RDP listener logged yet")
+    return True
+
+
+def fingerprint(session):
+    """oriel's certificate fingerprint, as it logged it ("AB:CD:...")."""
+    def logged():
+        m = CERT_LOG.search(session.log_text())
+        if not m:
+            raise NotYet("no RDP certificate line in oriel's log yet")
+        return m.group(3)
+    return session.wait_for(logged, what="oriel to log its RDP certificate")
+
+
+def _free_display():
+    for n in range(140, 400):
+        if not os.path.exists("/tmp/.X%d-lock" % n) and \
+                not os.path.exists("/tmp/.X11-unix/X%d" % n):
+            return n
+    raise TestFailure("no free X display number for Xvfb")
+
+
+class Xvfb:
+    """An Xvfb for the client, and what its screen shows."""
+
+    def __init__(self, session, size=(1280, 800)):
+        self.session = session
+        self.size = size
+        self.number = _free_display()
+        self.display = ":%d" % self.number
+        self.log_path = session.tmp / ("xvfb-%d.log" % self.number)
+        argv = [harness.tool("Xvfb"), self.display, "-screen", "0",
+                "%dx%dx24" % size, "-nolisten", "tcp", "-noreset"]
+        self.proc = subprocess.Popen(argv, stdout=open(self.log_path, "wb"),
+                                     stderr=subprocess.STDOUT, start_new_session=True)
+        session.wait_for(self._ready, what="Xvfb %s to start" % self.display)
+
+    def _ready(self):
+        if self.proc.poll() is not None:
+            raise TestFailure("Xvfb exited: %s" % self.log_path.read_text())
+        if not os.path.exists("/tmp/.X11-unix/X%d" % self.number):
+            raise NotYet("no X socket yet")
+        r = subprocess.run(["xdpyinfo"], env=self.env(), capture_output=True)
+        if r.returncode != 0:
+            raise NotYet("xdpyinfo failed")
+        return True
+
+    def env(self):
+        env = dict(os.environ)
+        env["DISPLAY"] = self.display
+        for var in ("WAYLAND_DISPLAY", "XAUTHORITY"):
+            env.pop(var, None)
+        return env
+
+    def screen(self):
+        """The root window as a harness.Image."""
+        r = subprocess.run(["xwd", "-root", "-silent"], env=self.env(),
+                           capture_output=True, timeout=20)
+        expect(r.returncode == 0, "xwd failed: %s" % r.stderr.decode(errors="replace"))
+        return decode_xwd(r.stdout)
+
+    def xdotool(self, *args):
+        r = subprocess.run([harness.tool("xdotool")] + [str(a) for a in args],
+                           env=self.env(), capture_output=True, timeout=20)
+        expect(r.returncode == 0, "xdotool %s failed: %s" % (
+            " ".join(map(str, args)), r.stderr.decode(errors="replace")))
+        return r.stdout.decode()
+
+    def cursor(self):
+        """The X cursor shown now (XFixes): (width, height, xhot, yhot,
+        number of opaque pixels, a digest of the ARGB pixels)."""
+        import ctypes
+        import hashlib
+        x11 = ctypes.CDLL("libX11.so.6")
+        xfixes = ctypes.CDLL("libXfixes.so.3")
+
+        class Image(ctypes.Structure):
+            _fields_ = [("x", ctypes.c_short), ("y", ctypes.c_short),
+                        ("width", ctypes.c_ushort), ("height", ctypes.c_ushort),
+                        ("xhot", ctypes.c_ushort), ("yhot", ctypes.c_ushort),
+                        ("serial", ctypes.c_ulong), ("pixels", ctypes.POINTER(ctypes.c_ulong)),
+                        ("atom", ctypes.c_ulong), ("name", ctypes.c_char_p)]
+        x11.XOpenDisplay.restype = ctypes.c_void_p
+        x11.XOpenDisplay.argtypes = [ctypes.c_char_p]
+        x11.XCloseDisplay.argtypes = [ctypes.c_void_p]
+        x11.XFree.argtypes = [ctypes.c_void_p]
+        xfixes.XFixesQueryExtension.argtypes = [ctypes.c_void_p, ctypes.POINTER(ctypes.c_int),
+                                                ctypes.POINTER(ctypes.c_int)]
+        xfixes.XFixesGetCursorImage.restype = ctypes.POINTER(Image)
+        xfixes.XFixesGetCursorImage.argtypes = [ctypes.c_void_p]
+        dpy = x11.XOpenDisplay(self.display.encode())
+        expect(dpy, "cannot open %s" % self.display)
+        try:
+            ev, err = ctypes.c_int(), ctypes.c_int()
+            expect(xfixes.XFixesQueryExtension(dpy, ctypes.byref(ev), ctypes.byref(err)),
+                   "no XFIXES in the Xvfb")
+            img = xfixes.XFixesGetCursorImage(dpy)
+            expect(img, "XFixesGetCursorImage failed")
+            c = img.contents
+            n = c.width * c.height
+            argb = [c.pixels[i] & 0xffffffff for i in range(n)]
+            opaque = sum(1 for p in argb if (p >> 24) >= 128)
+            digest = hashlib.sha1(struct.pack("<%dI" % n, *argb)).hexdigest()[:12]
+            result = (c.width, c.height, c.xhot, c.yhot, opaque, digest)
+            x11.XFree(img)
+            return result
+        finally:
+            x11.XCloseDisplay(dpy)
+
+    def close(self):
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(5)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+
+
+def decode_xwd(data):
+    """An xwd dump of a 24/32-bit TrueColor ZPixmap as a harness.Image (RGB)."""
+    if len(data) < 100:
+        raise TestFailure("xwd wrote %d bytes" % len(data))
+    fields = struct.unpack(">25I", data[:100])
+    header_size, version, pixmap_format, depth, width, height = fields[:6]
+    byte_order, bits_per_pixel, bytes_per_line = fields[7], fields[11], fields[12]
+    red_mask, green_mask, blue_mask = fields[14], fields[15], fields[16]
+    ncolors = fields[19]
+    expect(version == 7 and pixmap_format == 2 and bits_per_pixel == 32,
+           "xwd format %d/%d/%d bpp is not handled" % (version, pixmap_format,
+                                                       bits_per_pixel))
+    offset = header_size + ncolors * 12
+    pixels = data[offset:offset + bytes_per_line * height]
+    order = "<" if byte_order == 0 else ">"
+    out = bytearray(width * height * 3)
+
+    def shift(mask):
+        return (mask & -mask).bit_length() - 1
+    rs, gs, bs = shift(red_mask), shift(green_mask), shift(blue_mask)
+    for y in range(height):
+        row = pixels[y * bytes_per_line:y * bytes_per_line + width * 4]
+        values = struct.unpack("%s%dI" % (order, width), row)
+        base = y * width * 3
+        for x, v in enumerate(values):
+            i = base + x * 3
+            out[i] = (v & red_mask) >> rs
+            out[i + 1] = (v & green_mask) >> gs
+            out[i + 2] = (v & blue_mask) >> bs
+    return harness.Image(width, height, 3, out)
+
+
+class XFreeRDP:
+    """xfreerdp in an Xvfb, connected to oriel as user with password."""
+
+    def __init__(self, session, xvfb, port, user, password, extra=(),
+                 cert="/cert:ignore", name="xfreerdp"):
+        self.session = session
+        self.xvfb = xvfb
+        self.log_path = session.tmp / ("%s.log" % name)
+        argv = [harness.tool("xfreerdp"), "/v:%s:%d" % (LOCALHOST, port),
+                "/u:%s" % user, "/p:%s" % password, cert, "/sec:tls",
+                "-clipboard", "-grab-keyboard",
+                "/log-level:INFO"] + list(extra)
+        log("starting", " ".join(a if not a.startswith("/p:") else "/p:***" for a in argv))
+        self.proc = subprocess.Popen(argv, env=xvfb.env(), stdout=open(self.log_path, "wb"),
+                                     stderr=subprocess.STDOUT, start_new_session=True)
+
+    def log(self):
+        try:
+            return self.log_path.read_text(errors="replace")
+        except OSError:
+            return ""
+
+    def alive(self):
+        return self.proc.poll() is None
+
+    def wait_exit(self, timeout=harness.DEFAULT_TIMEOUT):
+        try:
+            return self.proc.wait(harness.T(timeout))
+        except subprocess.TimeoutExpired:
+            raise TestFailure("xfreerdp did not exit; its log:\n%s" % self.log())
+
+    def window(self):
+        """(x, y, width, height) of xfreerdp's window in the Xvfb."""
+        def found():
+            if not self.alive():
+                raise TestFailure("xfreerdp exited (%s); its log:\n%s" % (
+                    self.proc.returncode, self.log()))
+            r = subprocess.run(["xdotool", "search", "--pid", str(self.proc.pid)],
+                               env=self.xvfb.env(), capture_output=True)
+            wids = r.stdout.split()
+            for wid in wids:
+                g = subprocess.run(["xdotool", "getwindowgeometry", "--shell", wid],
+                                   env=self.xvfb.env(), capture_output=True, text=True)
+                vals = dict(line.split("=", 1) for line in g.stdout.split() if "=" in line)
+                if int(vals.get("WIDTH", 0)) > 50:
+                    return (int(vals["X"]), int(vals["Y"]), int(vals["WIDTH"]),
+                            int(vals["HEIGHT"]), wid.decode())
+            raise NotYet("no xfreerdp window yet")
+        return self.session.wait_for(found, what="xfreerdp's window")
+
+    def close(self):
+        if self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGTERM)
+            try:
+                self.proc.wait(5)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait()
+
+
+@contextlib.contextmanager
+def client_in_xvfb(session, port, user, password, extra=(), keymap=None, **kwargs):
+    """An Xvfb of its own (with an xkb layout, if given) and xfreerdp in it,
+    logging on to oriel: yields (xvfb, client); both end with the block."""
+    xvfb = Xvfb(session)
+    client = None
+    try:
+        if keymap:
+            r = subprocess.run(["setxkbmap", keymap], env=xvfb.env(),
+                               capture_output=True, text=True, timeout=20)
+            expect(r.returncode == 0, "setxkbmap %s: %s" % (keymap, r.stderr))
+        client = XFreeRDP(session, xvfb, port, user, password, extra, **kwargs)
+        yield xvfb, client
+    finally:
+        if client:
+            client.close()
+        xvfb.close()

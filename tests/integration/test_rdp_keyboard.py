@@ -1,0 +1,104 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Typing through xfreerdp reaches an xterm in the session, under us and de.
+
+xterm runs `read l` and writes the line to a file. xfreerdp, in an Xvfb
+of its own (us keymap), is logged in; a click into xfreerdp's window
+where it shows the xterm goes to the session as an RDP pointer event and
+focuses the xterm; then xdotool types into xfreerdp, which sends
+scancodes, and oriel turns them into keys through the session's keymap
+(the us layout): lower and upper case, Shift held around a capital, and
+characters that need Shift ('@', '|'), then Return. The file must hold
+exactly that line. RDP is set up in the config file's [rdp] section.
+
+Then the same under the German layout: the session's keymap is de, and
+so is the Xvfb's (setxkbmap de) where xfreerdp runs, so that xdotool
+types '@' as AltGr+Q, '|' as AltGr+<, and 'ä' and '€' (AltGr+E) as de
+keys; the scancodes of those keys give the same characters in the
+session.
+"""
+import shlex
+import tempfile
+from pathlib import Path
+
+import harness
+import rdp
+import vnc
+from harness import NotYet, Session, TestFailure, expect_eq, tool
+
+PASSWORD = "typist-Pass-5521"
+TYPED = {"us": "hello World@|", "de": "hello World@|\u00e4\u20ac"}
+
+
+def main():
+    for layout in ("us", "de"):
+        typing(layout)
+
+
+def typing(layout):
+    with tempfile.TemporaryDirectory(prefix="oriel-rdp-kbd-") as d:
+        d = Path(d)
+        users = vnc.write_users_file(d, [("typist", PASSWORD)])
+        port = vnc.free_port()
+        config = d / "oriel.ini"
+        # RDP from the config file's [rdp] section, this time.
+        config.write_text("[keyboard]\nlayout = %s\n\n[rdp]\nlisten = %s:%d\nusers = %s\n"
+                          % (layout, rdp.LOCALHOST, port, users))
+        with Session(outputs=["1024x768"], config=config) as s:
+            out = s.tmp / "typed.txt"
+            script = 'read l; printf "%%s\\n" "$l" > %s.tmp && mv %s.tmp %s' % (
+                shlex.quote(str(out)), shlex.quote(str(out)), shlex.quote(str(out)))
+            xterm = s.spawn_x([tool("xterm"), "-u8", "-bg", "white", "-fg", "black",
+                               "-geometry", "80x10+40+60", "-title", "rdp keyboard",
+                               "-e", "sh", "-c", script])
+            win = s.wait_window(app_id="XTerm", kind="x11",
+                                where=lambda w: w["width"] > 0 and w["height"] > 0)
+            rdp.wait_listening(s, port)
+            s.park_pointer()
+            keymap = None if layout == "us" else layout
+            with rdp.client_in_xvfb(s, port, "typist", PASSWORD, ["/size:1024x768"],
+                                    keymap=keymap) as (xvfb, client):
+                cx = win["x"] + win["width"] // 2
+                cy = win["y"] + win["height"] // 2
+
+                def shows_xterm():
+                    x, y, w, h, wid = client.window()
+                    px = xvfb.screen().pixel(x + cx, y + cy)
+                    if min(px) < 200:
+                        raise NotYet("xfreerdp shows #%s where the xterm is" %
+                                     harness.colour_hex(px))
+                    return x, y, wid
+                x, y, wid = s.wait_for(shows_xterm, what="xfreerdp to show the xterm")
+                xvfb.xdotool("windowfocus", "--sync", wid)
+                xvfb.xdotool("mousemove", "--sync", x + cx, y + cy)
+                xvfb.xdotool("click", "1")
+                s.wait_window(id=win["id"], where=lambda w: w["focused"],
+                              what="xterm to be focused after the click through RDP")
+                xwid = s.wait_x_window("XTerm")
+
+                def x_focus():
+                    res = s.x_tool(tool("xdotool"), "getwindowfocus", check=False)
+                    if res.stdout.strip() != str(xwid):
+                        raise NotYet("X focus is %r, xterm is %d" % (res.stdout.strip(), xwid))
+                    return True
+                s.wait_for(x_focus, what="X input focus on xterm")
+
+                xvfb.xdotool("type", "--delay", "40", "hello ")
+                xvfb.xdotool("keydown", "shift", "key", "w", "keyup", "shift")
+                xvfb.xdotool("type", "--delay", "40", TYPED[layout][7:])
+                xvfb.xdotool("key", "Return")
+
+                def written():
+                    if not out.exists():
+                        if not xterm.alive():
+                            raise TestFailure("xterm exited (%s) without writing %s"
+                                              % (xterm.proc.returncode, out))
+                        raise NotYet("%s not written yet" % out)
+                    return out.read_text(encoding="utf-8", errors="replace")
+                got = s.wait_for(written, what="xterm's shell to read the typed line")
+                expect_eq(got, TYPED[layout] + "\n", "line typed through xfreerdp into "
+                          "xterm under %s" % layout)
+
+
+if __name__ == "__main__":
+    harness.run(main)

@@ -62,7 +62,7 @@ static bool listen_tcp(struct rdp_server *rdp, const char *spec) {
 		return false;
 	}
 	int fds[8];
-	char error[256];
+	char error[256] = "";
 	int n = remote_listen_tcp(spec, fds, 8, error, sizeof(error));
 	if (error[0]) {
 		wlr_log(WLR_ERROR, "RDP: %s", error);

@@ -123,33 +123,6 @@ static bool load_passwords(struct vnc_server *vnc, const char *path) {
 	return true;
 }
 
-static bool load_users(struct vnc_server *vnc, const char *path) {
-	FILE *f = fopen(path, "r");
-	if (!f) {
-		wlr_log_errno(WLR_ERROR, "VNC: cannot open the users file %s", path);
-		return false;
-	}
-	char *text = malloc(USERS_FILE_MAX_BYTES + 1);
-	size_t len = text ? fread(text, 1, USERS_FILE_MAX_BYTES + 1, f) : 0;
-	fclose(f);
-	char error[256];
-	if (!text) {
-		wlr_log(WLR_ERROR, "VNC: out of memory reading %s", path);
-		return false;
-	}
-	bool ok = users_file_parse(&vnc->users, text, len, error, sizeof(error));
-	free(text);
-	if (!ok) {
-		wlr_log(WLR_ERROR, "VNC: %s:%s", path, error);
-		return false;
-	}
-	if (vnc->users.n_entries == 0) {
-		wlr_log(WLR_ERROR, "VNC: the users file %s has no user", path);
-		return false;
-	}
-	return true;
-}
-
 static int handle_account_checked(int fd, uint32_t mask, void *data) {
 	struct vnc_server *vnc = data;
 	account_checker_dispatch(vnc->account_checker);
@@ -158,7 +131,10 @@ static int handle_account_checked(int fd, uint32_t mask, void *data) {
 
 static bool start_accounts(struct vnc_server *vnc) {
 	const struct options_vnc *options = vnc->options;
-	if (options->users_file && !load_users(vnc, options->users_file)) {
+	char error[256];
+	if (options->users_file && !users_file_load(&vnc->users, options->users_file, error,
+			sizeof(error))) {
+		wlr_log(WLR_ERROR, "VNC: %s", error);
 		return false;
 	}
 	struct account_checker_config config = {

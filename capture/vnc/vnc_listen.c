@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
-#include <netdb.h>
 #include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +9,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 #include <wlr/util/log.h>
+#include "capture/remote/tcp_listen.h"
 #include "capture/vnc/vnc_private.h"
 #include "compositor/options.h"
 #include "compositor/server.h"
@@ -69,41 +69,16 @@ static bool listen_tcp(struct vnc_server *vnc, const char *spec) {
 		wlr_log(WLR_ERROR, "VNC: bad listen address %s", spec);
 		return false;
 	}
-	char port[16];
-	snprintf(port, sizeof(port), "%d", address.port);
-	struct addrinfo hints = {
-		.ai_family = AF_UNSPEC,
-		.ai_socktype = SOCK_STREAM,
-		.ai_flags = AI_PASSIVE | AI_NUMERICSERV,
-	};
-	struct addrinfo *result;
-	int err = getaddrinfo(address.host, port, &hints, &result);
-	if (err != 0) {
-		wlr_log(WLR_ERROR, "VNC: cannot resolve %s: %s", address.host, gai_strerror(err));
-		return false;
+	int fds[8];
+	char error[256] = "";
+	int n = remote_listen_tcp(spec, fds, 8, error, sizeof(error));
+	if (error[0]) {
+		wlr_log(WLR_ERROR, "VNC: %s", error);
 	}
-	int n_bound = 0;
-	for (struct addrinfo *ai = result; ai; ai = ai->ai_next) {
-		int fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK,
-			ai->ai_protocol);
-		if (fd < 0) {
-			continue;
-		}
-		int one = 1;
-		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-		if (ai->ai_family == AF_INET6) {
-			setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof(one));
-		}
-		if (bind(fd, ai->ai_addr, ai->ai_addrlen) < 0 || listen(fd, SOMAXCONN) < 0) {
-			wlr_log_errno(WLR_ERROR, "VNC: cannot listen on %s", spec);
-			close(fd);
-			continue;
-		}
-		add_listener(vnc, fd, NULL, &address);
-		n_bound++;
+	for (int i = 0; i < n; i++) {
+		add_listener(vnc, fds[i], NULL, &address);
 	}
-	freeaddrinfo(result);
-	if (n_bound == 0) {
+	if (n == 0) {
 		return false;
 	}
 	wlr_log(WLR_INFO, "VNC: listening on %s:%d%s", address.host, address.port,

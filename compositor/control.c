@@ -116,21 +116,25 @@ static bool control_add_interfaces(struct control *control) {
 		sd_bus_slot **slot;
 		const char *interface;
 		const sd_bus_vtable *vtable;
+		void *userdata;
 	} interfaces[] = {
-		{ &control->outputs_slot, CONTROL_IFACE_OUTPUTS, control_outputs_vtable },
-		{ &control->windows_slot, CONTROL_IFACE_WINDOWS, control_windows_vtable },
+		{ &control->outputs_slot, CONTROL_IFACE_OUTPUTS, control_outputs_vtable, control },
+		{ &control->windows_slot, CONTROL_IFACE_WINDOWS, control_windows_vtable, control },
 		{ &control->screenshot_slot, CONTROL_IFACE_SCREENSHOT,
-			control_screenshot_vtable },
-		{ &control->input_slot, CONTROL_IFACE_INPUT, control_input_vtable },
-		{ &control->vnc_slot, CONTROL_IFACE_VNC, control_vnc_vtable },
-		{ &control->rdp_slot, CONTROL_IFACE_RDP, control_rdp_vtable },
-		{ &control->casts_slot, CONTROL_IFACE_CASTS, control_casts_vtable },
+			control_screenshot_vtable, control },
+		{ &control->input_slot, CONTROL_IFACE_INPUT, control_input_vtable, control },
+		{ &control->vnc_slot, CONTROL_IFACE_VNC, control_remote_server_vtable,
+			&control->vnc },
+		{ &control->rdp_slot, CONTROL_IFACE_RDP, control_remote_server_vtable,
+			&control->rdp },
+		{ &control->casts_slot, CONTROL_IFACE_CASTS, control_casts_vtable, control },
 		{ &control->permission_slot, CONTROL_IFACE_PERMISSION,
-			control_permission_vtable },
+			control_permission_vtable, control },
 	};
 	for (size_t i = 0; i < ARRAY_LEN(interfaces); i++) {
 		int r = sd_bus_add_object_vtable(control->bus, interfaces[i].slot,
-			CONTROL_PATH, interfaces[i].interface, interfaces[i].vtable, control);
+			CONTROL_PATH, interfaces[i].interface, interfaces[i].vtable,
+			interfaces[i].userdata);
 		if (r < 0) {
 			wlr_log(WLR_ERROR, "control: cannot export %s: %s",
 				interfaces[i].interface, strerror(-r));
@@ -145,6 +149,8 @@ struct control *control_create(struct server *server) {
 	control->server = server;
 	wl_list_init(&control->remotes);
 	control->next_remote_id = 1;
+	control_vnc_init(control);
+	control_rdp_init(control);
 
 	int r = sd_bus_open_user(&control->bus);
 	if (r < 0) {
@@ -205,9 +211,9 @@ void control_destroy(struct control *control) {
 	control_remote_finish(control);
 	control_share_finish(control);
 	control->rdp_slot = sd_bus_slot_unref(control->rdp_slot);
-	control_rdp_finish(control);
+	control_remote_server_finish(&control->rdp);
 	control->vnc_slot = sd_bus_slot_unref(control->vnc_slot);
-	control_vnc_finish(control);
+	control_remote_server_finish(&control->vnc);
 	control->input_slot = sd_bus_slot_unref(control->input_slot);
 	control->screenshot_slot = sd_bus_slot_unref(control->screenshot_slot);
 	control->windows_slot = sd_bus_slot_unref(control->windows_slot);

@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdint.h>
 #include <systemd/sd-bus.h>
+#include "compositor/control_remote_server.h"
 #include <wayland-server-core.h>
 
 #define CONTROL_BUS_NAME "org.oriel.Compositor"
@@ -37,12 +38,11 @@ struct control {
 	sd_bus_slot *windows_slot;
 	sd_bus_slot *screenshot_slot;
 	sd_bus_slot *input_slot;
+	/* The Vnc and Rdp interfaces (control_remote_server.h). */
 	sd_bus_slot *vnc_slot;
-	/* A VNC server StartListener started (none ran): ours to destroy. */
-	struct vnc_server *vnc;
+	struct control_remote_server vnc;
 	sd_bus_slot *rdp_slot;
-	/* An RDP server StartListener started (none ran): ours to destroy. */
-	struct rdp_server *rdp;
+	struct control_remote_server rdp;
 	sd_bus_slot *casts_slot;
 	/* control_casts.c: PipeWire casts and their connection, made on first use. */
 	struct control_casts *casts;
@@ -64,15 +64,13 @@ extern const sd_bus_vtable control_outputs_vtable[];
 extern const sd_bus_vtable control_windows_vtable[];
 extern const sd_bus_vtable control_screenshot_vtable[];
 extern const sd_bus_vtable control_input_vtable[];
-extern const sd_bus_vtable control_vnc_vtable[];
-extern const sd_bus_vtable control_rdp_vtable[];
+
 extern const sd_bus_vtable control_casts_vtable[];
 extern const sd_bus_vtable control_permission_vtable[];
 
-/* control_vnc.c: destroys the VNC server the control API started, if any. */
-void control_vnc_finish(struct control *control);
-/* control_rdp.c: destroys the RDP server the control API started, if any. */
-void control_rdp_finish(struct control *control);
+/* control_vnc.c and control_rdp.c: their servers' functions for the interface. */
+void control_vnc_init(struct control *control);
+void control_rdp_init(struct control *control);
 /* control_casts.c: ends every cast and disconnects from PipeWire. */
 void control_casts_finish(struct control *control);
 /* control_casts.c: fn(source, client) for each live cast. */

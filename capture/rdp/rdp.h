@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 struct server;
+struct remote_client_info;
 struct rdp_server;
 
 /* Call after server_start. NULL on failure (the reason is logged). */
@@ -37,13 +38,8 @@ int rdp_listen_start(struct rdp_server *rdp, const char *spec, char *error,
 /* Stops the listener(s) started for spec; clients stay. 0, -EINVAL or -ENOENT. */
 int rdp_listen_stop(struct rdp_server *rdp, const char *spec);
 
-struct rdp_client_info {
-	uint64_t id;
-	char peer[64]; /* numeric address */
-	bool view_only;
-};
 /* Fills up to max entries, oldest session first; returns how many sessions there are. */
-size_t rdp_list_clients(struct rdp_server *rdp, struct rdp_client_info *out, size_t max);
+size_t rdp_list_clients(struct rdp_server *rdp, struct remote_client_info *out, size_t max);
 /* Disconnects a session's client; false when no session has that id. */
 bool rdp_disconnect_client(struct rdp_server *rdp, uint64_t id);
 /* The certificate's file and SHA-256 fingerprint ("AB:CD:..."). */

@@ -12,6 +12,7 @@
 #include "capture/remote/account_check.h"
 #include "capture/remote/preauth_limits.h"
 #include "capture/rdp/rdp.h"
+#include "capture/remote/client_info.h"
 #include "capture/rdp/rdp_private.h"
 #include "compositor/options.h"
 #include "compositor/server.h"
@@ -418,7 +419,7 @@ void rdp_peers_finish(struct rdp_server *rdp) {
 	}
 }
 
-size_t rdp_list_clients(struct rdp_server *rdp, struct rdp_client_info *out, size_t max) {
+size_t rdp_list_clients(struct rdp_server *rdp, struct remote_client_info *out, size_t max) {
 	size_t n = 0;
 	struct rdp_peer *peer;
 	/* Newest first in the list: walk it backwards. */

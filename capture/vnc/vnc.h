@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct remote_client_info;
 struct server;
 struct vnc_server;
 
@@ -39,13 +40,8 @@ int vnc_listen_start(struct vnc_server *vnc, const char *spec, char *error,
 /* Stops the listener(s) started for spec; viewers stay. 0, -EINVAL or -ENOENT. */
 int vnc_listen_stop(struct vnc_server *vnc, const char *spec);
 
-struct vnc_client_info {
-	uint64_t id;
-	char peer[128]; /* numeric address, "unix" for a Unix socket */
-	bool view_only;
-};
 /* Fills up to max entries, oldest viewer first; returns how many viewers there are. */
-size_t vnc_list_clients(struct vnc_server *vnc, struct vnc_client_info *out, size_t max);
+size_t vnc_list_clients(struct vnc_server *vnc, struct remote_client_info *out, size_t max);
 /* Disconnects a viewer; false when no viewer has that id. */
 bool vnc_disconnect_client(struct vnc_server *vnc, uint64_t id);
 /* The certificate's file and SHA-256 fingerprint ("AB:CD:..."). */

@@ -7,6 +7,7 @@
 #include <wlr/util/log.h>
 #include "capture/output_capture.h"
 #include "capture/vnc/vnc.h"
+#include "capture/remote/client_info.h"
 #include "capture/vnc/vnc_private.h"
 #include "compositor/output.h"
 #include "compositor/server.h"
@@ -495,7 +496,7 @@ fail:
 	return NULL;
 }
 
-size_t vnc_list_clients(struct vnc_server *vnc, struct vnc_client_info *out, size_t max) {
+size_t vnc_list_clients(struct vnc_server *vnc, struct remote_client_info *out, size_t max) {
 	size_t n = 0;
 	struct vnc_client *client;
 	/* Newest first in the list: walk it backwards. */
@@ -504,7 +505,7 @@ size_t vnc_list_clients(struct vnc_server *vnc, struct vnc_client_info *out, siz
 			continue;
 		}
 		if (n < max) {
-			struct vnc_client_info *info = &out[n];
+			struct remote_client_info *info = &out[n];
 			info->id = client->id;
 			const char *host = client->cl->host;
 			snprintf(info->peer, sizeof(info->peer), "%s", host && host[0] ? host : "unix");

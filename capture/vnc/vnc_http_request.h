@@ -12,7 +12,7 @@
 
 #define VNC_HTTP_PATH_MAX 1024
 
-/* "GET " request headers that are not a WebSocket upgrade; data NUL-terminated. */
+/* GET or HEAD request headers that are not a WebSocket upgrade; data NUL-terminated. */
 bool vnc_http_is_plain_get(const char *data, size_t len);
 
 /*

@@ -174,6 +174,14 @@ static void publish_pending(struct vnc_relay *relay) {
 }
 
 static bool make_room(struct vnc_relay *relay) {
+	if (relay->queue_capacity - relay->queue_end >= READ_CHUNK) {
+		return true;
+	}
+	/*
+	 * Only now are the sent bytes at the front moved out of the way: moving
+	 * the rest at every read made sending a queue in pieces (TLS records)
+	 * cost its length squared.
+	 */
 	if (relay->queue_start > 0) {
 		memmove(relay->queue, relay->queue + relay->queue_start, in_queue(relay));
 		relay->queue_end -= relay->queue_start;
@@ -276,8 +284,14 @@ static bool take_local(struct vnc_relay *relay) {
 			relay->skip_outbound -= (size_t)n;
 		}
 	} else {
-		n = relay->pipe_read >= 0 ? splice_local(relay) :
-			read_to_queue(relay, relay->local.fd, SIZE_MAX);
+		char byte;
+		if (relay->pipe_read < 0 && local_unread(relay) == 0 &&
+				(n = recv(relay->local.fd, &byte, 1, MSG_PEEK | MSG_DONTWAIT)) <= 0) {
+			/* Nothing to read (or closed): no room to make for it. */
+		} else {
+			n = relay->pipe_read >= 0 ? splice_local(relay) :
+				read_to_queue(relay, relay->local.fd, SIZE_MAX);
+		}
 	}
 	publish_pending(relay);
 	atomic_store(&relay->reading, false);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * animate — an X11 benchmark app that repaints its whole window at a fixed
  * frame rate through MIT-SHM and writes a frame counter into its pixels.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * xpixel — prints the colour of one pixel of an X server's screen, as
  * RRGGBB, the way `grim -g "X,Y 1x1" -t ppm -` reads one from a Wayland

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """ScreenCast Start to first frame, for bench/run-portal. Runs with the
 system Python (python3-gi), like tests/integration/portal_client.py,
 whose Client it reuses.

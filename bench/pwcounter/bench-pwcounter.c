@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * bench-pwcounter — a PipeWire consumer that measures what a cast delivers
  * of bench/apps/animate:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * bench-viewer — a libvncclient viewer that measures what a VNC server
  * delivers of bench/apps/animate:

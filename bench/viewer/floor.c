@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The floor: the least CPU any VNC server must spend per frame of this
  * workload, timed in the viewer on the frame it received.

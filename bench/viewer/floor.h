@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #ifndef BENCH_FLOOR_H
 #define BENCH_FLOOR_H
 

@@ -1379,6 +1379,15 @@ class Session:
         res = self.x_tool(*argv, check=False)
         return [int(line) for line in res.stdout.split() if line.strip().isdigit()]
 
+    def wait_x_focus(self, wid, what="X input focus on xterm"):
+        """Waits until the X server's input focus is on window wid."""
+        def focused():
+            res = self.x_tool(tool("xdotool"), "getwindowfocus", check=False)
+            if res.stdout.strip() != str(wid):
+                raise NotYet("X focus is %r, want %d" % (res.stdout.strip(), wid))
+            return True
+        return self.wait_for(focused, what=what)
+
     def wait_x_window(self, cls, timeout=DEFAULT_TIMEOUT):
         def found():
             ids = self.x_search(cls=cls)

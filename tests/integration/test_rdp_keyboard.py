@@ -76,12 +76,7 @@ def typing(layout):
                               what="xterm to be focused after the click through RDP")
                 xwid = s.wait_x_window("XTerm")
 
-                def x_focus():
-                    res = s.x_tool(tool("xdotool"), "getwindowfocus", check=False)
-                    if res.stdout.strip() != str(xwid):
-                        raise NotYet("X focus is %r, xterm is %d" % (res.stdout.strip(), xwid))
-                    return True
-                s.wait_for(x_focus, what="X input focus on xterm")
+                s.wait_x_focus(xwid)
 
                 xvfb.xdotool("type", "--delay", "40", "hello ")
                 xvfb.xdotool("keydown", "shift", "key", "w", "keyup", "shift")

@@ -76,12 +76,7 @@ def session_capture(args, viewer_options):
                           what="xterm focused by the viewer's click")
             wid = s.wait_x_window("XTerm")
 
-            def x_focus():
-                res = s.x_tool(tool("xdotool"), "getwindowfocus", check=False)
-                if res.stdout.strip() != str(wid):
-                    raise NotYet("X focus is %r" % res.stdout.strip())
-                return True
-            s.wait_for(x_focus, what="X input focus on xterm")
+            s.wait_x_focus(wid)
             v.type(SECRET)
             v.keysym("Return")
 

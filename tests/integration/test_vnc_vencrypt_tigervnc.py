@@ -149,12 +149,7 @@ def main():
                           what="xterm focused by a click through TigerVNC's window")
             wid = s.wait_x_window("XTerm")
 
-            def x_focus():
-                res = s.x_tool(tool("xdotool"), "getwindowfocus", check=False)
-                if res.stdout.strip() != str(wid):
-                    raise NotYet("X focus is %r" % res.stdout.strip())
-                return True
-            s.wait_for(x_focus, what="X input focus on xterm")
+            s.wait_x_focus(wid)
             # No window manager in the Xvfb: give the viewer's window the
             # keyboard focus, as a click would under one.
             res = x.run(tool("xdotool"), "search", "--onlyvisible", "--name", "TigerVNC")

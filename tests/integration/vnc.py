@@ -608,12 +608,7 @@ def typing_test(layout):
                           what="xterm to be focused after the viewer's click")
             wid = s.wait_x_window("XTerm")
 
-            def x_focus():
-                res = s.x_tool(tool("xdotool"), "getwindowfocus", check=False)
-                if res.stdout.strip() != str(wid):
-                    raise NotYet("X focus is %r, xterm is %d" % (res.stdout.strip(), wid))
-                return True
-            s.wait_for(x_focus, what="X input focus on xterm")
+            s.wait_x_focus(wid)
 
             v.type("hello ")
             v.keysym("Shift_L", "down")

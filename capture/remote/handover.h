@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef ORIEL_CAPTURE_REMOTE_HANDOVER_H
+#define ORIEL_CAPTURE_REMOTE_HANDOVER_H
+
+/*
+ * The gateway's hand-over of a logged-in client to a user's session.
+ *
+ * The session's oriel listens on a Unix SOCK_SEQPACKET socket in its
+ * private runtime dir (--handover-socket) and takes requests only from
+ * root or its own user (SO_PEERCRED). The gateway connects, checks the
+ * session's SO_PEERCRED in turn, and sends one request:
+ *
+ *   HANDOVER_CONNECTION, with the client's socket as SCM_RIGHTS: the
+ *     client has passed its protocol's security handshake and login in
+ *     the gateway. For VNC that is VeNCrypt X509Plain up to and including
+ *     SecurityResult; the session goes on at ClientInit. The TLS
+ *     session's record state (keys, IVs, sequence numbers) comes along,
+ *     so the session encrypts and decrypts from then on and the gateway
+ *     copies nothing. Plaintext the gateway already read from the client
+ *     comes along as well.
+ *   HANDOVER_STATUS: how many clients the session has.
+ *
+ * The session answers each request with one struct handover_reply.
+ * Pure: no wlroots, shared by oriel and oriel-gateway.
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define HANDOVER_MAGIC 0x4f48524fu /* "ORHO" */
+#define HANDOVER_VERSION 1
+#define HANDOVER_PENDING_MAX 4096
+#define HANDOVER_KEY_MAX 32
+#define HANDOVER_IV_MAX 12
+
+enum handover_request {
+	HANDOVER_CONNECTION = 1,
+	HANDOVER_STATUS = 2,
+};
+
+enum handover_protocol {
+	HANDOVER_VNC = 1,
+};
+
+enum handover_flags {
+	HANDOVER_VIEW_ONLY = 1 << 0,
+	/* Disconnect the session's other clients first (the take-over policy). */
+	HANDOVER_TAKE_OVER = 1 << 1,
+};
+
+/* One direction of a TLS 1.3 connection's record layer. */
+struct handover_tls_direction {
+	uint8_t key[HANDOVER_KEY_MAX];
+	uint8_t iv[HANDOVER_IV_MAX];
+	uint64_t seq; /* the next record's sequence number */
+};
+
+struct handover_tls {
+	uint16_t version;  /* 0x0304: TLS 1.3, the only one handed over */
+	uint16_t cipher;   /* gnutls_cipher_algorithm_t: AES-128/256-GCM, ChaCha20-Poly1305 */
+	uint16_t key_size; /* bytes of key used */
+	uint16_t iv_size;  /* bytes of iv used */
+	struct handover_tls_direction read;  /* client to server */
+	struct handover_tls_direction write; /* server to client */
+};
+
+struct handover_message {
+	uint32_t magic;
+	uint16_t version;
+	uint16_t request;  /* enum handover_request */
+	uint16_t protocol; /* enum handover_protocol */
+	uint16_t flags;    /* enum handover_flags */
+	char user[64];     /* the login name, NUL-terminated */
+	char peer[128];    /* the client's numeric address, NUL-terminated */
+	struct handover_tls tls;
+	uint32_t n_pending;
+	uint8_t pending[HANDOVER_PENDING_MAX]; /* plaintext already read from the client */
+};
+
+struct handover_reply {
+	uint32_t magic;
+	uint16_t version;
+	uint16_t ok;      /* 1: taken (CONNECTION) or answered (STATUS) */
+	uint32_t clients; /* the session's clients, after a CONNECTION was taken */
+	uint32_t pid;     /* the session's oriel */
+	char error[128];  /* why not, when !ok */
+};
+
+/* False, with a sentence in error, when a received message is malformed. */
+bool handover_message_check(const struct handover_message *message, size_t size,
+	bool with_fd, char *error, size_t error_size);
+
+/*
+ * Sends message (with fd as SCM_RIGHTS when fd >= 0) on a connected
+ * SOCK_SEQPACKET socket, then waits up to timeout_ms for the reply.
+ * False with errno set (ETIMEDOUT, EPROTO for a malformed reply).
+ */
+bool handover_send(int sock, const struct handover_message *message, int fd,
+	int timeout_ms, struct handover_reply *reply);
+
+/*
+ * Receives one request: *fd is the passed socket or -1. Returns the
+ * message's size, 0 when the peer hung up, -1 on error (errno).
+ */
+ssize_t handover_receive(int sock, struct handover_message *message, int *fd);
+
+/* Connects to a session's socket and checks that it runs as uid; -1 (errno) if not. */
+int handover_connect(const char *path, uid_t uid, pid_t *pid);
+
+#endif

@@ -46,7 +46,8 @@ static bool send_frame(struct rdp_peer *peer) {
 	pixman_region32_clear(&peer->damage);
 	peer->frame_id++;
 	peer->last_frame_ms = rdp_now_ms();
-	bool ok = rdp_encoder_send(peer, &damage);
+	bool ok = rdp_gfx_ready(peer) ? rdp_gfx_send_frame(peer, &damage) :
+		rdp_encoder_send(peer, &damage);
 	pixman_region32_fini(&damage);
 	count_frame(peer);
 	return ok;
@@ -72,10 +73,23 @@ static int handle_writable(int fd, uint32_t mask, void *data) {
 	return 0;
 }
 
-/* A client whose desktop differs from ours is reactivated with ours. */
+/*
+ * A client whose desktop differs from ours is reactivated with ours, or
+ * through the graphics pipeline gets a graphics reset with it.
+ */
 static bool resize_client(struct rdp_peer *peer) {
 	rdpSettings *settings = peer->client->settings;
 	struct rdp_server *rdp = peer->rdp;
+	if (rdp_gfx_ready(peer)) {
+		if (!rdp_gfx_resize(peer)) {
+			rdp_peer_drop(peer, "cannot resize the client's graphics surface");
+			return false;
+		}
+		return true;
+	}
+	if (rdp_gfx_expected(peer)) {
+		return true; /* its surface will have the size of the time */
+	}
 	if (settings->DesktopWidth == (UINT32)rdp->width &&
 			settings->DesktopHeight == (UINT32)rdp->height) {
 		return true;
@@ -104,7 +118,13 @@ static void send_due(struct rdp_peer *peer) {
 			peer->writable) {
 		return;
 	}
-	if (rdp_peer_uses_acks(peer) && peer->frame_id - peer->acked_id >= MAX_UNACKED) {
+	if (rdp_gfx_ready(peer)) {
+		if (!rdp_gfx_may_send(peer)) {
+			return; /* the acknowledgement schedules again */
+		}
+	} else if (rdp_gfx_expected(peer)) {
+		return; /* its graphics pipeline is being set up */
+	} else if (rdp_peer_uses_acks(peer) && peer->frame_id - peer->acked_id >= MAX_UNACKED) {
 		return; /* the acknowledgement schedules again */
 	}
 	int64_t interval = 1000 / peer->rdp->options->max_fps;
@@ -116,7 +136,7 @@ static void send_due(struct rdp_peer *peer) {
 		}
 		return;
 	}
-	if (!rdp_encoder_prepare(peer)) {
+	if (!rdp_gfx_ready(peer) && !rdp_encoder_prepare(peer)) {
 		rdp_peer_drop(peer, "cannot set the encoder up");
 		return;
 	}
@@ -225,6 +245,11 @@ void rdp_display_activated(struct rdp_peer *peer) {
 	peer->acked_id = peer->frame_id;
 	damage_all(peer);
 	rdp_cursor_send(peer);
+	rdp_display_schedule(peer);
+}
+
+void rdp_display_refresh(struct rdp_peer *peer) {
+	damage_all(peer);
 	rdp_display_schedule(peer);
 }
 

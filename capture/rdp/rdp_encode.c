@@ -105,7 +105,7 @@ static bool send_remotefx(struct rdp_peer *peer, const pixman_region32_t *damage
 	}
 	size_t n_messages = 0;
 	RFX_MESSAGE *messages = rfx_encode_messages_ex(enc->rfx, rects, (size_t)n_boxes,
-		rdp->fb, (UINT32)rdp->width, (UINT32)rdp->height, (UINT32)rdp->width * 4,
+		rdp->fb, (UINT32)rdp->width, (UINT32)rdp->height, (UINT32)rdp->stride,
 		&n_messages, settings->MultifragMaxRequestSize);
 	free(rects);
 	if (!messages) {
@@ -191,11 +191,11 @@ static bool send_planar(struct rdp_peer *peer, const pixman_region32_t *damage) 
 				int w = boxes[b].x2 - x < TILE ? boxes[b].x2 - x : TILE;
 				int h = boxes[b].y2 - y < TILE ? boxes[b].y2 - y : TILE;
 				UINT32 size = 0;
-				const uint8_t *src = rdp->fb + ((size_t)y * rdp->width + x) * 4;
+				const uint8_t *src = rdp->fb + (size_t)y * rdp->stride + (size_t)x * 4;
 				/* The encoder allocates what the tile needs. */
 				BYTE *data = freerdp_bitmap_compress_planar(enc->planar, src,
 					PIXEL_FORMAT_BGRX32, (UINT32)w, (UINT32)h,
-					(UINT32)rdp->width * 4, NULL, &size);
+					(UINT32)rdp->stride, NULL, &size);
 				if (!data) {
 					send_bitmaps(peer, n);
 					return false;

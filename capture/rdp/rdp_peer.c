@@ -65,6 +65,7 @@ static void peer_free(struct rdp_peer *peer) {
 		rdp->n_sessions--;
 		rdp_input_peer_gone(peer);
 	}
+	rdp_channels_finish_peer(peer);
 	rdp_display_finish_peer(peer);
 	wl_list_remove(&peer->link);
 	freerdp_peer *client = peer->client;
@@ -121,7 +122,7 @@ static bool peer_dispatch(struct rdp_peer *peer) {
 			"the client disconnected");
 		return false;
 	}
-	return true;
+	return rdp_channels_check(peer);
 }
 
 static int handle_readable(int fd, uint32_t mask, void *data) {
@@ -157,6 +158,9 @@ static void become_session(struct rdp_peer *peer) {
 	rdp_server_session_started(rdp, peer);
 	if (peer->client->activated) {
 		rdp_display_activated(peer);
+		if (peer->in_freerdp == 0) {
+			rdp_channels_check(peer); /* else right after FreeRDP returns */
+		}
 	}
 }
 
@@ -356,6 +360,7 @@ static bool setup_client(struct rdp_peer *peer) {
 	settings->FrameMarkerCommandEnabled = TRUE;
 	settings->SurfaceFrameMarkerEnabled = TRUE;
 	settings->DesktopResize = TRUE;
+	settings->SupportGraphicsPipeline = TRUE; /* cleared for clients without it */
 	settings->DesktopWidth = (UINT32)rdp->width;
 	settings->DesktopHeight = (UINT32)rdp->height;
 
@@ -366,7 +371,8 @@ static bool setup_client(struct rdp_peer *peer) {
 	client->PostConnect = handle_post_connect;
 	client->Activate = handle_activate;
 	rdp_input_init_peer(peer);
-	return rdp_display_init_peer(peer) && watch_client(peer);
+	return rdp_display_init_peer(peer) && rdp_channels_init_peer(peer) &&
+		watch_client(peer);
 }
 
 void rdp_peer_create(struct rdp_server *rdp, int fd) {

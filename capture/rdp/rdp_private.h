@@ -4,6 +4,7 @@
 
 /* Shared between the capture/rdp/rdp_*.c files; not for the rest of oriel. */
 
+#include <freerdp/channels/rdpgfx.h>
 #include <freerdp/freerdp.h>
 #include <freerdp/peer.h>
 #include <pixman.h>
@@ -28,12 +29,15 @@ struct rdp_server {
 
 	/*
 	 * The served output and its pixels: bytes B,G,R,X (FreeRDP's BGRX32),
-	 * kept up to date from the capture's damage.
+	 * kept up to date from the capture's damage. Rows and columns are
+	 * padded to 16 (stays black): H.264 encodes whole macroblocks.
 	 */
 	struct output *output;
 	struct output_capture *capture;
 	uint8_t *fb;
 	int width, height;
+	int stride;                        /* bytes per row */
+	int padded_width, padded_height;   /* multiples of 16 */
 	struct wl_listener capture_frame;
 	struct wl_listener capture_destroy;
 	struct wl_listener outputs_changed;
@@ -106,6 +110,17 @@ struct rdp_peer {
 	uint64_t stat_bytes;
 	int64_t stat_since_ms;
 
+	/* Channels (rdp_channels.c): the peer's virtual channel manager. */
+	HANDLE vcm;
+	struct wl_event_source *vcm_source;
+	bool dynamic_channels_opened;
+
+	/* Graphics pipeline (rdp_gfx.c), when the client announced it. */
+	struct rdp_gfx *gfx;
+
+	/* Display Control (rdp_disp.c): the client resizes the output. */
+	struct rdp_disp *disp;
+
 	/* Input (rdp_input.c) */
 	bool input_used; /* pressed something: release all when it goes */
 };
@@ -116,6 +131,9 @@ int64_t rdp_now_ms(void);
 bool rdp_desktop_to_layout(struct rdp_server *rdp, int x, int y, double *lx, double *ly);
 /* A session began: the output may take the size its client asked for. */
 void rdp_server_session_started(struct rdp_server *rdp, struct rdp_peer *peer);
+/* A client asks for another desktop size (Display Control); false if refused. */
+bool rdp_server_client_resize(struct rdp_server *rdp, struct rdp_peer *peer,
+	int width, int height);
 
 /* rdp_listen.c */
 bool rdp_listen_init(struct rdp_server *rdp);
@@ -150,6 +168,8 @@ void rdp_display_damage(struct rdp_server *rdp, const pixman_region32_t *damage)
 /* The desktop changed size: every session is reactivated with it. */
 void rdp_display_resized(struct rdp_server *rdp);
 void rdp_display_schedule(struct rdp_peer *peer);
+/* The client needs the whole desktop again (e.g. a new graphics surface). */
+void rdp_display_refresh(struct rdp_peer *peer);
 
 /* rdp_encode.c */
 struct rdp_encoder *rdp_encoder_create(void);
@@ -160,6 +180,48 @@ bool rdp_encoder_prepare(struct rdp_peer *peer);
 bool rdp_encoder_send(struct rdp_peer *peer, const pixman_region32_t *damage);
 /* Whether the client acknowledges frames (then frames carry markers). */
 bool rdp_peer_uses_acks(struct rdp_peer *peer);
+
+/* rdp_channels.c: static and dynamic virtual channels of a peer. */
+bool rdp_channels_init_peer(struct rdp_peer *peer);
+void rdp_channels_finish_peer(struct rdp_peer *peer);
+/* After FreeRDP read from the client: opens the dynamic channels once the
+ * client's drdynvc is ready, and sends what channels queued; false when
+ * the peer is dropped. */
+bool rdp_channels_check(struct rdp_peer *peer);
+/* Sends what channels queued (their writes only queue); false when the peer is dropped. */
+bool rdp_channels_flush(struct rdp_peer *peer);
+
+/* rdp_gfx.c: the graphics pipeline (RDPGFX) channel. */
+bool rdp_gfx_open(struct rdp_peer *peer);
+void rdp_gfx_close(struct rdp_peer *peer);
+/* The client announced GFX, and its channel may still come: no classic frames. */
+bool rdp_gfx_expected(struct rdp_peer *peer);
+/* Its surface is up: frames go through GFX. */
+bool rdp_gfx_ready(struct rdp_peer *peer);
+/* Whether another frame may go now (acknowledgements, queue depth). */
+bool rdp_gfx_may_send(struct rdp_peer *peer);
+/* Encodes damage (desktop coordinates) and sends it as one GFX frame. */
+bool rdp_gfx_send_frame(struct rdp_peer *peer, const pixman_region32_t *damage);
+/* The desktop's size changed: new graphics reset and surface. */
+bool rdp_gfx_resize(struct rdp_peer *peer);
+
+/* rdp_gfx_encode.c: the codecs of GFX frames. */
+struct rdp_gfx_encoder;
+/* Whether FreeRDP's H.264 encoder works here (tried once, then known). */
+bool rdp_gfx_h264_available(void);
+struct rdp_gfx_encoder *rdp_gfx_encoder_create(bool h264, int width, int height);
+void rdp_gfx_encoder_destroy(struct rdp_gfx_encoder *encoder);
+const char *rdp_gfx_encoder_name(const struct rdp_gfx_encoder *encoder);
+/*
+ * Fills cmd (codec, data, bounds) for damage of fb (stride bytes a row);
+ * the data stays the encoder's until its next call. False on failure.
+ */
+bool rdp_gfx_encode(struct rdp_gfx_encoder *encoder, const uint8_t *fb, int stride,
+	const pixman_region32_t *damage, RDPGFX_SURFACE_COMMAND *cmd);
+
+/* rdp_disp.c: the Display Control channel. */
+bool rdp_disp_open(struct rdp_peer *peer);
+void rdp_disp_close(struct rdp_peer *peer);
 
 /* rdp_input.c */
 void rdp_input_init_peer(struct rdp_peer *peer);

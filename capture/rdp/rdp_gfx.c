@@ -1,0 +1,342 @@
+/* SPDX-License-Identifier: MIT */
+#include <stdlib.h>
+#include <time.h>
+#include <freerdp/server/rdpgfx.h>
+#include <winpr/synch.h>
+#include <wlr/util/log.h>
+#include "capture/rdp/rdp_private.h"
+#include "compositor/server.h"
+#include "compositor/util.h"
+
+/*
+ * The graphics pipeline (MS-RDPEGFX) for clients that announce it. Once
+ * the client advertised its capabilities, the best version both know is
+ * confirmed, with H.264 when the client takes it and FreeRDP encodes it
+ * here. Then one surface, the desktop's size padded to 16, is mapped to
+ * the output at 0,0, and each frame is StartFrame, one surface command,
+ * EndFrame. The client's frame acknowledgements pace the frames (at most
+ * MAX_UNACKED unacknowledged); a client that suspends them is paced by
+ * its socket alone (rdp_display.c waits while FreeRDP's output buffer
+ * is full). A resize resets the graphics and makes a new surface.
+ *
+ * The channel's messages are read in oriel's loop: FreeRDP 2 would start
+ * a thread per channel, which its API cannot turn off, so the flag in
+ * the first fields of its private state is cleared (FreeRDP 2.0 to 2.11
+ * share that layout; FreeRDP 3 makes it public).
+ */
+
+#define MAX_UNACKED 2
+#define SURFACE_ID 1
+/* A client that opens the channel but says nothing gets classic updates. */
+#define CAPS_TIMEOUT_MS 5000
+
+struct rdp_gfx {
+	struct rdp_peer *peer;
+	RdpgfxServerContext *context;
+	struct wl_event_source *source;
+	struct wl_event_source *caps_deadline;
+	bool failed;       /* classic updates instead */
+	bool confirmed;    /* capabilities confirmed */
+	bool h264;
+	bool surface;      /* created and mapped */
+	int width, height; /* the desktop the surface is for */
+	bool acks_suspended;
+	uint32_t acked_id;
+	struct rdp_gfx_encoder *encoder;
+};
+
+struct rdpgfx_private_head {
+	void *zgfx;
+	BOOL ownThread;
+};
+
+static struct rdp_gfx *gfx_of(RdpgfxServerContext *context) {
+	return context->custom;
+}
+
+static const char *version_name(UINT32 version) {
+	switch (version) {
+	case RDPGFX_CAPVERSION_8: return "8.0";
+	case RDPGFX_CAPVERSION_81: return "8.1";
+	case RDPGFX_CAPVERSION_10: return "10.0";
+	case RDPGFX_CAPVERSION_101: return "10.1";
+	case RDPGFX_CAPVERSION_102: return "10.2";
+	case RDPGFX_CAPVERSION_103: return "10.3";
+	case RDPGFX_CAPVERSION_104: return "10.4";
+	case RDPGFX_CAPVERSION_105: return "10.5";
+	case RDPGFX_CAPVERSION_106: return "10.6";
+	case RDPGFX_CAPVERSION_106_ERR: return "10.6";
+	case RDPGFX_CAPVERSION_107: return "10.7";
+	}
+	return NULL;
+}
+
+static bool client_takes_h264(const RDPGFX_CAPSET *caps) {
+	switch (caps->version) {
+	case RDPGFX_CAPVERSION_8:
+		return false;
+	case RDPGFX_CAPVERSION_81:
+		return caps->flags & RDPGFX_CAPS_FLAG_AVC420_ENABLED;
+	case RDPGFX_CAPVERSION_101:
+		/* No flags; FreeRDP's client offers it with H.264 turned off too. */
+		return false;
+	}
+	return !(caps->flags & RDPGFX_CAPS_FLAG_AVC_DISABLED);
+}
+
+/*
+ * The client's newest capability set that we know; with h264, the newest
+ * of those that take H.264 if there is one. NULL if none.
+ */
+static const RDPGFX_CAPSET *best_caps(const RDPGFX_CAPS_ADVERTISE_PDU *advertise, bool h264) {
+	const RDPGFX_CAPSET *best = NULL, *best_h264 = NULL;
+	for (UINT16 i = 0; i < advertise->capsSetCount; i++) {
+		const RDPGFX_CAPSET *caps = &advertise->capsSets[i];
+		if (!version_name(caps->version)) {
+			continue;
+		}
+		if (!best || caps->version > best->version) {
+			best = caps;
+		}
+		if (client_takes_h264(caps) && (!best_h264 || caps->version > best_h264->version)) {
+			best_h264 = caps;
+		}
+	}
+	return h264 && best_h264 ? best_h264 : best;
+}
+
+static bool create_surface(struct rdp_gfx *gfx) {
+	struct rdp_server *rdp = gfx->peer->rdp;
+	RdpgfxServerContext *context = gfx->context;
+	if (gfx->surface) {
+		RDPGFX_DELETE_SURFACE_PDU del = { .surfaceId = SURFACE_ID };
+		if (context->DeleteSurface(context, &del) != CHANNEL_RC_OK) {
+			return false;
+		}
+		gfx->surface = false;
+	}
+	rdp_gfx_encoder_destroy(gfx->encoder);
+	gfx->encoder = NULL;
+	MONITOR_DEF monitor = {
+		.left = 0, .top = 0, .right = rdp->width - 1, .bottom = rdp->height - 1,
+		.flags = MONITOR_PRIMARY,
+	};
+	RDPGFX_RESET_GRAPHICS_PDU reset = {
+		.width = (UINT32)rdp->width,
+		.height = (UINT32)rdp->height,
+		.monitorCount = 1,
+		.monitorDefArray = &monitor,
+	};
+	RDPGFX_CREATE_SURFACE_PDU create = {
+		.surfaceId = SURFACE_ID,
+		.width = (UINT16)rdp->padded_width,
+		.height = (UINT16)rdp->padded_height,
+		.pixelFormat = GFX_PIXEL_FORMAT_XRGB_8888,
+	};
+	RDPGFX_MAP_SURFACE_TO_OUTPUT_PDU map = { .surfaceId = SURFACE_ID };
+	if (context->ResetGraphics(context, &reset) != CHANNEL_RC_OK ||
+			context->CreateSurface(context, &create) != CHANNEL_RC_OK ||
+			context->MapSurfaceToOutput(context, &map) != CHANNEL_RC_OK) {
+		return false;
+	}
+	gfx->encoder = rdp_gfx_encoder_create(gfx->h264, rdp->padded_width, rdp->padded_height);
+	if (!gfx->encoder) {
+		return false;
+	}
+	gfx->surface = true;
+	gfx->acked_id = gfx->peer->frame_id;
+	gfx->width = rdp->width;
+	gfx->height = rdp->height;
+	rdpSettings *settings = gfx->peer->client->settings;
+	settings->DesktopWidth = (UINT32)rdp->width;
+	settings->DesktopHeight = (UINT32)rdp->height;
+	rdp_display_refresh(gfx->peer);
+	return true;
+}
+
+static UINT handle_caps_advertise(RdpgfxServerContext *context,
+		const RDPGFX_CAPS_ADVERTISE_PDU *advertise) {
+	struct rdp_gfx *gfx = gfx_of(context);
+	struct rdp_peer *peer = gfx->peer;
+	const RDPGFX_CAPSET *best = best_caps(advertise, rdp_gfx_h264_available());
+	if (!best) {
+		wlr_log(WLR_INFO, "RDP: %s offers no graphics pipeline version we know", peer->host);
+		return CHANNEL_RC_UNSUPPORTED_VERSION;
+	}
+	RDPGFX_CAPSET caps = *best;
+	gfx->h264 = client_takes_h264(best) && rdp_gfx_h264_available();
+	if (!gfx->h264) {
+		if (caps.version == RDPGFX_CAPVERSION_81) {
+			caps.flags &= ~RDPGFX_CAPS_FLAG_AVC420_ENABLED;
+		} else if (caps.version != RDPGFX_CAPVERSION_8 && caps.version != RDPGFX_CAPVERSION_101) {
+			caps.flags |= RDPGFX_CAPS_FLAG_AVC_DISABLED;
+		}
+	}
+	RDPGFX_CAPS_CONFIRM_PDU confirm = { .capsSet = &caps };
+	UINT rc = context->CapsConfirm(context, &confirm);
+	if (rc != CHANNEL_RC_OK) {
+		return rc;
+	}
+	gfx->confirmed = true;
+	if (gfx->caps_deadline) {
+		wl_event_source_remove(gfx->caps_deadline);
+		gfx->caps_deadline = NULL;
+	}
+	wlr_log(WLR_INFO, "RDP: %s: graphics pipeline %s, %s", peer->host,
+		version_name(caps.version), gfx->h264 ? "AVC420" : "progressive RemoteFX");
+	return create_surface(gfx) ? CHANNEL_RC_OK : ERROR_INTERNAL_ERROR;
+}
+
+static UINT handle_frame_acknowledge(RdpgfxServerContext *context,
+		const RDPGFX_FRAME_ACKNOWLEDGE_PDU *ack) {
+	struct rdp_gfx *gfx = gfx_of(context);
+	gfx->acks_suspended = ack->queueDepth == SUSPEND_FRAME_ACKNOWLEDGEMENT;
+	gfx->acked_id = ack->frameId;
+	rdp_display_schedule(gfx->peer);
+	return CHANNEL_RC_OK;
+}
+
+static UINT handle_cache_import_offer(RdpgfxServerContext *context,
+		const RDPGFX_CACHE_IMPORT_OFFER_PDU *offer) {
+	/* Nothing is cached on the client's behalf: no entry is taken. */
+	RDPGFX_CACHE_IMPORT_REPLY_PDU reply = { .importedEntriesCount = 0 };
+	return context->CacheImportReply(context, &reply);
+}
+
+static void fall_back(struct rdp_gfx *gfx, const char *why) {
+	wlr_log(WLR_INFO, "RDP: %s: %s: classic bitmap updates", gfx->peer->host, why);
+	gfx->failed = true;
+	rdp_display_refresh(gfx->peer);
+}
+
+static int handle_caps_deadline(void *data) {
+	struct rdp_gfx *gfx = data;
+	wl_event_source_remove(gfx->caps_deadline);
+	gfx->caps_deadline = NULL;
+	if (!gfx->confirmed) {
+		fall_back(gfx, "no graphics pipeline capabilities came");
+	}
+	return 0;
+}
+
+static int handle_channel(int fd, uint32_t mask, void *data) {
+	struct rdp_gfx *gfx = data;
+	struct rdp_peer *peer = gfx->peer;
+	peer->in_freerdp++;
+	UINT rc = rdpgfx_server_handle_messages(gfx->context);
+	if (!rdp_peer_leave_freerdp(peer)) {
+		return 0;
+	}
+	if (rc != CHANNEL_RC_OK && rc != ERROR_NO_DATA) {
+		rdp_peer_drop(peer, "a bad graphics pipeline message");
+		return 0;
+	}
+	rdp_channels_flush(peer);
+	return 0;
+}
+
+bool rdp_gfx_open(struct rdp_peer *peer) {
+	struct rdp_gfx *gfx = zalloc(sizeof(*gfx));
+	gfx->peer = peer;
+	peer->gfx = gfx;
+	RdpgfxServerContext *context = rdpgfx_server_context_new(peer->vcm);
+	if (!context) {
+		gfx->failed = true;
+		return false;
+	}
+	gfx->context = context;
+	context->custom = gfx;
+	context->rdpcontext = peer->client->context;
+	context->CapsAdvertise = handle_caps_advertise;
+	context->FrameAcknowledge = handle_frame_acknowledge;
+	context->CacheImportOffer = handle_cache_import_offer;
+	((struct rdpgfx_private_head *)context->priv)->ownThread = FALSE;
+	if (!context->Open(context)) {
+		gfx->failed = true;
+		return false;
+	}
+	struct wl_event_loop *loop = peer->rdp->server->loop;
+	int fd = GetEventFileDescriptor(rdpgfx_server_get_event_handle(context));
+	gfx->source = fd >= 0 ?
+		wl_event_loop_add_fd(loop, fd, WL_EVENT_READABLE, handle_channel, gfx) : NULL;
+	gfx->caps_deadline = wl_event_loop_add_timer(loop, handle_caps_deadline, gfx);
+	if (!gfx->source || !gfx->caps_deadline) {
+		gfx->failed = true;
+		return false;
+	}
+	wl_event_source_timer_update(gfx->caps_deadline, CAPS_TIMEOUT_MS);
+	return true;
+}
+
+void rdp_gfx_close(struct rdp_peer *peer) {
+	struct rdp_gfx *gfx = peer->gfx;
+	if (!gfx) {
+		return;
+	}
+	if (gfx->source) {
+		wl_event_source_remove(gfx->source);
+	}
+	if (gfx->caps_deadline) {
+		wl_event_source_remove(gfx->caps_deadline);
+	}
+	if (gfx->context) {
+		rdpgfx_server_context_free(gfx->context);
+	}
+	rdp_gfx_encoder_destroy(gfx->encoder);
+	free(gfx);
+	peer->gfx = NULL;
+}
+
+bool rdp_gfx_expected(struct rdp_peer *peer) {
+	if (!peer->client->settings->SupportGraphicsPipeline) {
+		return false;
+	}
+	return !peer->dynamic_channels_opened || (peer->gfx && !peer->gfx->failed);
+}
+
+bool rdp_gfx_ready(struct rdp_peer *peer) {
+	return peer->gfx && !peer->gfx->failed && peer->gfx->surface;
+}
+
+bool rdp_gfx_may_send(struct rdp_peer *peer) {
+	struct rdp_gfx *gfx = peer->gfx;
+	return gfx->acks_suspended || peer->frame_id - gfx->acked_id < MAX_UNACKED;
+}
+
+/* Milliseconds of the day in the frame's timestamp format (MS-RDPEGFX 2.2.2.11). */
+static UINT32 frame_timestamp(void) {
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	UINT32 s = (UINT32)(ts.tv_sec % 86400);
+	return (s / 3600) << 22 | ((s / 60) % 60) << 16 | (s % 60) << 10 |
+		(UINT32)(ts.tv_nsec / 1000000);
+}
+
+bool rdp_gfx_send_frame(struct rdp_peer *peer, const pixman_region32_t *damage) {
+	struct rdp_gfx *gfx = peer->gfx;
+	struct rdp_server *rdp = peer->rdp;
+	if (!pixman_region32_not_empty((pixman_region32_t *)damage)) {
+		return true;
+	}
+	RDPGFX_SURFACE_COMMAND cmd = { .surfaceId = SURFACE_ID };
+	if (!rdp_gfx_encode(gfx->encoder, rdp->fb, rdp->stride, damage, &cmd)) {
+		wlr_log(WLR_ERROR, "RDP: %s: cannot encode a frame (%s)", peer->host,
+			rdp_gfx_encoder_name(gfx->encoder));
+		return false;
+	}
+	RDPGFX_START_FRAME_PDU start = { .timestamp = frame_timestamp(), .frameId = peer->frame_id };
+	RDPGFX_END_FRAME_PDU end = { .frameId = peer->frame_id };
+	peer->stat_bytes += cmd.length;
+	if (gfx->context->SurfaceFrameCommand(gfx->context, &cmd, &start, &end) != CHANNEL_RC_OK) {
+		return false;
+	}
+	return rdp_channels_flush(peer);
+}
+
+bool rdp_gfx_resize(struct rdp_peer *peer) {
+	struct rdp_gfx *gfx = peer->gfx;
+	if (gfx->width == peer->rdp->width && gfx->height == peer->rdp->height) {
+		return true;
+	}
+	return create_surface(gfx) && rdp_channels_flush(peer);
+}

@@ -1,0 +1,81 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""xfreerdp shows the session through the graphics pipeline (RDPGFX).
+
+oriel serves RDP with a users file; xfreerdp, in an Xvfb of its own,
+logs in once with `/gfx:avc420` (H.264 frames, encoded by FreeRDP's
+codec layer on the CPU) and once with `/gfx:rfx` (GFX without H.264:
+progressive RemoteFX). Each time oriel logs the pipeline and codec it
+confirmed, and xfreerdp's window shows the colour window at its place,
+and, after the window moves, at its new place (damage-only frames).
+"""
+import tempfile
+from pathlib import Path
+
+import harness
+import rdp
+import vnc
+from harness import Session, expect, NotYet
+
+COLOUR = (0x20, 0xa0, 0x60)
+PASSWORD = "gfx-Pass-5150"
+SIZE = (300, 200)
+
+
+def check_window_shows(s, xvfb, client, pos):
+    """Wait until client's window shows COLOUR at pos (desktop coordinates)."""
+    def shown():
+        x, y, w, h, _ = client.window()
+        img = xvfb.screen()
+        rect = (x + pos[0], y + pos[1], SIZE[0], SIZE[1])
+        n = img.count_colour(rect, COLOUR, tolerance=12)
+        if n < SIZE[0] * SIZE[1] * 0.98:
+            raise NotYet("%d of %d pixels of the window are #%s; they are %s" % (
+                n, SIZE[0] * SIZE[1], harness.colour_hex(COLOUR), img.describe(rect)))
+        outside = (x + pos[0] - 20, y + pos[1] - 20, 10, 10)
+        if img.count_colour(outside, COLOUR, tolerance=12) != 0:
+            raise NotYet("outside the window has its colour: %s" % img.describe(outside))
+        return img
+    return s.wait_for(shown, what="xfreerdp to show the colour window at %s" % (pos,))
+
+
+def main():
+    with tempfile.TemporaryDirectory(prefix="oriel-rdp-gfx-") as d:
+        d = Path(d)
+        users = vnc.write_users_file(d, [("alice", PASSWORD)])
+        port = vnc.free_port()
+        with Session(outputs=["800x600"], args=rdp.rdp_args(port, "--rdp-users", users)) as s:
+            _, window = s.colour_window_at(COLOUR, SIZE, (240, 160), "green", "org.oriel.test.g")
+            rdp.wait_listening(s, port)
+            s.park_pointer()
+            xvfb = rdp.Xvfb(s)
+            try:
+                for name, extra, logged, place in (
+                        ("avc420", ["/gfx:avc420"], "AVC420", (240, 160)),
+                        ("rfx", ["/gfx:rfx"], "progressive RemoteFX", (100, 300))):
+                    before = s.log_text().count("graphics pipeline")
+                    client = rdp.XFreeRDP(s, xvfb, port, "alice", PASSWORD,
+                                          ["/size:1024x768"] + extra, name="client-" + name)
+                    try:
+                        check_window_shows(s, xvfb, client, place)
+
+                        def confirmed():
+                            lines = [l for l in s.log_text().splitlines()
+                                     if "graphics pipeline" in l][before:]
+                            if not lines:
+                                raise NotYet("oriel logged no graphics pipeline")
+                            return lines[0]
+                        line = s.wait_for(confirmed, what="oriel to confirm the pipeline")
+                        expect(line.endswith(logged), "the %s client got %r" % (name, line))
+                        new_place = (place[0] + 200, place[1] + 60)
+                        s.orielctl("move", window["id"], *new_place)
+                        check_window_shows(s, xvfb, client, new_place)
+                        s.orielctl("move", window["id"], 100, 300)
+                    finally:
+                        client.close()
+            finally:
+                xvfb.close()
+
+
+if __name__ == "__main__":
+    harness.run(main)

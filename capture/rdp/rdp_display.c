@@ -38,6 +38,15 @@ static void count_frame(struct rdp_peer *peer) {
 	peer->stat_bytes = 0;
 }
 
+/* What stayed still after lossy frames, losslessly (graphics pipeline). */
+static bool send_refinement(struct rdp_peer *peer) {
+	peer->frame_id++;
+	peer->last_frame_ms = rdp_now_ms();
+	bool ok = rdp_gfx_send_refine(peer);
+	count_frame(peer);
+	return ok;
+}
+
 static bool send_frame(struct rdp_peer *peer) {
 	pixman_region32_t damage;
 	pixman_region32_init(&damage);
@@ -114,8 +123,9 @@ static void send_due(struct rdp_peer *peer) {
 	if (!resize_client(peer) || !peer->activated) {
 		return;
 	}
-	if (!peer->output_enabled || !pixman_region32_not_empty(&peer->damage) ||
-			peer->writable) {
+	bool damaged = pixman_region32_not_empty(&peer->damage);
+	bool refine = !damaged && rdp_gfx_ready(peer) && rdp_gfx_refine_due(peer);
+	if (!peer->output_enabled || (!damaged && !refine) || peer->writable) {
 		return;
 	}
 	if (rdp_gfx_ready(peer)) {
@@ -140,7 +150,7 @@ static void send_due(struct rdp_peer *peer) {
 		rdp_peer_drop(peer, "cannot set the encoder up");
 		return;
 	}
-	if (!send_frame(peer)) {
+	if (!(refine ? send_refinement(peer) : send_frame(peer))) {
 		rdp_peer_drop(peer, "cannot send a frame");
 		return;
 	}

@@ -19,6 +19,10 @@
  * its socket alone (rdp_display.c waits while FreeRDP's output buffer
  * is full). A resize resets the graphics and makes a new surface.
  *
+ * Both codecs lose detail. What they sent is refined with lossless
+ * planar tiles once it stayed still for REFINE_AFTER_MS: moving content
+ * costs H.264's few bytes, and text that stays is exact.
+ *
  * The channel's messages are read in oriel's loop: FreeRDP 2 would start
  * a thread per channel, which its API cannot turn off, so the flag in
  * the first fields of its private state is cleared (FreeRDP 2.0 to 2.11
@@ -29,6 +33,10 @@
 #define SURFACE_ID 1
 /* A client that opens the channel but says nothing gets classic updates. */
 #define CAPS_TIMEOUT_MS 5000
+/* Lossy areas are refined after being still this long... */
+#define REFINE_AFTER_MS 200
+/* ...with at most this many tiles a frame (the rest in the next ones). */
+#define REFINE_MAX_TILES 128
 
 struct rdp_gfx {
 	struct rdp_peer *peer;
@@ -43,6 +51,9 @@ struct rdp_gfx {
 	bool acks_suspended;
 	uint32_t acked_id;
 	struct rdp_gfx_encoder *encoder;
+	pixman_region32_t lossy; /* sent lossily, not refined yet */
+	struct wl_event_source *refine_timer;
+	bool refine_due;
 };
 
 struct rdpgfx_private_head {
@@ -117,6 +128,8 @@ static bool create_surface(struct rdp_gfx *gfx) {
 	}
 	rdp_gfx_encoder_destroy(gfx->encoder);
 	gfx->encoder = NULL;
+	pixman_region32_clear(&gfx->lossy);
+	gfx->refine_due = false;
 	MONITOR_DEF monitor = {
 		.left = 0, .top = 0, .right = rdp->width - 1, .bottom = rdp->height - 1,
 		.flags = MONITOR_PRIMARY,
@@ -219,6 +232,13 @@ static int handle_caps_deadline(void *data) {
 	return 0;
 }
 
+static int handle_refine_timer(void *data) {
+	struct rdp_gfx *gfx = data;
+	gfx->refine_due = true;
+	rdp_display_schedule(gfx->peer);
+	return 0;
+}
+
 static int handle_channel(int fd, uint32_t mask, void *data) {
 	struct rdp_gfx *gfx = data;
 	struct rdp_peer *peer = gfx->peer;
@@ -238,6 +258,7 @@ static int handle_channel(int fd, uint32_t mask, void *data) {
 bool rdp_gfx_open(struct rdp_peer *peer) {
 	struct rdp_gfx *gfx = zalloc(sizeof(*gfx));
 	gfx->peer = peer;
+	pixman_region32_init(&gfx->lossy);
 	peer->gfx = gfx;
 	RdpgfxServerContext *context = rdpgfx_server_context_new(peer->vcm);
 	if (!context) {
@@ -260,7 +281,8 @@ bool rdp_gfx_open(struct rdp_peer *peer) {
 	gfx->source = fd >= 0 ?
 		wl_event_loop_add_fd(loop, fd, WL_EVENT_READABLE, handle_channel, gfx) : NULL;
 	gfx->caps_deadline = wl_event_loop_add_timer(loop, handle_caps_deadline, gfx);
-	if (!gfx->source || !gfx->caps_deadline) {
+	gfx->refine_timer = wl_event_loop_add_timer(loop, handle_refine_timer, gfx);
+	if (!gfx->source || !gfx->caps_deadline || !gfx->refine_timer) {
 		gfx->failed = true;
 		return false;
 	}
@@ -279,6 +301,10 @@ void rdp_gfx_close(struct rdp_peer *peer) {
 	if (gfx->caps_deadline) {
 		wl_event_source_remove(gfx->caps_deadline);
 	}
+	if (gfx->refine_timer) {
+		wl_event_source_remove(gfx->refine_timer);
+	}
+	pixman_region32_fini(&gfx->lossy);
 	if (gfx->context) {
 		rdpgfx_server_context_free(gfx->context);
 	}
@@ -328,6 +354,66 @@ bool rdp_gfx_send_frame(struct rdp_peer *peer, const pixman_region32_t *damage) 
 	RDPGFX_END_FRAME_PDU end = { .frameId = peer->frame_id };
 	peer->stat_bytes += cmd.length;
 	if (gfx->context->SurfaceFrameCommand(gfx->context, &cmd, &start, &end) != CHANNEL_RC_OK) {
+		return false;
+	}
+	/* Still changing: its refinement waits until it is still. */
+	pixman_region32_union(&gfx->lossy, &gfx->lossy, damage);
+	gfx->refine_due = false;
+	wl_event_source_timer_update(gfx->refine_timer, REFINE_AFTER_MS);
+	return rdp_channels_flush(peer);
+}
+
+bool rdp_gfx_refine_due(struct rdp_peer *peer) {
+	struct rdp_gfx *gfx = peer->gfx;
+	return gfx->refine_due && pixman_region32_not_empty(&gfx->lossy);
+}
+
+/* One tile of a refinement, losslessly. */
+static bool refine_tile(struct rdp_gfx *gfx, const pixman_box32_t *tile) {
+	struct rdp_server *rdp = gfx->peer->rdp;
+	RDPGFX_SURFACE_COMMAND cmd = { .surfaceId = SURFACE_ID };
+	if (!rdp_gfx_encode_lossless(gfx->encoder, rdp->fb, rdp->stride, tile, &cmd) ||
+			gfx->context->SurfaceCommand(gfx->context, &cmd) != CHANNEL_RC_OK) {
+		return false;
+	}
+	gfx->peer->stat_bytes += cmd.length;
+	return true;
+}
+
+static int min_int(int a, int b) {
+	return a < b ? a : b;
+}
+
+bool rdp_gfx_send_refine(struct rdp_peer *peer) {
+	struct rdp_gfx *gfx = peer->gfx;
+	RDPGFX_START_FRAME_PDU start = { .timestamp = frame_timestamp(), .frameId = peer->frame_id };
+	RDPGFX_END_FRAME_PDU end = { .frameId = peer->frame_id };
+	if (gfx->context->StartFrame(gfx->context, &start) != CHANNEL_RC_OK) {
+		return false;
+	}
+	pixman_region32_t done;
+	pixman_region32_init(&done);
+	int n_boxes, n_tiles = 0;
+	const pixman_box32_t *boxes = pixman_region32_rectangles(&gfx->lossy, &n_boxes);
+	bool ok = true;
+	for (int b = 0; b < n_boxes && ok && n_tiles < REFINE_MAX_TILES; b++) {
+		const pixman_box32_t *box = &boxes[b];
+		for (int y = box->y1; y < box->y2 && ok && n_tiles < REFINE_MAX_TILES;
+				y += RDP_GFX_TILE) {
+			for (int x = box->x1; x < box->x2 && ok && n_tiles < REFINE_MAX_TILES;
+					x += RDP_GFX_TILE) {
+				pixman_box32_t tile = { x, y, min_int(x + RDP_GFX_TILE, box->x2),
+					min_int(y + RDP_GFX_TILE, box->y2) };
+				ok = refine_tile(gfx, &tile);
+				pixman_region32_union_rect(&done, &done, tile.x1, tile.y1,
+					(unsigned)(tile.x2 - tile.x1), (unsigned)(tile.y2 - tile.y1));
+				n_tiles++;
+			}
+		}
+	}
+	pixman_region32_subtract(&gfx->lossy, &gfx->lossy, &done);
+	pixman_region32_fini(&done);
+	if (!ok || gfx->context->EndFrame(gfx->context, &end) != CHANNEL_RC_OK) {
 		return false;
 	}
 	return rdp_channels_flush(peer);

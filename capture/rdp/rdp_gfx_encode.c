@@ -3,6 +3,7 @@
 #include <string.h>
 #include <freerdp/codec/color.h>
 #include <freerdp/codec/h264.h>
+#include <freerdp/codec/planar.h>
 #include <freerdp/codec/progressive.h>
 #include <freerdp/codec/region.h>
 #include <wlr/util/log.h>
@@ -19,6 +20,8 @@
  *   to its screen. The first frame of an encoder covers everything.
  * - progressive RemoteFX, for clients without H.264: only the 64x64
  *   tiles the damage touches, in one pass at full quality.
+ * - planar, lossless, for refining what the lossy codecs left once it
+ *   stays still (rdp_gfx.c): text and flat colours come out exact.
  */
 
 /* More damage rectangles than this go as their bounding box. */
@@ -35,6 +38,9 @@ struct rdp_gfx_encoder {
 	RECTANGLE_16 rects[MAX_REGION_RECTS];
 	RDPGFX_H264_QUANT_QUALITY quality[MAX_REGION_RECTS];
 	PROGRESSIVE_CONTEXT *progressive;
+	BITMAP_PLANAR_CONTEXT *planar;
+	BYTE *planar_data; /* the last planar tile */
+	uint8_t flipped[RDP_GFX_TILE * RDP_GFX_TILE * 4];
 };
 
 /* Bits per second: about 4 a pixel (8 Mbit/s at 1080p), within limits. */
@@ -113,6 +119,8 @@ void rdp_gfx_encoder_destroy(struct rdp_gfx_encoder *enc) {
 	}
 	h264_context_free(enc->avc);
 	progressive_context_free(enc->progressive);
+	freerdp_bitmap_planar_context_free(enc->planar);
+	free(enc->planar_data);
 	free(enc);
 }
 
@@ -204,4 +212,46 @@ bool rdp_gfx_encode(struct rdp_gfx_encoder *enc, const uint8_t *fb, int stride,
 		return encode_avc420(enc, fb, stride, damage, cmd);
 	}
 	return encode_progressive(enc, fb, stride, damage, cmd);
+}
+
+bool rdp_gfx_encode_lossless(struct rdp_gfx_encoder *enc, const uint8_t *fb, int stride,
+		const pixman_box32_t *box, RDPGFX_SURFACE_COMMAND *cmd) {
+	int width = box->x2 - box->x1, height = box->y2 - box->y1;
+	if (width <= 0 || height <= 0 || width > RDP_GFX_TILE || height > RDP_GFX_TILE) {
+		return false;
+	}
+	if (!enc->planar) {
+		enc->planar = freerdp_bitmap_planar_context_new(
+			PLANAR_FORMAT_HEADER_NA | PLANAR_FORMAT_HEADER_RLE, RDP_GFX_TILE, RDP_GFX_TILE);
+		if (!enc->planar) {
+			return false;
+		}
+	}
+	/*
+	 * FreeRDP's planar encoder writes rows bottom-up, as classic bitmap
+	 * updates have them; the graphics pipeline's planar is top-down.
+	 */
+	for (int y = 0; y < height; y++) {
+		memcpy(enc->flipped + (size_t)(height - 1 - y) * width * 4,
+			fb + (size_t)(box->y1 + y) * stride + (size_t)box->x1 * 4, (size_t)width * 4);
+	}
+	free(enc->planar_data);
+	UINT32 length = 0;
+	enc->planar_data = freerdp_bitmap_compress_planar(enc->planar, enc->flipped,
+		PIXEL_FORMAT_BGRX32, (UINT32)width, (UINT32)height, (UINT32)width * 4, NULL, &length);
+	if (!enc->planar_data) {
+		return false;
+	}
+	cmd->codecId = RDPGFX_CODECID_PLANAR;
+	cmd->format = PIXEL_FORMAT_BGRX32;
+	cmd->left = (UINT32)box->x1;
+	cmd->top = (UINT32)box->y1;
+	cmd->right = (UINT32)box->x2;
+	cmd->bottom = (UINT32)box->y2;
+	cmd->width = (UINT32)width;
+	cmd->height = (UINT32)height;
+	cmd->data = enc->planar_data;
+	cmd->length = length;
+	cmd->extra = NULL;
+	return true;
 }

@@ -204,6 +204,10 @@ bool rdp_gfx_may_send(struct rdp_peer *peer);
 bool rdp_gfx_send_frame(struct rdp_peer *peer, const pixman_region32_t *damage);
 /* The desktop's size changed: new graphics reset and surface. */
 bool rdp_gfx_resize(struct rdp_peer *peer);
+/* Lossy frames have settled: a lossless refinement is due. */
+bool rdp_gfx_refine_due(struct rdp_peer *peer);
+/* Sends the refinement as one frame. */
+bool rdp_gfx_send_refine(struct rdp_peer *peer);
 
 /* rdp_gfx_encode.c: the codecs of GFX frames. */
 struct rdp_gfx_encoder;
@@ -218,6 +222,11 @@ const char *rdp_gfx_encoder_name(const struct rdp_gfx_encoder *encoder);
  */
 bool rdp_gfx_encode(struct rdp_gfx_encoder *encoder, const uint8_t *fb, int stride,
 	const pixman_region32_t *damage, RDPGFX_SURFACE_COMMAND *cmd);
+/* Lossless tiles are at most this wide and high. */
+#define RDP_GFX_TILE 64
+/* Fills cmd with box (at most a tile) losslessly (planar); false on failure. */
+bool rdp_gfx_encode_lossless(struct rdp_gfx_encoder *encoder, const uint8_t *fb, int stride,
+	const pixman_box32_t *box, RDPGFX_SURFACE_COMMAND *cmd);
 
 /* rdp_disp.c: the Display Control channel. */
 bool rdp_disp_open(struct rdp_peer *peer);

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+#include <inttypes.h>
 #include <stdlib.h>
 #include <time.h>
 #include <freerdp/server/rdpgfx.h>
@@ -50,7 +51,12 @@ struct rdp_gfx {
 	int width, height; /* the desktop the surface is for */
 	bool acks_suspended;
 	uint32_t acked_id;
-	struct rdp_gfx_encoder *encoder;
+	bool holding;      /* a frame waits for acknowledgements */
+	struct rdp_gfx_encoder *encoder; /* progressive, and planar refinements */
+	struct rdp_h264 *h264_encoder;
+	bool encoding;                   /* a frame is in H.264's thread */
+	uint32_t encoding_id;
+	pixman_region32_t encoding_damage;
 	pixman_region32_t lossy; /* sent lossily, not refined yet */
 	struct wl_event_source *refine_timer;
 	bool refine_due;
@@ -116,6 +122,17 @@ static const RDPGFX_CAPSET *best_caps(const RDPGFX_CAPS_ADVERTISE_PDU *advertise
 	return h264 && best_h264 ? best_h264 : best;
 }
 
+/* Milliseconds of the day in the frame's timestamp format (MS-RDPEGFX 2.2.2.11). */
+static UINT32 frame_timestamp(void) {
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	UINT32 s = (UINT32)(ts.tv_sec % 86400);
+	return (s / 3600) << 22 | ((s / 60) % 60) << 16 | (s % 60) << 10 |
+		(UINT32)(ts.tv_nsec / 1000000);
+}
+
+static void handle_encoded(void *data);
+
 static bool create_surface(struct rdp_gfx *gfx) {
 	struct rdp_server *rdp = gfx->peer->rdp;
 	RdpgfxServerContext *context = gfx->context;
@@ -128,6 +145,9 @@ static bool create_surface(struct rdp_gfx *gfx) {
 	}
 	rdp_gfx_encoder_destroy(gfx->encoder);
 	gfx->encoder = NULL;
+	rdp_h264_destroy(gfx->h264_encoder); /* a frame being encoded is dropped */
+	gfx->h264_encoder = NULL;
+	gfx->encoding = false;
 	pixman_region32_clear(&gfx->lossy);
 	gfx->refine_due = false;
 	MONITOR_DEF monitor = {
@@ -152,9 +172,13 @@ static bool create_surface(struct rdp_gfx *gfx) {
 			context->MapSurfaceToOutput(context, &map) != CHANNEL_RC_OK) {
 		return false;
 	}
-	gfx->encoder = rdp_gfx_encoder_create(gfx->h264, rdp->padded_width, rdp->padded_height);
-	if (!gfx->encoder) {
-		return false;
+	gfx->encoder = rdp_gfx_encoder_create(rdp->padded_width, rdp->padded_height);
+	if (gfx->h264) {
+		gfx->h264_encoder = rdp_h264_create(rdp->padded_width, rdp->padded_height,
+			rdp->server->loop, handle_encoded, gfx);
+		if (!gfx->h264_encoder) {
+			return false;
+		}
 	}
 	gfx->surface = true;
 	gfx->acked_id = gfx->peer->frame_id;
@@ -171,13 +195,13 @@ static UINT handle_caps_advertise(RdpgfxServerContext *context,
 		const RDPGFX_CAPS_ADVERTISE_PDU *advertise) {
 	struct rdp_gfx *gfx = gfx_of(context);
 	struct rdp_peer *peer = gfx->peer;
-	const RDPGFX_CAPSET *best = best_caps(advertise, rdp_gfx_h264_available());
+	const RDPGFX_CAPSET *best = best_caps(advertise, rdp_h264_available());
 	if (!best) {
 		wlr_log(WLR_INFO, "RDP: %s offers no graphics pipeline version we know", peer->host);
 		return CHANNEL_RC_UNSUPPORTED_VERSION;
 	}
 	RDPGFX_CAPSET caps = *best;
-	gfx->h264 = client_takes_h264(best) && rdp_gfx_h264_available();
+	gfx->h264 = client_takes_h264(best) && rdp_h264_available();
 	if (!gfx->h264) {
 		if (caps.version == RDPGFX_CAPVERSION_81) {
 			caps.flags &= ~RDPGFX_CAPS_FLAG_AVC420_ENABLED;
@@ -205,6 +229,11 @@ static UINT handle_frame_acknowledge(RdpgfxServerContext *context,
 	struct rdp_gfx *gfx = gfx_of(context);
 	gfx->acks_suspended = ack->queueDepth == SUSPEND_FRAME_ACKNOWLEDGEMENT;
 	gfx->acked_id = ack->frameId;
+	if (gfx->holding) {
+		gfx->holding = false;
+		wlr_log(WLR_DEBUG, "RDP: client %" PRIu64 " (%s) acknowledged frame %u: "
+			"frames go again", gfx->peer->id, gfx->peer->host, ack->frameId);
+	}
 	rdp_display_schedule(gfx->peer);
 	return CHANNEL_RC_OK;
 }
@@ -259,6 +288,7 @@ bool rdp_gfx_open(struct rdp_peer *peer) {
 	struct rdp_gfx *gfx = zalloc(sizeof(*gfx));
 	gfx->peer = peer;
 	pixman_region32_init(&gfx->lossy);
+	pixman_region32_init(&gfx->encoding_damage);
 	peer->gfx = gfx;
 	RdpgfxServerContext *context = rdpgfx_server_context_new(peer->vcm);
 	if (!context) {
@@ -304,7 +334,9 @@ void rdp_gfx_close(struct rdp_peer *peer) {
 	if (gfx->refine_timer) {
 		wl_event_source_remove(gfx->refine_timer);
 	}
+	rdp_h264_destroy(gfx->h264_encoder);
 	pixman_region32_fini(&gfx->lossy);
+	pixman_region32_fini(&gfx->encoding_damage);
 	if (gfx->context) {
 		rdpgfx_server_context_free(gfx->context);
 	}
@@ -326,16 +358,52 @@ bool rdp_gfx_ready(struct rdp_peer *peer) {
 
 bool rdp_gfx_may_send(struct rdp_peer *peer) {
 	struct rdp_gfx *gfx = peer->gfx;
-	return gfx->acks_suspended || peer->frame_id - gfx->acked_id < MAX_UNACKED;
+	if (gfx->encoding) {
+		return false;
+	}
+	if (gfx->acks_suspended || peer->frame_id - gfx->acked_id < MAX_UNACKED) {
+		return true;
+	}
+	if (!gfx->holding) {
+		gfx->holding = true;
+		wlr_log(WLR_DEBUG, "RDP: client %" PRIu64 " (%s) holds frames: %u unacknowledged",
+			peer->id, peer->host, peer->frame_id - gfx->acked_id);
+	}
+	return false;
 }
 
-/* Milliseconds of the day in the frame's timestamp format (MS-RDPEGFX 2.2.2.11). */
-static UINT32 frame_timestamp(void) {
-	struct timespec ts;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	UINT32 s = (UINT32)(ts.tv_sec % 86400);
-	return (s / 3600) << 22 | ((s / 60) % 60) << 16 | (s % 60) << 10 |
-		(UINT32)(ts.tv_nsec / 1000000);
+/* Sends an encoded frame; its area is refined once still. */
+static bool send_surface_frame(struct rdp_gfx *gfx, RDPGFX_SURFACE_COMMAND *cmd,
+		uint32_t frame_id, const pixman_region32_t *damage) {
+	struct rdp_peer *peer = gfx->peer;
+	RDPGFX_START_FRAME_PDU start = { .timestamp = frame_timestamp(), .frameId = frame_id };
+	RDPGFX_END_FRAME_PDU end = { .frameId = frame_id };
+	cmd->surfaceId = SURFACE_ID;
+	peer->stat_bytes += cmd->length;
+	if (gfx->context->SurfaceFrameCommand(gfx->context, cmd, &start, &end) != CHANNEL_RC_OK) {
+		return false;
+	}
+	pixman_region32_union(&gfx->lossy, &gfx->lossy, damage);
+	gfx->refine_due = false;
+	wl_event_source_timer_update(gfx->refine_timer, REFINE_AFTER_MS);
+	return rdp_channels_flush(peer);
+}
+
+/* H.264's thread finished a frame. */
+static void handle_encoded(void *data) {
+	struct rdp_gfx *gfx = data;
+	struct rdp_peer *peer = gfx->peer;
+	gfx->encoding = false;
+	RDPGFX_SURFACE_COMMAND cmd = { 0 };
+	if (!rdp_h264_result(gfx->h264_encoder, &cmd)) {
+		rdp_peer_drop(peer, "cannot encode a frame (AVC420)");
+		return;
+	}
+	if (!send_surface_frame(gfx, &cmd, gfx->encoding_id, &gfx->encoding_damage)) {
+		rdp_peer_drop(peer, "cannot send a frame");
+		return;
+	}
+	rdp_display_schedule(peer);
 }
 
 bool rdp_gfx_send_frame(struct rdp_peer *peer, const pixman_region32_t *damage) {
@@ -344,23 +412,20 @@ bool rdp_gfx_send_frame(struct rdp_peer *peer, const pixman_region32_t *damage) 
 	if (!pixman_region32_not_empty((pixman_region32_t *)damage)) {
 		return true;
 	}
-	RDPGFX_SURFACE_COMMAND cmd = { .surfaceId = SURFACE_ID };
-	if (!rdp_gfx_encode(gfx->encoder, rdp->fb, rdp->stride, damage, &cmd)) {
-		wlr_log(WLR_ERROR, "RDP: %s: cannot encode a frame (%s)", peer->host,
-			rdp_gfx_encoder_name(gfx->encoder));
+	if (gfx->h264_encoder) {
+		/* Sent from handle_encoded; no other frame meanwhile. */
+		gfx->encoding = true;
+		gfx->encoding_id = peer->frame_id;
+		pixman_region32_copy(&gfx->encoding_damage, (pixman_region32_t *)damage);
+		return rdp_h264_start(gfx->h264_encoder, rdp->fb, rdp->stride, damage);
+	}
+	RDPGFX_SURFACE_COMMAND cmd = { 0 };
+	if (!rdp_gfx_encode_progressive(gfx->encoder, rdp->fb, rdp->stride, damage, &cmd)) {
+		wlr_log(WLR_ERROR, "RDP: %s: cannot encode a frame (progressive RemoteFX)",
+			peer->host);
 		return false;
 	}
-	RDPGFX_START_FRAME_PDU start = { .timestamp = frame_timestamp(), .frameId = peer->frame_id };
-	RDPGFX_END_FRAME_PDU end = { .frameId = peer->frame_id };
-	peer->stat_bytes += cmd.length;
-	if (gfx->context->SurfaceFrameCommand(gfx->context, &cmd, &start, &end) != CHANNEL_RC_OK) {
-		return false;
-	}
-	/* Still changing: its refinement waits until it is still. */
-	pixman_region32_union(&gfx->lossy, &gfx->lossy, damage);
-	gfx->refine_due = false;
-	wl_event_source_timer_update(gfx->refine_timer, REFINE_AFTER_MS);
-	return rdp_channels_flush(peer);
+	return send_surface_frame(gfx, &cmd, peer->frame_id, damage);
 }
 
 bool rdp_gfx_refine_due(struct rdp_peer *peer) {

@@ -209,19 +209,33 @@ bool rdp_gfx_refine_due(struct rdp_peer *peer);
 /* Sends the refinement as one frame. */
 bool rdp_gfx_send_refine(struct rdp_peer *peer);
 
-/* rdp_gfx_encode.c: the codecs of GFX frames. */
-struct rdp_gfx_encoder;
+/* rdp_gfx_h264.c: AVC420 frames, encoded in a thread of their own. */
+struct rdp_h264;
 /* Whether FreeRDP's H.264 encoder works here (tried once, then known). */
-bool rdp_gfx_h264_available(void);
-struct rdp_gfx_encoder *rdp_gfx_encoder_create(bool h264, int width, int height);
+bool rdp_h264_available(void);
+/* encoded(data) runs in the loop when a frame started is encoded. */
+struct rdp_h264 *rdp_h264_create(int width, int height, struct wl_event_loop *loop,
+	void (*encoded)(void *data), void *data);
+/* Waits for a frame being encoded. NULL is a no-op. */
+void rdp_h264_destroy(struct rdp_h264 *h264);
+/* Starts encoding fb (stride bytes a row; damage changed since the last
+ * frame); only when no frame is being encoded. */
+bool rdp_h264_start(struct rdp_h264 *h264, const uint8_t *fb, int stride,
+	const pixman_region32_t *damage);
+/* Once encoded: fills cmd with the frame (valid until the next start). */
+bool rdp_h264_result(struct rdp_h264 *h264, RDPGFX_SURFACE_COMMAND *cmd);
+
+/* rdp_gfx_encode.c: the codecs of GFX frames that run in the loop. */
+struct rdp_gfx_encoder;
+struct rdp_gfx_encoder *rdp_gfx_encoder_create(int width, int height);
 void rdp_gfx_encoder_destroy(struct rdp_gfx_encoder *encoder);
-const char *rdp_gfx_encoder_name(const struct rdp_gfx_encoder *encoder);
 /*
- * Fills cmd (codec, data, bounds) for damage of fb (stride bytes a row);
- * the data stays the encoder's until its next call. False on failure.
+ * Fills cmd (codec, data, bounds) for damage of fb (stride bytes a row)
+ * with progressive RemoteFX; the data stays the encoder's until its next
+ * call. False on failure.
  */
-bool rdp_gfx_encode(struct rdp_gfx_encoder *encoder, const uint8_t *fb, int stride,
-	const pixman_region32_t *damage, RDPGFX_SURFACE_COMMAND *cmd);
+bool rdp_gfx_encode_progressive(struct rdp_gfx_encoder *encoder, const uint8_t *fb,
+	int stride, const pixman_region32_t *damage, RDPGFX_SURFACE_COMMAND *cmd);
 /* Lossless tiles are at most this wide and high. */
 #define RDP_GFX_TILE 64
 /* Fills cmd with box (at most a tile) losslessly (planar); false on failure. */

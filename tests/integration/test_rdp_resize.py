@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: MIT
 """xfreerdp /dynamic-resolution resizes the output through Display Control.
 
-xfreerdp, in an Xvfb of its own, logs in with `/dynamic-resolution`
-(which takes the graphics pipeline: once with H.264, once without). When
+xfreerdp, in an Xvfb of its own, logs in with `/dynamic-resolution`:
+through the graphics pipeline with H.264, without H.264, and with
+classic RemoteFX surface bits (`/network:lan /rfx`, no GFX). When
 its window is resized (xdotool windowsize), it sends the new monitor
 layout; oriel's output takes that size, X apps see it through RandR
 (`xrandr` in the session), and xfreerdp's window still shows the colour
@@ -71,7 +72,8 @@ def main():
             rdp.wait_listening(s, port)
             s.park_pointer()
             for name, extra, sizes in (("gfx", ["/gfx:avc420"], [(900, 700), (1000, 640)]),
-                                       ("rfx", ["/gfx:rfx"], [(860, 620)])):
+                                       ("rfx", ["/gfx:rfx"], [(860, 620)]),
+                                       ("classic", ["/network:lan", "/rfx"], [(840, 600)])):
                 with rdp.client_in_xvfb(s, port, "bob", PASSWORD,
                                         ["/size:1024x768", "/dynamic-resolution"] + extra,
                                         name="client-" + name) as (xvfb, client):

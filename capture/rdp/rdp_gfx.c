@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 #include <inttypes.h>
 #include <stdlib.h>
-#include <time.h>
 #include <freerdp/server/rdpgfx.h>
 #include <winpr/synch.h>
 #include <wlr/util/log.h>
+#include "capture/rdp/rdp_gfx.h"
 #include "capture/rdp/rdp_private.h"
 #include "compositor/server.h"
 #include "compositor/util.h"
@@ -14,15 +14,11 @@
  * the client advertised its capabilities, the best version both know is
  * confirmed, with H.264 when the client takes it and FreeRDP encodes it
  * here. Then one surface, the desktop's size padded to 16, is mapped to
- * the output at 0,0, and each frame is StartFrame, one surface command,
- * EndFrame. The client's frame acknowledgements pace the frames (at most
- * MAX_UNACKED unacknowledged); a client that suspends them is paced by
- * its socket alone (rdp_display.c waits while FreeRDP's output buffer
- * is full). A resize resets the graphics and makes a new surface.
- *
- * Both codecs lose detail. What they sent is refined with lossless
- * planar tiles once it stayed still for REFINE_AFTER_MS: moving content
- * costs H.264's few bytes, and text that stays is exact.
+ * the output at 0,0; its frames are rdp_gfx_frame.c's. The client's frame
+ * acknowledgements pace the frames (at most MAX_UNACKED unacknowledged);
+ * a client that suspends them is paced by its socket alone (rdp_display.c
+ * waits while FreeRDP's output buffer is full). A resize resets the
+ * graphics and makes a new surface.
  *
  * The channel's messages are read in oriel's loop: FreeRDP 2 would start
  * a thread per channel, which its API cannot turn off, so the flag in
@@ -31,36 +27,8 @@
  */
 
 #define MAX_UNACKED 2
-#define SURFACE_ID 1
 /* A client that opens the channel but says nothing gets classic updates. */
 #define CAPS_TIMEOUT_MS 5000
-/* Lossy areas are refined after being still this long... */
-#define REFINE_AFTER_MS 200
-/* ...with at most this many tiles a frame (the rest in the next ones). */
-#define REFINE_MAX_TILES 128
-
-struct rdp_gfx {
-	struct rdp_peer *peer;
-	RdpgfxServerContext *context;
-	struct wl_event_source *source;
-	struct wl_event_source *caps_deadline;
-	bool failed;       /* classic updates instead */
-	bool confirmed;    /* capabilities confirmed */
-	bool h264;
-	bool surface;      /* created and mapped */
-	int width, height; /* the desktop the surface is for */
-	bool acks_suspended;
-	uint32_t acked_id;
-	bool holding;      /* a frame waits for acknowledgements */
-	struct rdp_gfx_encoder *encoder; /* progressive, and planar refinements */
-	struct rdp_h264 *h264_encoder;
-	bool encoding;                   /* a frame is in H.264's thread */
-	uint32_t encoding_id;
-	pixman_region32_t encoding_damage;
-	pixman_region32_t lossy; /* sent lossily, not refined yet */
-	struct wl_event_source *refine_timer;
-	bool refine_due;
-};
 
 struct rdpgfx_private_head {
 	void *zgfx;
@@ -122,22 +90,11 @@ static const RDPGFX_CAPSET *best_caps(const RDPGFX_CAPS_ADVERTISE_PDU *advertise
 	return h264 && best_h264 ? best_h264 : best;
 }
 
-/* Milliseconds of the day in the frame's timestamp format (MS-RDPEGFX 2.2.2.11). */
-static UINT32 frame_timestamp(void) {
-	struct timespec ts;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	UINT32 s = (UINT32)(ts.tv_sec % 86400);
-	return (s / 3600) << 22 | ((s / 60) % 60) << 16 | (s % 60) << 10 |
-		(UINT32)(ts.tv_nsec / 1000000);
-}
-
-static void handle_encoded(void *data);
-
 static bool create_surface(struct rdp_gfx *gfx) {
 	struct rdp_server *rdp = gfx->peer->rdp;
 	RdpgfxServerContext *context = gfx->context;
 	if (gfx->surface) {
-		RDPGFX_DELETE_SURFACE_PDU del = { .surfaceId = SURFACE_ID };
+		RDPGFX_DELETE_SURFACE_PDU del = { .surfaceId = RDP_GFX_SURFACE_ID };
 		if (context->DeleteSurface(context, &del) != CHANNEL_RC_OK) {
 			return false;
 		}
@@ -149,6 +106,7 @@ static bool create_surface(struct rdp_gfx *gfx) {
 	gfx->h264_encoder = NULL;
 	gfx->encoding = false;
 	pixman_region32_clear(&gfx->lossy);
+	pixman_region32_clear(&gfx->h264_stale);
 	gfx->refine_due = false;
 	MONITOR_DEF monitor = {
 		.left = 0, .top = 0, .right = rdp->width - 1, .bottom = rdp->height - 1,
@@ -161,12 +119,12 @@ static bool create_surface(struct rdp_gfx *gfx) {
 		.monitorDefArray = &monitor,
 	};
 	RDPGFX_CREATE_SURFACE_PDU create = {
-		.surfaceId = SURFACE_ID,
+		.surfaceId = RDP_GFX_SURFACE_ID,
 		.width = (UINT16)rdp->padded_width,
 		.height = (UINT16)rdp->padded_height,
 		.pixelFormat = GFX_PIXEL_FORMAT_XRGB_8888,
 	};
-	RDPGFX_MAP_SURFACE_TO_OUTPUT_PDU map = { .surfaceId = SURFACE_ID };
+	RDPGFX_MAP_SURFACE_TO_OUTPUT_PDU map = { .surfaceId = RDP_GFX_SURFACE_ID };
 	if (context->ResetGraphics(context, &reset) != CHANNEL_RC_OK ||
 			context->CreateSurface(context, &create) != CHANNEL_RC_OK ||
 			context->MapSurfaceToOutput(context, &map) != CHANNEL_RC_OK) {
@@ -175,7 +133,7 @@ static bool create_surface(struct rdp_gfx *gfx) {
 	gfx->encoder = rdp_gfx_encoder_create(rdp->padded_width, rdp->padded_height);
 	if (gfx->h264) {
 		gfx->h264_encoder = rdp_h264_create(rdp->padded_width, rdp->padded_height,
-			rdp->server->loop, handle_encoded, gfx);
+			rdp->server->loop, rdp_gfx_handle_encoded, gfx);
 		if (!gfx->h264_encoder) {
 			return false;
 		}
@@ -261,13 +219,6 @@ static int handle_caps_deadline(void *data) {
 	return 0;
 }
 
-static int handle_refine_timer(void *data) {
-	struct rdp_gfx *gfx = data;
-	gfx->refine_due = true;
-	rdp_display_schedule(gfx->peer);
-	return 0;
-}
-
 static int handle_channel(int fd, uint32_t mask, void *data) {
 	struct rdp_gfx *gfx = data;
 	struct rdp_peer *peer = gfx->peer;
@@ -289,6 +240,7 @@ bool rdp_gfx_open(struct rdp_peer *peer) {
 	gfx->peer = peer;
 	pixman_region32_init(&gfx->lossy);
 	pixman_region32_init(&gfx->encoding_damage);
+	pixman_region32_init(&gfx->h264_stale);
 	peer->gfx = gfx;
 	RdpgfxServerContext *context = rdpgfx_server_context_new(peer->vcm);
 	if (!context) {
@@ -311,7 +263,7 @@ bool rdp_gfx_open(struct rdp_peer *peer) {
 	gfx->source = fd >= 0 ?
 		wl_event_loop_add_fd(loop, fd, WL_EVENT_READABLE, handle_channel, gfx) : NULL;
 	gfx->caps_deadline = wl_event_loop_add_timer(loop, handle_caps_deadline, gfx);
-	gfx->refine_timer = wl_event_loop_add_timer(loop, handle_refine_timer, gfx);
+	gfx->refine_timer = wl_event_loop_add_timer(loop, rdp_gfx_handle_refine_timer, gfx);
 	if (!gfx->source || !gfx->caps_deadline || !gfx->refine_timer) {
 		gfx->failed = true;
 		return false;
@@ -337,6 +289,7 @@ void rdp_gfx_close(struct rdp_peer *peer) {
 	rdp_h264_destroy(gfx->h264_encoder);
 	pixman_region32_fini(&gfx->lossy);
 	pixman_region32_fini(&gfx->encoding_damage);
+	pixman_region32_fini(&gfx->h264_stale);
 	if (gfx->context) {
 		rdpgfx_server_context_free(gfx->context);
 	}
@@ -370,118 +323,6 @@ bool rdp_gfx_may_send(struct rdp_peer *peer) {
 			peer->id, peer->host, peer->frame_id - gfx->acked_id);
 	}
 	return false;
-}
-
-/* Sends an encoded frame; its area is refined once still. */
-static bool send_surface_frame(struct rdp_gfx *gfx, RDPGFX_SURFACE_COMMAND *cmd,
-		uint32_t frame_id, const pixman_region32_t *damage) {
-	struct rdp_peer *peer = gfx->peer;
-	RDPGFX_START_FRAME_PDU start = { .timestamp = frame_timestamp(), .frameId = frame_id };
-	RDPGFX_END_FRAME_PDU end = { .frameId = frame_id };
-	cmd->surfaceId = SURFACE_ID;
-	peer->stat_bytes += cmd->length;
-	if (gfx->context->SurfaceFrameCommand(gfx->context, cmd, &start, &end) != CHANNEL_RC_OK) {
-		return false;
-	}
-	pixman_region32_union(&gfx->lossy, &gfx->lossy, damage);
-	gfx->refine_due = false;
-	wl_event_source_timer_update(gfx->refine_timer, REFINE_AFTER_MS);
-	return rdp_channels_flush(peer);
-}
-
-/* H.264's thread finished a frame. */
-static void handle_encoded(void *data) {
-	struct rdp_gfx *gfx = data;
-	struct rdp_peer *peer = gfx->peer;
-	gfx->encoding = false;
-	RDPGFX_SURFACE_COMMAND cmd = { 0 };
-	if (!rdp_h264_result(gfx->h264_encoder, &cmd)) {
-		rdp_peer_drop(peer, "cannot encode a frame (AVC420)");
-		return;
-	}
-	if (!send_surface_frame(gfx, &cmd, gfx->encoding_id, &gfx->encoding_damage)) {
-		rdp_peer_drop(peer, "cannot send a frame");
-		return;
-	}
-	rdp_display_schedule(peer);
-}
-
-bool rdp_gfx_send_frame(struct rdp_peer *peer, const pixman_region32_t *damage) {
-	struct rdp_gfx *gfx = peer->gfx;
-	struct rdp_server *rdp = peer->rdp;
-	if (!pixman_region32_not_empty((pixman_region32_t *)damage)) {
-		return true;
-	}
-	if (gfx->h264_encoder) {
-		/* Sent from handle_encoded; no other frame meanwhile. */
-		gfx->encoding = true;
-		gfx->encoding_id = peer->frame_id;
-		pixman_region32_copy(&gfx->encoding_damage, (pixman_region32_t *)damage);
-		return rdp_h264_start(gfx->h264_encoder, rdp->fb, rdp->stride, damage);
-	}
-	RDPGFX_SURFACE_COMMAND cmd = { 0 };
-	if (!rdp_gfx_encode_progressive(gfx->encoder, rdp->fb, rdp->stride, damage, &cmd)) {
-		wlr_log(WLR_ERROR, "RDP: %s: cannot encode a frame (progressive RemoteFX)",
-			peer->host);
-		return false;
-	}
-	return send_surface_frame(gfx, &cmd, peer->frame_id, damage);
-}
-
-bool rdp_gfx_refine_due(struct rdp_peer *peer) {
-	struct rdp_gfx *gfx = peer->gfx;
-	return gfx->refine_due && pixman_region32_not_empty(&gfx->lossy);
-}
-
-/* One tile of a refinement, losslessly. */
-static bool refine_tile(struct rdp_gfx *gfx, const pixman_box32_t *tile) {
-	struct rdp_server *rdp = gfx->peer->rdp;
-	RDPGFX_SURFACE_COMMAND cmd = { .surfaceId = SURFACE_ID };
-	if (!rdp_gfx_encode_lossless(gfx->encoder, rdp->fb, rdp->stride, tile, &cmd) ||
-			gfx->context->SurfaceCommand(gfx->context, &cmd) != CHANNEL_RC_OK) {
-		return false;
-	}
-	gfx->peer->stat_bytes += cmd.length;
-	return true;
-}
-
-static int min_int(int a, int b) {
-	return a < b ? a : b;
-}
-
-bool rdp_gfx_send_refine(struct rdp_peer *peer) {
-	struct rdp_gfx *gfx = peer->gfx;
-	RDPGFX_START_FRAME_PDU start = { .timestamp = frame_timestamp(), .frameId = peer->frame_id };
-	RDPGFX_END_FRAME_PDU end = { .frameId = peer->frame_id };
-	if (gfx->context->StartFrame(gfx->context, &start) != CHANNEL_RC_OK) {
-		return false;
-	}
-	pixman_region32_t done;
-	pixman_region32_init(&done);
-	int n_boxes, n_tiles = 0;
-	const pixman_box32_t *boxes = pixman_region32_rectangles(&gfx->lossy, &n_boxes);
-	bool ok = true;
-	for (int b = 0; b < n_boxes && ok && n_tiles < REFINE_MAX_TILES; b++) {
-		const pixman_box32_t *box = &boxes[b];
-		for (int y = box->y1; y < box->y2 && ok && n_tiles < REFINE_MAX_TILES;
-				y += RDP_GFX_TILE) {
-			for (int x = box->x1; x < box->x2 && ok && n_tiles < REFINE_MAX_TILES;
-					x += RDP_GFX_TILE) {
-				pixman_box32_t tile = { x, y, min_int(x + RDP_GFX_TILE, box->x2),
-					min_int(y + RDP_GFX_TILE, box->y2) };
-				ok = refine_tile(gfx, &tile);
-				pixman_region32_union_rect(&done, &done, tile.x1, tile.y1,
-					(unsigned)(tile.x2 - tile.x1), (unsigned)(tile.y2 - tile.y1));
-				n_tiles++;
-			}
-		}
-	}
-	pixman_region32_subtract(&gfx->lossy, &gfx->lossy, &done);
-	pixman_region32_fini(&done);
-	if (!ok || gfx->context->EndFrame(gfx->context, &end) != CHANNEL_RC_OK) {
-		return false;
-	}
-	return rdp_channels_flush(peer);
 }
 
 bool rdp_gfx_resize(struct rdp_peer *peer) {

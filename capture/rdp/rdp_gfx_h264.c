@@ -19,8 +19,8 @@
  * gets the result through an eventfd and sends it.
  *
  * The encoder keeps its own copy of the surface, brought up to date
- * with each frame's damage before the thread starts: the thread never
- * reads the framebuffer that captures write meanwhile. The whole surface
+ * with what changed since its last frame before the thread starts: the
+ * thread never reads the framebuffer that captures write meanwhile. The whole surface
  * is encoded (FreeRDP's client decodes AVC420 at the surface's size; a
  * P-frame costs few bits where nothing changed); the damage goes as the
  * frame's region rectangles, which are all the client copies to its
@@ -203,10 +203,10 @@ static RECTANGLE_16 rect16(const pixman_box32_t *box) {
 }
 
 bool rdp_h264_start(struct rdp_h264 *h264, const uint8_t *fb, int stride,
-		const pixman_region32_t *damage) {
+		const pixman_region32_t *changed, const pixman_region32_t *damage) {
 	int n_boxes;
 	const pixman_box32_t *boxes = pixman_region32_rectangles(
-		(pixman_region32_t *)damage, &n_boxes);
+		(pixman_region32_t *)changed, &n_boxes);
 	/* The thread is idle: the copy and the rectangles are the loop's. */
 	for (int i = 0; i < n_boxes; i++) {
 		const pixman_box32_t *box = &boxes[i];
@@ -216,6 +216,7 @@ bool rdp_h264_start(struct rdp_h264 *h264, const uint8_t *fb, int stride,
 				fb + (size_t)y * stride + (size_t)box->x1 * 4, bytes);
 		}
 	}
+	boxes = pixman_region32_rectangles((pixman_region32_t *)damage, &n_boxes);
 	pixman_box32_t all = { 0, 0, h264->width, h264->height };
 	if (!h264->started) {
 		/* A key frame: the client has nothing of this stream yet. */

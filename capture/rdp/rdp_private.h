@@ -198,12 +198,15 @@ void rdp_gfx_close(struct rdp_peer *peer);
 bool rdp_gfx_expected(struct rdp_peer *peer);
 /* Its surface is up: frames go through GFX. */
 bool rdp_gfx_ready(struct rdp_peer *peer);
-/* Whether another frame may go now (acknowledgements, queue depth). */
+/* Whether another frame may go now (acknowledgements, an encoding frame). */
 bool rdp_gfx_may_send(struct rdp_peer *peer);
-/* Encodes damage (desktop coordinates) and sends it as one GFX frame. */
-bool rdp_gfx_send_frame(struct rdp_peer *peer, const pixman_region32_t *damage);
 /* The desktop's size changed: new graphics reset and surface. */
 bool rdp_gfx_resize(struct rdp_peer *peer);
+
+/* rdp_gfx_frame.c: the pipeline's frames. */
+/* Encodes damage (desktop coordinates) and sends it as frame peer->frame_id
+ * (H.264: once its thread encoded it). */
+bool rdp_gfx_send_frame(struct rdp_peer *peer, const pixman_region32_t *damage);
 /* Lossy frames have settled: a lossless refinement is due. */
 bool rdp_gfx_refine_due(struct rdp_peer *peer);
 /* Sends the refinement as one frame. */
@@ -218,10 +221,13 @@ struct rdp_h264 *rdp_h264_create(int width, int height, struct wl_event_loop *lo
 	void (*encoded)(void *data), void *data);
 /* Waits for a frame being encoded. NULL is a no-op. */
 void rdp_h264_destroy(struct rdp_h264 *h264);
-/* Starts encoding fb (stride bytes a row; damage changed since the last
- * frame); only when no frame is being encoded. */
+/*
+ * Starts encoding fb (stride bytes a row) when no frame is being encoded:
+ * changed is what changed since the encoder's last frame, damage what the
+ * client is to take of this one.
+ */
 bool rdp_h264_start(struct rdp_h264 *h264, const uint8_t *fb, int stride,
-	const pixman_region32_t *damage);
+	const pixman_region32_t *changed, const pixman_region32_t *damage);
 /* Once encoded: fills cmd with the frame (valid until the next start). */
 bool rdp_h264_result(struct rdp_h264 *h264, RDPGFX_SURFACE_COMMAND *cmd);
 

@@ -250,6 +250,25 @@ class XFreeRDP:
                 self.proc.wait()
 
 
+def wait_shows_colour(session, xvfb, client, colour, pos, size, tolerance=12):
+    """Wait until client's window shows colour over size at pos (desktop
+    coordinates), and not just above and left of it; returns the screen."""
+    def shown():
+        x, y, w, h, _ = client.window()
+        img = xvfb.screen()
+        rect = (x + pos[0], y + pos[1], size[0], size[1])
+        n = img.count_colour(rect, colour, tolerance=tolerance)
+        if n < size[0] * size[1] * 0.98:
+            raise NotYet("%d of %d pixels of the window are #%s; they are %s" % (
+                n, size[0] * size[1], harness.colour_hex(colour), img.describe(rect)))
+        outside = (x + pos[0] - 20, y + pos[1] - 20, 10, 10)
+        if img.count_colour(outside, colour, tolerance=12) != 0:
+            raise NotYet("outside the window has its colour: %s" % img.describe(outside))
+        return img
+    return session.wait_for(shown, what="xfreerdp to show #%s at %s" % (
+        harness.colour_hex(colour), tuple(pos)))
+
+
 @contextlib.contextmanager
 def client_in_xvfb(session, port, user, password, extra=(), keymap=None, **kwargs):
     """An Xvfb of its own (with an xkb layout, if given) and xfreerdp in it,

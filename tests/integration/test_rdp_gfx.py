@@ -26,20 +26,7 @@ SIZE = (300, 200)
 
 
 def check_window_shows(s, xvfb, client, pos, tolerance=12):
-    """Wait until client's window shows COLOUR at pos (desktop coordinates)."""
-    def shown():
-        x, y, w, h, _ = client.window()
-        img = xvfb.screen()
-        rect = (x + pos[0], y + pos[1], SIZE[0], SIZE[1])
-        n = img.count_colour(rect, COLOUR, tolerance=tolerance)
-        if n < SIZE[0] * SIZE[1] * 0.98:
-            raise NotYet("%d of %d pixels of the window are #%s; they are %s" % (
-                n, SIZE[0] * SIZE[1], harness.colour_hex(COLOUR), img.describe(rect)))
-        outside = (x + pos[0] - 20, y + pos[1] - 20, 10, 10)
-        if img.count_colour(outside, COLOUR, tolerance=12) != 0:
-            raise NotYet("outside the window has its colour: %s" % img.describe(outside))
-        return img
-    return s.wait_for(shown, what="xfreerdp to show the colour window at %s" % (pos,))
+    return rdp.wait_shows_colour(s, xvfb, client, COLOUR, pos, SIZE, tolerance)
 
 
 def main():

@@ -26,16 +26,7 @@ POS = (120, 90)
 
 
 def shows_window(s, xvfb, client):
-    def shown():
-        x, y, w, h, _ = client.window()
-        img = xvfb.screen()
-        rect = (x + POS[0], y + POS[1], SIZE[0], SIZE[1])
-        n = img.count_colour(rect, COLOUR, tolerance=12)
-        if n < SIZE[0] * SIZE[1] * 0.98:
-            raise NotYet("%d of %d pixels are #%s: %s" % (
-                n, SIZE[0] * SIZE[1], harness.colour_hex(COLOUR), img.describe(rect)))
-        return True
-    s.wait_for(shown, what="xfreerdp to show the colour window")
+    rdp.wait_shows_colour(s, xvfb, client, COLOUR, POS, SIZE)
 
 
 def xrandr_size(s):

@@ -2,6 +2,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <freerdp/server/rdpgfx.h>
+#include <freerdp/version.h>
 #include <winpr/synch.h>
 #include <wlr/util/log.h>
 #include "capture/rdp/rdp_gfx.h"
@@ -34,6 +35,7 @@ struct rdpgfx_private_head {
 	void *zgfx;
 	BOOL ownThread;
 };
+_Static_assert(FREERDP_VERSION_MAJOR == 2, "rdpgfx_private_head is FreeRDP 2's");
 
 static struct rdp_gfx *gfx_of(RdpgfxServerContext *context) {
 	return context->custom;

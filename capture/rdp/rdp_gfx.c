@@ -6,6 +6,7 @@
 #include <winpr/synch.h>
 #include <wlr/util/log.h>
 #include "capture/rdp/rdp_gfx.h"
+#include "capture/rdp/rdp_gfx_caps.h"
 #include "capture/rdp/rdp_private.h"
 #include "compositor/server.h"
 #include "compositor/util.h"
@@ -39,57 +40,6 @@ _Static_assert(FREERDP_VERSION_MAJOR == 2, "rdpgfx_private_head is FreeRDP 2's")
 
 static struct rdp_gfx *gfx_of(RdpgfxServerContext *context) {
 	return context->custom;
-}
-
-static const char *version_name(UINT32 version) {
-	switch (version) {
-	case RDPGFX_CAPVERSION_8: return "8.0";
-	case RDPGFX_CAPVERSION_81: return "8.1";
-	case RDPGFX_CAPVERSION_10: return "10.0";
-	case RDPGFX_CAPVERSION_101: return "10.1";
-	case RDPGFX_CAPVERSION_102: return "10.2";
-	case RDPGFX_CAPVERSION_103: return "10.3";
-	case RDPGFX_CAPVERSION_104: return "10.4";
-	case RDPGFX_CAPVERSION_105: return "10.5";
-	case RDPGFX_CAPVERSION_106: return "10.6";
-	case RDPGFX_CAPVERSION_106_ERR: return "10.6";
-	case RDPGFX_CAPVERSION_107: return "10.7";
-	}
-	return NULL;
-}
-
-static bool client_takes_h264(const RDPGFX_CAPSET *caps) {
-	switch (caps->version) {
-	case RDPGFX_CAPVERSION_8:
-		return false;
-	case RDPGFX_CAPVERSION_81:
-		return caps->flags & RDPGFX_CAPS_FLAG_AVC420_ENABLED;
-	case RDPGFX_CAPVERSION_101:
-		/* No flags; FreeRDP's client offers it with H.264 turned off too. */
-		return false;
-	}
-	return !(caps->flags & RDPGFX_CAPS_FLAG_AVC_DISABLED);
-}
-
-/*
- * The client's newest capability set that we know; with h264, the newest
- * of those that take H.264 if there is one. NULL if none.
- */
-static const RDPGFX_CAPSET *best_caps(const RDPGFX_CAPS_ADVERTISE_PDU *advertise, bool h264) {
-	const RDPGFX_CAPSET *best = NULL, *best_h264 = NULL;
-	for (UINT16 i = 0; i < advertise->capsSetCount; i++) {
-		const RDPGFX_CAPSET *caps = &advertise->capsSets[i];
-		if (!version_name(caps->version)) {
-			continue;
-		}
-		if (!best || caps->version > best->version) {
-			best = caps;
-		}
-		if (client_takes_h264(caps) && (!best_h264 || caps->version > best_h264->version)) {
-			best_h264 = caps;
-		}
-	}
-	return h264 && best_h264 ? best_h264 : best;
 }
 
 static bool create_surface(struct rdp_gfx *gfx) {
@@ -155,19 +105,11 @@ static UINT handle_caps_advertise(RdpgfxServerContext *context,
 		const RDPGFX_CAPS_ADVERTISE_PDU *advertise) {
 	struct rdp_gfx *gfx = gfx_of(context);
 	struct rdp_peer *peer = gfx->peer;
-	const RDPGFX_CAPSET *best = best_caps(advertise, rdp_h264_available());
-	if (!best) {
+	RDPGFX_CAPSET caps;
+	if (!rdp_gfx_caps_choose(advertise->capsSets, advertise->capsSetCount,
+			rdp_h264_available(), &caps, &gfx->h264)) {
 		wlr_log(WLR_INFO, "RDP: %s offers no graphics pipeline version we know", peer->host);
 		return CHANNEL_RC_UNSUPPORTED_VERSION;
-	}
-	RDPGFX_CAPSET caps = *best;
-	gfx->h264 = client_takes_h264(best) && rdp_h264_available();
-	if (!gfx->h264) {
-		if (caps.version == RDPGFX_CAPVERSION_81) {
-			caps.flags &= ~RDPGFX_CAPS_FLAG_AVC420_ENABLED;
-		} else if (caps.version != RDPGFX_CAPVERSION_8 && caps.version != RDPGFX_CAPVERSION_101) {
-			caps.flags |= RDPGFX_CAPS_FLAG_AVC_DISABLED;
-		}
 	}
 	RDPGFX_CAPS_CONFIRM_PDU confirm = { .capsSet = &caps };
 	UINT rc = context->CapsConfirm(context, &confirm);
@@ -180,7 +122,7 @@ static UINT handle_caps_advertise(RdpgfxServerContext *context,
 		gfx->caps_deadline = NULL;
 	}
 	wlr_log(WLR_INFO, "RDP: %s: graphics pipeline %s, %s", peer->host,
-		version_name(caps.version), gfx->h264 ? "AVC420" : "progressive RemoteFX");
+		rdp_gfx_caps_version_name(caps.version), gfx->h264 ? "AVC420" : "progressive RemoteFX");
 	return create_surface(gfx) ? CHANNEL_RC_OK : ERROR_INTERNAL_ERROR;
 }
 

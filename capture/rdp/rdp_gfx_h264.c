@@ -7,6 +7,7 @@
 #include <unistd.h>
 #include <freerdp/codec/color.h>
 #include <freerdp/codec/h264.h>
+#include <winpr/crt.h>
 #include <wlr/util/log.h>
 #include "capture/rdp/rdp_private.h"
 #include "compositor/util.h"
@@ -66,6 +67,19 @@ static UINT32 bit_rate(int width, int height) {
 	return (UINT32)rate;
 }
 
+/* FreeRDP 2.11's h264_context_free leaves the YUV planes that an encoding
+ * context's avc420_compress allocated. */
+static void context_free(H264_CONTEXT *avc) {
+	if (!avc) {
+		return;
+	}
+	for (int i = 0; i < 3; i++) {
+		_aligned_free(avc->pYUVData[i]);
+		avc->pYUVData[i] = NULL;
+	}
+	h264_context_free(avc);
+}
+
 static H264_CONTEXT *context_create(int width, int height) {
 	H264_CONTEXT *avc = h264_context_new(TRUE);
 	if (!avc) {
@@ -76,7 +90,7 @@ static H264_CONTEXT *context_create(int width, int height) {
 	avc->FrameRate = 60;
 	avc->QP = H264_QP;
 	if (!h264_context_reset(avc, (UINT32)width, (UINT32)height)) {
-		h264_context_free(avc);
+		context_free(avc);
 		return NULL;
 	}
 	return avc;
@@ -102,7 +116,7 @@ bool rdp_h264_available(void) {
 		wlr_log(WLR_INFO, "RDP: FreeRDP cannot encode H.264 here: graphics pipeline "
 			"clients get progressive RemoteFX");
 	}
-	h264_context_free(avc);
+	context_free(avc);
 	free(black);
 	return available;
 }
@@ -193,7 +207,7 @@ void rdp_h264_destroy(struct rdp_h264 *h264) {
 	}
 	pthread_cond_destroy(&h264->wake);
 	pthread_mutex_destroy(&h264->lock);
-	h264_context_free(h264->avc);
+	context_free(h264->avc);
 	free(h264->surface);
 	free(h264);
 }

@@ -72,6 +72,8 @@ struct handover_message {
 	uint16_t request;  /* enum handover_request */
 	uint16_t protocol; /* enum handover_protocol */
 	uint16_t flags;    /* enum handover_flags */
+	uint16_t rfb_minor; /* VNC: the RFB 3.x version agreed on */
+	uint16_t reserved;
 	char user[64];     /* the login name, NUL-terminated */
 	char peer[128];    /* the client's numeric address, NUL-terminated */
 	struct handover_tls tls;

@@ -8,6 +8,9 @@
 #include "compositor/util.h"
 #include "gateway/gateway_config.h"
 
+#ifndef ORIEL_BINDIR
+#define ORIEL_BINDIR "/usr/bin" /* meson says where it installs oriel */
+#endif
 #define LINE_MAX_BYTES 4096
 #define SHOWN_MAX 48
 

@@ -322,7 +322,14 @@ int gateway_session_monitor_main(int argc, char *argv[]) {
 	wlr_log(WLR_INFO, "session %s: %s's session runs as pid %d", m.dir, m.user, (int)child);
 	int status = watch(child);
 	exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-	report(&m, "the session ended (status %d)", exit_status);
+	wlr_log(WLR_INFO, "session %s: ended (status %d)", m.dir, exit_status);
+	/* Only a gateway still waiting for it reads this: it never answered. */
+	if (m.status_fd >= 0) {
+		char text[64];
+		int len = snprintf(text, sizeof(text), "the session ended (status %d)", exit_status);
+		ssize_t unused = write(m.status_fd, text, (size_t)len);
+		(void)unused;
+	}
 	end_leftovers(&m, child);
 out:
 	pam_finish(&m, opened);

@@ -17,9 +17,7 @@
 /* How long --terminate waits for the sessions' cleanup. */
 #define TERMINATE_TIMEOUT_MS 20000
 
-#if GATEWAY_VNC_FRONT
 #include "gateway/gateway_vnc.h"
-#endif
 
 static int list_sessions(const struct gateway_config *config) {
 	struct gateway_session_info *sessions;
@@ -87,7 +85,6 @@ static int serve(const struct gateway_config *config) {
 	signal(SIGPIPE, SIG_IGN);
 
 	struct gateway_sessions *sessions = gateway_sessions_create(config);
-#if GATEWAY_VNC_FRONT
 	char error[512] = "";
 	struct gateway_vnc *vnc = gateway_vnc_start(config, sessions, error, sizeof(error));
 	if (!vnc) {
@@ -95,20 +92,14 @@ static int serve(const struct gateway_config *config) {
 		gateway_sessions_destroy(sessions);
 		return 1;
 	}
-#else
-	fprintf(stderr, "oriel-gateway: this build has no VNC front yet\n");
-	gateway_sessions_destroy(sessions);
-	return 1;
-#endif
+	wlr_log(WLR_INFO, "VNC certificate SHA-256 %s", gateway_vnc_fingerprint(vnc));
 	wlr_log(WLR_INFO, "serving; sessions live in %s", config->runtime_dir);
 	int sig = 0;
 	while (sigwait(&signals, &sig) != 0 || sig == SIGHUP) {
 		/* SIGHUP: nothing to reload yet; the sessions go on either way. */
 	}
 	wlr_log(WLR_INFO, "signal %d: stopping; the sessions go on", sig);
-#if GATEWAY_VNC_FRONT
 	gateway_vnc_stop(vnc);
-#endif
 	gateway_sessions_destroy(sessions);
 	return 0;
 }

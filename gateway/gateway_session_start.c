@@ -40,7 +40,9 @@ static void exec_monitor(char *const argv[], int devnull, int status_fd) {
 	if (pid != 0) {
 		_exit(pid < 0 ? 127 : 0); /* the monitor is orphaned: nobody's child */
 	}
+	/* Its stderr stays the gateway's log; nothing else of the caller's is kept open. */
 	dup2(devnull, STDIN_FILENO);
+	dup2(devnull, STDOUT_FILENO);
 	if (status_fd == MONITOR_STATUS_FD) {
 		fcntl(status_fd, F_SETFD, 0);
 	} else if (dup2(status_fd, MONITOR_STATUS_FD) < 0) {

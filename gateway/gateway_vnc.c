@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include "capture/remote/account_check.h"
 #include "capture/remote/tcp_listen.h"
+#include "gateway/gateway_config.h"
 #include "gateway/gateway_vnc_private.h"
 
 /*
@@ -77,7 +78,7 @@ static void make_room(struct gateway_vnc *vnc, const char *host) {
 			n_same += strcmp(g->host, host) == 0;
 		}
 	}
-	enum preauth_decision decision = preauth_decide(&vnc->config.limits, n_total, n_same);
+	enum preauth_decision decision = preauth_decide(&vnc->limits, n_total, n_same);
 	if (decision == PREAUTH_ADMIT) {
 		return;
 	}
@@ -133,7 +134,7 @@ static void admit(struct gateway_vnc *vnc, int fd) {
 	guest->fd = fd;
 	peer_host(fd, guest->host, sizeof(guest->host));
 	guest->started_ms = gateway_now_ms();
-	guest->deadline_ms = guest->started_ms + vnc->config.handshake_timeout * 1000;
+	guest->deadline_ms = guest->started_ms + vnc->config->handshake_timeout * 1000;
 
 	pthread_mutex_lock(&vnc->lock);
 	make_room(vnc, guest->host);
@@ -186,14 +187,17 @@ static void *accept_thread(void *data) {
 	return NULL;
 }
 
-struct gateway_vnc *gateway_vnc_start(const struct gateway_vnc_config *config,
+struct gateway_vnc *gateway_vnc_start(const struct gateway_config *config,
 		struct gateway_sessions *sessions, char *error, size_t error_size) {
 	struct gateway_vnc *vnc = calloc(1, sizeof(*vnc));
 	if (!vnc) {
 		snprintf(error, error_size, "out of memory");
 		return NULL;
 	}
-	vnc->config = *config;
+	vnc->config = config;
+	vnc->limits = (struct preauth_limits){
+		.per_address = config->max_pending_per_address, .total = config->max_pending,
+	};
 	vnc->sessions = sessions;
 	vnc->stop_fd = -1;
 	pthread_mutex_init(&vnc->lock, NULL);
@@ -210,9 +214,9 @@ struct gateway_vnc *gateway_vnc_start(const struct gateway_vnc_config *config,
 		snprintf(error, error_size, "cannot check accounts: %s", strerror(errno));
 		goto fail;
 	}
-	for (int i = 0; i < config->n_listen; i++) {
+	for (int i = 0; i < config->n_vnc_listen; i++) {
 		int room = GATEWAY_VNC_MAX_LISTEN - vnc->n_listen;
-		int n = room > 0 ? remote_listen_tcp(config->listen[i],
+		int n = room > 0 ? remote_listen_tcp(config->vnc_listen[i],
 			vnc->listen_fds + vnc->n_listen, room, error, error_size) : 0;
 		if (n == 0) {
 			if (room == 0) {

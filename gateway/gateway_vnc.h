@@ -14,26 +14,19 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include "capture/remote/preauth_limits.h"
 
+struct gateway_config;
 struct gateway_sessions;
 struct gateway_vnc;
 
-struct gateway_vnc_config {
-	const char *const *listen; /* "[ADDR:]PORT" (the address defaults to 127.0.0.1) */
-	int n_listen;
-	const char *tls_cert, *tls_key; /* NULL: made on first use and kept */
-	const char *pam_service;        /* "oriel" */
-	int handshake_timeout;          /* seconds to log in (10) */
-	struct preauth_limits limits;   /* (4 per address, 64 in all) */
-};
-
 /*
- * Listens and serves until gateway_vnc_stop. config's strings must stay.
+ * Listens on config's vnc_listen and serves until gateway_vnc_stop, with
+ * its certificate, PAM service, handshake timeout and pending caps.
+ * config must stay.
  * NULL, with a sentence in error, when it cannot listen or has no
  * certificate.
  */
-struct gateway_vnc *gateway_vnc_start(const struct gateway_vnc_config *config,
+struct gateway_vnc *gateway_vnc_start(const struct gateway_config *config,
 	struct gateway_sessions *sessions, char *error, size_t error_size);
 /* The certificate's SHA-256 fingerprint, for the log. */
 const char *gateway_vnc_fingerprint(const struct gateway_vnc *vnc);

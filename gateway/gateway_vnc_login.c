@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <poll.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
 #include <sys/socket.h>
@@ -16,8 +17,8 @@
 
 /*
  * One connection, on its own thread, from the RFB greeting to the
- * hand-over: VeNCrypt X509Plain over TLS 1.3 (the only version whose
- * records a session can carry on), the login through PAM, the user's
+ * hand-over: VeNCrypt X509Plain over TLS (1.3, or 1.2 with an AEAD
+ * cipher: what a session can carry on), the login through PAM, the user's
  * session found or started, SecurityResult, and then the socket and the
  * TLS state go to the session. Every wait on the client ends at the
  * guest's deadline, or when another guest takes its place.
@@ -125,9 +126,10 @@ static bool flush(struct login *login) {
 static bool start_tls(struct login *login, char *why, size_t why_size) {
 	struct gateway_vnc *vnc = login->guest->vnc;
 	login->tls = tls_identity_new_session(&vnc->tls, login->guest->fd, false);
-	/* TLS 1.3 only: its records are what a session carries on (tls_record.h). */
+	/* TLS 1.3, or 1.2 with an AEAD cipher: what a session carries on (tls_record.h). */
 	if (!login->tls || gnutls_priority_set_direct(login->tls,
-			"NORMAL:-VERS-ALL:+VERS-TLS1.3", NULL) < 0) {
+			"NORMAL:-VERS-TLS1.1:-VERS-TLS1.0:-CIPHER-ALL:+AES-256-GCM:+AES-128-GCM:"
+			"+CHACHA20-POLY1305", NULL) < 0) {
 		snprintf(why, why_size, "cannot start TLS");
 		return false;
 	}
@@ -160,8 +162,9 @@ static int check_login(struct login *login, const char **reason) {
 		return -1;
 	}
 	bool view_only = false;
+	/* A name longer than a session can be told is no account's. */
 	bool ok = account_check_run(vnc->checker, user, login->sec.password, guest->host,
-		&view_only);
+		&view_only) && strlen(user) < sizeof(((struct handover_message *)0)->user);
 	gnutls_memset(login->sec.password, 0, sizeof(login->sec.password));
 	pthread_mutex_lock(&vnc->lock);
 	if (ok) {
@@ -170,7 +173,7 @@ static int check_login(struct login *login, const char **reason) {
 		auth_throttle_failed(&vnc->throttle, guest->host, gateway_now_ms());
 	}
 	pthread_mutex_unlock(&vnc->lock);
-	char printable[64];
+	char printable[sizeof(login->sec.user)];
 	snprintf(printable, sizeof(printable), "%s", user);
 	for (char *c = printable; *c; c++) {
 		if ((unsigned char)*c < 0x20 || *c == 0x7f) {
@@ -216,7 +219,7 @@ static bool hand_over(struct login *login, int sock, char *why, size_t why_size)
 	message->request = HANDOVER_CONNECTION;
 	message->protocol = HANDOVER_VNC;
 	message->rfb_minor = (uint16_t)login->sec.minor;
-	snprintf(message->user, sizeof(message->user), "%s", login->sec.user);
+	memcpy(message->user, login->sec.user, strlen(login->sec.user) + 1); /* checked */
 	snprintf(message->peer, sizeof(message->peer), "%s", guest->host);
 	bool ok = tls_record_export(login->tls, &message->tls, why, why_size);
 	if (ok) {

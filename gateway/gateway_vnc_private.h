@@ -5,6 +5,7 @@
 #include <pthread.h>
 #include <stdint.h>
 #include "capture/remote/auth_throttle.h"
+#include "capture/remote/preauth_limits.h"
 #include "capture/remote/tls_identity.h"
 #include "gateway/gateway_vnc.h"
 
@@ -24,7 +25,8 @@ struct gateway_guest {
 };
 
 struct gateway_vnc {
-	struct gateway_vnc_config config;
+	const struct gateway_config *config;
+	struct preauth_limits limits;
 	struct gateway_sessions *sessions;
 	struct tls_identity tls;
 	struct account_checker *checker;

@@ -10,7 +10,10 @@
 
 #define HEADER 5
 #define TAG 16
+#define EXPLICIT_NONCE 8
+#define GCM_SALT 4
 #define CONTENT_ALERT 21
+#define CONTENT_HANDSHAKE 22
 #define CONTENT_APPLICATION_DATA 23
 /* RFC 8446 5.2: a record's ciphertext is at most 2^14 + 256 bytes. */
 #define CIPHERTEXT_MAX (TLS_RECORD_PLAINTEXT_MAX + 256)
@@ -23,15 +26,18 @@ struct tls_record_direction {
 
 struct tls_record {
 	int fd;
+	bool tls13;
+	/* TLS 1.2 with AES-GCM: a 4-byte salt, and each record's nonce sent before it. */
+	bool explicit_nonce;
 	size_t iv_size;
 	struct tls_record_direction read, write;
 
 	/* The record being sent: out[out_sent..out_len), of out_plain bytes. */
-	uint8_t out[HEADER + TLS_RECORD_PLAINTEXT_MAX + 1 + TAG];
+	uint8_t out[HEADER + EXPLICIT_NONCE + TLS_RECORD_PLAINTEXT_MAX + 1 + TAG];
 	size_t out_len, out_sent, out_plain;
 
 	/* The record being received, then its plaintext from in[plain_start..plain_end). */
-	uint8_t in[HEADER + CIPHERTEXT_MAX];
+	uint8_t in[HEADER + CIPHERTEXT_MAX + 1024]; /* TLS 1.2 allows 2^14 + 2048 */
 	size_t in_len;
 	size_t plain_start, plain_end;
 	bool closed;
@@ -43,12 +49,12 @@ static bool cipher_carried_on(gnutls_cipher_algorithm_t cipher) {
 }
 
 static bool export_direction(gnutls_session_t session, bool read, size_t key_size,
-		struct handover_tls_direction *direction) {
+		size_t iv_size, struct handover_tls_direction *direction) {
 	gnutls_datum_t mac_key, iv, key;
 	unsigned char seq[8];
 	if (gnutls_record_get_state(session, read, &mac_key, &iv, &key, seq) < 0 ||
 			key.size != key_size || key.size > sizeof(direction->key) ||
-			iv.size != sizeof(direction->iv)) {
+			iv.size != iv_size) {
 		return false;
 	}
 	memcpy(direction->key, key.data, key.size);
@@ -63,9 +69,10 @@ static bool export_direction(gnutls_session_t session, bool read, size_t key_siz
 bool tls_record_export(gnutls_session_t session, struct handover_tls *state,
 		char *error, size_t error_size) {
 	gnutls_cipher_algorithm_t cipher = gnutls_cipher_get(session);
-	if (gnutls_protocol_get_version(session) != GNUTLS_TLS1_3) {
-		snprintf(error, error_size, "only TLS 1.3 is handed over, not %s",
-			gnutls_protocol_get_name(gnutls_protocol_get_version(session)));
+	gnutls_protocol_t version = gnutls_protocol_get_version(session);
+	if (version != GNUTLS_TLS1_3 && version != GNUTLS_TLS1_2) {
+		snprintf(error, error_size, "only TLS 1.3 and 1.2 are handed over, not %s",
+			gnutls_protocol_get_name(version));
 		return false;
 	}
 	if (!cipher_carried_on(cipher)) {
@@ -78,12 +85,14 @@ bool tls_record_export(gnutls_session_t session, struct handover_tls *state,
 		return false;
 	}
 	memset(state, 0, sizeof(*state));
-	state->version = 0x0304;
+	state->version = version == GNUTLS_TLS1_3 ? 0x0304 : 0x0303;
 	state->cipher = (uint16_t)cipher;
 	state->key_size = (uint16_t)gnutls_cipher_get_key_size(cipher);
-	state->iv_size = HANDOVER_IV_MAX;
-	if (!export_direction(session, true, state->key_size, &state->read) ||
-			!export_direction(session, false, state->key_size, &state->write)) {
+	state->iv_size = version == GNUTLS_TLS1_2 && cipher != GNUTLS_CIPHER_CHACHA20_POLY1305 ?
+		GCM_SALT : HANDOVER_IV_MAX;
+	if (!export_direction(session, true, state->key_size, state->iv_size, &state->read) ||
+			!export_direction(session, false, state->key_size, state->iv_size,
+				&state->write)) {
 		snprintf(error, error_size, "GnuTLS does not give the session's keys");
 		return false;
 	}
@@ -106,9 +115,11 @@ static bool import_direction(const struct handover_tls *state,
 struct tls_record *tls_record_import(const struct handover_tls *state, int fd,
 		char *error, size_t error_size) {
 	gnutls_cipher_algorithm_t cipher = (gnutls_cipher_algorithm_t)state->cipher;
-	if (state->version != 0x0304 || !cipher_carried_on(cipher) ||
+	bool tls13 = state->version == 0x0304;
+	bool explicit_nonce = !tls13 && cipher != GNUTLS_CIPHER_CHACHA20_POLY1305;
+	if ((!tls13 && state->version != 0x0303) || !cipher_carried_on(cipher) ||
 			state->key_size != gnutls_cipher_get_key_size(cipher) ||
-			state->iv_size != HANDOVER_IV_MAX) {
+			state->iv_size != (explicit_nonce ? GCM_SALT : HANDOVER_IV_MAX)) {
 		snprintf(error, error_size, "a TLS state this session cannot carry on "
 			"(version %#x, cipher %u, key %u bytes)", state->version, state->cipher,
 			state->key_size);
@@ -120,6 +131,8 @@ struct tls_record *tls_record_import(const struct handover_tls *state, int fd,
 		return NULL;
 	}
 	record->fd = fd;
+	record->tls13 = tls13;
+	record->explicit_nonce = explicit_nonce;
 	record->iv_size = state->iv_size;
 	if (!import_direction(state, &state->read, &record->read) ||
 			!import_direction(state, &state->write, &record->write)) {
@@ -144,39 +157,81 @@ void tls_record_destroy(struct tls_record *record) {
 	free(record);
 }
 
-/* RFC 8446 5.3: the static IV xor the sequence number, right-aligned. */
-static void nonce(const struct tls_record_direction *direction, size_t iv_size,
-		uint8_t out[HANDOVER_IV_MAX]) {
-	memcpy(out, direction->iv, iv_size);
+static void put_u64(uint8_t out[8], uint64_t value) {
 	for (int i = 0; i < 8; i++) {
-		out[iv_size - 1 - (size_t)i] ^= (uint8_t)(direction->seq >> (8 * i));
+		out[i] = (uint8_t)(value >> (56 - 8 * i));
 	}
 }
 
-static void header(uint8_t out[HEADER], size_t ciphertext_len) {
-	out[0] = CONTENT_APPLICATION_DATA;
-	out[1] = 3; /* legacy_record_version 0x0303 */
+/*
+ * A record's nonce: TLS 1.3 and ChaCha20 xor the static IV with the
+ * sequence number (RFC 8446 5.3, RFC 7905); TLS 1.2's AES-GCM puts the
+ * salt before the explicit nonce (RFC 5288), which is the sequence
+ * number when this side seals.
+ */
+static void nonce(const struct tls_record *record, const struct tls_record_direction *direction,
+		const uint8_t *explicit, uint8_t out[HANDOVER_IV_MAX]) {
+	if (record->explicit_nonce) {
+		memcpy(out, direction->iv, GCM_SALT);
+		memcpy(out + GCM_SALT, explicit, EXPLICIT_NONCE);
+		return;
+	}
+	memcpy(out, direction->iv, HANDOVER_IV_MAX);
+	for (int i = 0; i < 8; i++) {
+		out[HANDOVER_IV_MAX - 1 - (size_t)i] ^= (uint8_t)(direction->seq >> (8 * i));
+	}
+}
+
+/* The additional data: TLS 1.3 authenticates the header, TLS 1.2 the sequence number too. */
+static size_t additional_data(const struct tls_record *record,
+		const struct tls_record_direction *direction, const uint8_t header[HEADER],
+		size_t plaintext_len, uint8_t out[13]) {
+	if (record->tls13) {
+		memcpy(out, header, HEADER);
+		return HEADER;
+	}
+	put_u64(out, direction->seq);
+	out[8] = header[0];
+	out[9] = header[1];
+	out[10] = header[2];
+	out[11] = (uint8_t)(plaintext_len >> 8);
+	out[12] = (uint8_t)plaintext_len;
+	return 13;
+}
+
+static void header(uint8_t out[HEADER], uint8_t type, size_t length) {
+	out[0] = type;
+	out[1] = 3; /* (legacy_)record_version 0x0303 */
 	out[2] = 3;
-	out[3] = (uint8_t)(ciphertext_len >> 8);
-	out[4] = (uint8_t)ciphertext_len;
+	out[3] = (uint8_t)(length >> 8);
+	out[4] = (uint8_t)length;
 }
 
 static bool seal(struct tls_record *record, const void *buf, size_t len) {
-	uint8_t *inner = record->out + HEADER;
-	memcpy(inner, buf, len);
-	inner[len] = CONTENT_APPLICATION_DATA;
-	header(record->out, len + 1 + TAG);
-	uint8_t iv[HANDOVER_IV_MAX];
-	nonce(&record->write, record->iv_size, iv);
-	giovec_t auth = { record->out, HEADER };
-	giovec_t data = { inner, len + 1 };
+	struct tls_record_direction *write = &record->write;
+	size_t explicit_len = record->explicit_nonce ? EXPLICIT_NONCE : 0;
+	uint8_t *explicit = record->out + HEADER;
+	uint8_t *data = explicit + explicit_len;
+	memcpy(data, buf, len);
+	size_t data_len = len;
+	if (record->tls13) {
+		data[data_len++] = CONTENT_APPLICATION_DATA; /* the inner content type */
+	}
+	header(record->out, CONTENT_APPLICATION_DATA, explicit_len + data_len + TAG);
+	if (record->explicit_nonce) {
+		put_u64(explicit, write->seq);
+	}
+	uint8_t iv[HANDOVER_IV_MAX], aad[13];
+	nonce(record, write, explicit, iv);
+	giovec_t auth = { aad, additional_data(record, write, record->out, len, aad) };
+	giovec_t plain = { data, data_len };
 	size_t tag_size = TAG;
-	if (gnutls_aead_cipher_encryptv2(record->write.cipher, iv, record->iv_size, &auth, 1,
-			&data, 1, inner + len + 1, &tag_size) < 0) {
+	if (gnutls_aead_cipher_encryptv2(write->cipher, iv, sizeof(iv), &auth, 1, &plain, 1,
+			data + data_len, &tag_size) < 0) {
 		return false;
 	}
-	record->write.seq++;
-	record->out_len = HEADER + len + 1 + TAG;
+	write->seq++;
+	record->out_len = HEADER + explicit_len + data_len + TAG;
 	record->out_sent = 0;
 	record->out_plain = len;
 	return true;
@@ -236,30 +291,37 @@ static bool read_in(struct tls_record *record, size_t want) {
 }
 
 /* The whole record in `in` → its plaintext in place; its content type, or -1 (EPROTO). */
-static int open_record(struct tls_record *record, size_t ciphertext_len) {
-	if (ciphertext_len < TAG + 1) {
+static int open_record(struct tls_record *record, size_t length) {
+	struct tls_record_direction *read = &record->read;
+	size_t explicit_len = record->explicit_nonce ? EXPLICIT_NONCE : 0;
+	if (length < explicit_len + TAG + (record->tls13 ? 1 : 0)) {
 		return -1;
 	}
-	uint8_t iv[HANDOVER_IV_MAX];
-	nonce(&record->read, record->iv_size, iv);
-	giovec_t auth = { record->in, HEADER };
-	giovec_t data = { record->in + HEADER, ciphertext_len - TAG };
-	if (gnutls_aead_cipher_decryptv2(record->read.cipher, iv, record->iv_size, &auth, 1,
-			&data, 1, record->in + HEADER + ciphertext_len - TAG, TAG) < 0) {
+	uint8_t *explicit = record->in + HEADER;
+	uint8_t *data = explicit + explicit_len;
+	size_t data_len = length - explicit_len - TAG;
+	uint8_t iv[HANDOVER_IV_MAX], aad[13];
+	nonce(record, read, explicit, iv);
+	giovec_t auth = { aad, additional_data(record, read, record->in, data_len, aad) };
+	giovec_t sealed = { data, data_len };
+	if (gnutls_aead_cipher_decryptv2(read->cipher, iv, sizeof(iv), &auth, 1, &sealed, 1,
+			data + data_len, TAG) < 0) {
 		return -1;
 	}
-	record->read.seq++;
-	/* The inner plaintext ends in its content type, then zeros of padding. */
-	size_t end = HEADER + ciphertext_len - TAG;
-	while (end > HEADER && record->in[end - 1] == 0) {
-		end--;
+	read->seq++;
+	record->plain_start = (size_t)(data - record->in);
+	record->plain_end = record->plain_start + data_len;
+	if (!record->tls13) {
+		return record->in[0];
 	}
-	if (end == HEADER) {
+	/* TLS 1.3: the inner plaintext ends in its content type, then zeros of padding. */
+	while (record->plain_end > record->plain_start && record->in[record->plain_end - 1] == 0) {
+		record->plain_end--;
+	}
+	if (record->plain_end == record->plain_start) {
 		return -1;
 	}
-	record->plain_start = HEADER;
-	record->plain_end = end - 1;
-	return record->in[end - 1];
+	return record->in[--record->plain_end];
 }
 
 ssize_t tls_record_recv(struct tls_record *record, void *buf, size_t len) {
@@ -271,8 +333,13 @@ ssize_t tls_record_recv(struct tls_record *record, void *buf, size_t len) {
 			return record->closed ? 0 : -1;
 		}
 		size_t length = (size_t)record->in[3] << 8 | record->in[4];
-		if (record->in[0] != CONTENT_APPLICATION_DATA || length > CIPHERTEXT_MAX) {
-			errno = EPROTO; /* after the handshake, only sealed records come */
+		uint8_t outer = record->in[0];
+		/* After the handshake, only sealed records come (TLS 1.3: all as application data). */
+		bool sealed_type = record->tls13 ? outer == CONTENT_APPLICATION_DATA :
+			outer == CONTENT_APPLICATION_DATA || outer == CONTENT_ALERT ||
+			outer == CONTENT_HANDSHAKE;
+		if (!sealed_type || length > CIPHERTEXT_MAX + (record->tls13 ? 0 : 1024)) {
+			errno = EPROTO;
 			return -1;
 		}
 		if (!read_in(record, HEADER + length)) {
@@ -296,7 +363,7 @@ ssize_t tls_record_recv(struct tls_record *record, void *buf, size_t len) {
 			return -1;
 		}
 		if (type != CONTENT_APPLICATION_DATA) {
-			/* A KeyUpdate or anything else after the handshake is not carried on. */
+			/* A KeyUpdate, a renegotiation or anything else is not carried on. */
 			record->plain_start = record->plain_end = 0;
 			errno = EPROTO;
 			return -1;

@@ -3,16 +3,18 @@
 #define ORIEL_CAPTURE_REMOTE_TLS_RECORD_H
 
 /*
- * A TLS 1.3 connection's record layer, carried on in another process.
+ * A TLS connection's record layer, carried on in another process.
  *
  * GnuTLS cannot hand a live session to another process, and this kernel
- * has no kernel TLS to take it. But once the handshake is done, TLS 1.3
- * is only AEAD records: the gateway exports the traffic keys, IVs and
- * sequence numbers (tls_record_export), and the user's session seals and
- * opens the records from there with GnuTLS's ciphers. The client cannot
- * tell. What is not carried on: KeyUpdate (a client that asks for one is
- * dropped; viewers send little, far below any key's limit) and
- * renegotiation (TLS 1.3 has none).
+ * has no kernel TLS to take it. But once the handshake is done, TLS 1.3,
+ * and TLS 1.2 with an AEAD cipher (AES-GCM, ChaCha20-Poly1305), are only
+ * sealed records: the gateway exports the traffic keys, IVs and sequence
+ * numbers (tls_record_export), and the user's session seals and opens
+ * the records from there with GnuTLS's ciphers. The client cannot tell.
+ * TLS 1.2 stays because libvncclient's viewers (Remmina's among them) do
+ * not offer 1.3. What is not carried on: KeyUpdate and renegotiation (a
+ * client that asks for one is dropped; viewers send little, far below any
+ * key's limit).
  *
  * Pure: no wlroots.
  */
@@ -29,9 +31,9 @@
 struct tls_record;
 
 /*
- * The state of a TLS 1.3 session whose handshake is done and whose
- * received plaintext was all read (gnutls_record_check_pending is 0).
- * False, with a sentence in error, for another version or cipher.
+ * The state of a TLS 1.3 or 1.2 session whose handshake is done and
+ * whose received plaintext was all read (gnutls_record_check_pending is
+ * 0). False, with a sentence in error, for another version or cipher.
  */
 bool tls_record_export(gnutls_session_t session, struct handover_tls *state,
 	char *error, size_t error_size);

@@ -3,8 +3,8 @@
  * libFuzzer target for the TLS 1.3 records a session opens after the
  * gateway's hand-over (capture/remote/tls_record.c): what a client sends
  * once it is in. The first byte picks the input's form: raw bytes on the
- * wire (headers, lengths, cut records), or inner plaintexts that the
- * target seals with the session's key first, so that what comes after
+ * wire (headers, lengths, cut records) for TLS 1.3 or 1.2, or TLS 1.3
+ * inner plaintexts that the target seals with the session's key first, so that what comes after
  * the decryption (padding, content types, alerts) is reached too.
  * Besides memory errors it checks that no call returns more than asked,
  * and that sealed application data comes out as it went in.
@@ -31,6 +31,13 @@ static void check(int ok, const char *what) {
 		abort();
 	}
 }
+
+/* TLS 1.2 with AES-GCM: its 4-byte salt and explicit nonces. */
+static const struct handover_tls state12 = {
+	.version = 0x0303, .cipher = GNUTLS_CIPHER_AES_128_GCM, .key_size = 16, .iv_size = 4,
+	.read = { .key = "0123456789abcdef", .iv = "salt", .seq = 7 },
+	.write = { .key = "fedcba9876543210", .iv = "tlas", .seq = 0 },
+};
 
 static const struct handover_tls state = {
 	.version = 0x0304, .cipher = GNUTLS_CIPHER_AES_128_GCM, .key_size = 16, .iv_size = 12,
@@ -70,7 +77,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 	/* What application data must come out, when the input is sealed. */
 	uint8_t *expected = malloc(MAX_INPUT);
 	size_t n_expected = 0;
-	bool sealed = data[0] & 1;
+	bool sealed = (data[0] & 3) == 1;
+	bool tls12 = (data[0] & 3) == 2; /* raw bytes against TLS 1.2's records */
 	if (!sealed) {
 		check(send(pair[0], data + 1, size - 1, 0) == (ssize_t)(size - 1), "raw input sent");
 	} else {
@@ -105,7 +113,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 	shutdown(pair[0], SHUT_WR);
 
 	char error[160];
-	struct tls_record *record = tls_record_import(&state, pair[1], error, sizeof(error));
+	struct tls_record *record = tls_record_import(tls12 ? &state12 : &state, pair[1], error,
+		sizeof(error));
 	check(record != NULL, "the state imports");
 	uint8_t *got = malloc(MAX_INPUT + 64);
 	size_t n_got = 0;

@@ -29,8 +29,13 @@ def gateway_exe():
 
 
 def run(argv, stdin=None, check=True, timeout=60):
-    result = subprocess.run(argv, input=stdin, capture_output=True, text=True,
-                            timeout=harness.T(timeout))
+    # Files, not pipes: a session's monitor keeps the gateway's stderr open.
+    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
+        result = subprocess.run(argv, input=stdin, stdout=out, stderr=err, text=True,
+                                timeout=harness.T(timeout))
+        out.seek(0)
+        err.seek(0)
+        result.stdout, result.stderr = out.read(), err.read()
     if check and result.returncode != 0:
         raise TestFailure("%s exited %d: %s%s" % (" ".join(argv), result.returncode,
                                                   result.stdout, result.stderr))

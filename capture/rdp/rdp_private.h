@@ -108,6 +108,8 @@ struct rdp_peer {
 
 	/* Input (rdp_input.c) */
 	bool input_used; /* pressed something: release all when it goes */
+	bool pause_prefix;       /* E1 1D came: the 45 after it is Pause's, not Num Lock */
+	uint16_t high_surrogate; /* the first half of a Unicode character, or 0 */
 
 	/* The clipboard channel (rdp_clipboard.c); NULL: none (yet). */
 	struct rdp_clipboard *clipboard;

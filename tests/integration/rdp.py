@@ -307,3 +307,29 @@ def xvfb_tool(xvfb, argv, input=None, check=True):
         expect(r.returncode == 0, "%s failed: %s" % (
             " ".join(map(str, argv)), r.stderr.decode(errors="replace")))
     return r
+
+
+def line_xterm(session, geometry="80x10+40+60", title="rdp typing"):
+    """An xterm in the session whose shell reads one line and writes it to a
+    file: returns (xterm, its window, the file)."""
+    import shlex
+    out = session.tmp / ("typed-%s.txt" % title.replace(" ", "-"))
+    q = shlex.quote(str(out))
+    script = 'read l; printf "%%s\\n" "$l" > %s.tmp && mv %s.tmp %s' % (q, q, q)
+    xterm = session.spawn_x([harness.tool("xterm"), "-u8", "-bg", "white", "-fg", "black",
+                             "-geometry", geometry, "-title", title, "-e", "sh", "-c", script])
+    win = session.wait_window(app_id="XTerm", kind="x11", title=title,
+                              where=lambda w: w["width"] > 0 and w["height"] > 0)
+    return xterm, win, out
+
+
+def wait_line(session, xterm, out, what="xterm's shell to read the typed line"):
+    """The line the xterm of line_xterm read, once it wrote it."""
+    def written():
+        if not out.exists():
+            if not xterm.alive():
+                raise TestFailure("xterm exited (%s) without writing %s"
+                                  % (xterm.proc.returncode, out))
+            raise NotYet("%s not written yet" % out)
+        return out.read_text(encoding="utf-8", errors="replace")
+    return session.wait_for(written, what=what)

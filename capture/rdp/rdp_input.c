@@ -200,6 +200,11 @@ static BOOL handle_synchronize(rdpInput *input, UINT32 flags) {
 }
 
 void rdp_input_init_peer(struct rdp_peer *peer) {
+	/* Announced in the input capabilities: clients send these only then. */
+	rdpSettings *settings = peer->client->settings;
+	settings->UnicodeInput = TRUE;
+	settings->HasHorizontalWheel = TRUE;
+	settings->HasExtendedMouseEvent = TRUE;
 	rdpInput *input = peer->client->input;
 	input->KeyboardEvent = handle_keyboard;
 	input->UnicodeKeyboardEvent = handle_unicode;

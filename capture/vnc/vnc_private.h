@@ -27,6 +27,7 @@ struct server;
 struct options_vnc;
 struct account_checker;
 struct vnc_handshake;
+struct clipboard_bridge;
 
 /* How a viewer that oriel authenticated itself comes to libvncserver. */
 struct vnc_admission {
@@ -96,10 +97,8 @@ struct vnc_server {
 	/* TLS for VeNCrypt and wss; NULL-free once loaded (vnc_auth.c). */
 	struct tls_identity tls;
 
-	/* Clipboard */
-	struct wlr_data_source *own_selection; /* ours, from a viewer */
-	struct wl_listener selection;
-	struct wl_list selection_reads; /* vnc_selection_read.link */
+	/* Clipboard (vnc_clipboard.c, through capture/remote's bridge) */
+	struct clipboard_bridge *clipboard;
 
 	/* Cursor plane (vnc_cursor.c): the source whose cursor is shown */
 	struct vnc_source *cursor_source;

@@ -404,7 +404,6 @@ static struct vnc_server *server_create(struct server *server, bool listen) {
 	wl_list_init(&vnc->guests);
 	wl_list_init(&vnc->http_conns);
 	wl_list_init(&vnc->clients);
-	wl_list_init(&vnc->selection_reads);
 	wl_list_init(&vnc->sources);
 	vnc->layout = options->output && strcmp(options->output, "layout") == 0;
 

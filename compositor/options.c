@@ -49,6 +49,10 @@ static const char usage[] =
 	"  --vnc-max-pending-per-address N           of them from one address (4)\n"
 	"  --vnc-idle-timeout SECONDS                disconnect viewers idle this long\n"
 	"                                            (0: never)\n"
+	"  --handover-socket PATH                    take VNC viewers that oriel-gateway\n"
+	"                                            logged in, through this socket\n"
+	"  --exit-without-clients SECONDS            end the session after this long\n"
+	"                                            with no VNC viewer (0: never)\n"
 	"  --rdp [ADDR:]PORT                         serve RDP (repeatable; address\n"
 	"                                            127.0.0.1 unless given)\n"
 	"  --rdp-tls-cert FILE --rdp-tls-key FILE    the certificate RDP clients see\n"
@@ -82,7 +86,8 @@ enum { OPT_BACKEND = 256, OPT_RENDERER, OPT_OUTPUT, OPT_XWAYLAND, OPT_KIOSK,
 	OPT_VNC_MAX_CUT_TEXT, OPT_VNC_HTTP, OPT_VNC_TLS_CERT, OPT_VNC_TLS_KEY,
 	OPT_PRIVILEGED, OPT_VNC_USERS, OPT_VNC_PAM, OPT_VNC_ALLOW_USER, OPT_VNC_INSECURE,
 	OPT_VNC_ANONYMOUS_TLS, OPT_VNC_HANDSHAKE_TIMEOUT, OPT_VNC_MAX_PENDING,
-	OPT_VNC_MAX_PENDING_PER_ADDRESS, OPT_VNC_IDLE_TIMEOUT, OPT_RDP, OPT_RDP_TLS_CERT,
+	OPT_VNC_MAX_PENDING_PER_ADDRESS, OPT_VNC_IDLE_TIMEOUT, OPT_HANDOVER_SOCKET,
+	OPT_EXIT_WITHOUT_CLIENTS, OPT_RDP, OPT_RDP_TLS_CERT,
 	OPT_RDP_TLS_KEY, OPT_RDP_USERS, OPT_RDP_PAM, OPT_RDP_HANDSHAKE_TIMEOUT,
 	OPT_RDP_MAX_CLIENTS, OPT_RDP_MAX_FPS };
 
@@ -179,6 +184,8 @@ enum options_result options_parse(struct oriel_options *options, int argc, char 
 		{"vnc-max-pending-per-address", required_argument, NULL,
 			OPT_VNC_MAX_PENDING_PER_ADDRESS},
 		{"vnc-idle-timeout", required_argument, NULL, OPT_VNC_IDLE_TIMEOUT},
+		{"handover-socket", required_argument, NULL, OPT_HANDOVER_SOCKET},
+		{"exit-without-clients", required_argument, NULL, OPT_EXIT_WITHOUT_CLIENTS},
 		{"rdp", required_argument, NULL, OPT_RDP},
 		{"rdp-tls-cert", required_argument, NULL, OPT_RDP_TLS_CERT},
 		{"rdp-tls-key", required_argument, NULL, OPT_RDP_TLS_KEY},
@@ -344,6 +351,14 @@ enum options_result options_parse(struct oriel_options *options, int argc, char 
 			break;
 		case OPT_VNC_IDLE_TIMEOUT:
 			if (!parse_count(optarg, 0, 7 * 24 * 3600, &vnc->idle_timeout)) {
+				goto bad_value;
+			}
+			break;
+		case OPT_HANDOVER_SOCKET:
+			vnc->handover_socket = optarg;
+			break;
+		case OPT_EXIT_WITHOUT_CLIENTS:
+			if (!parse_count(optarg, 0, 7 * 24 * 3600, &vnc->exit_without_clients)) {
 				goto bad_value;
 			}
 			break;

@@ -36,6 +36,9 @@ struct options_vnc {
 	int handshake_timeout;     /* seconds (10) */
 	int max_pending, max_pending_per_address; /* (64, 4) */
 	int idle_timeout;          /* seconds; 0: never (-1 unset) */
+	/* Hosted by oriel-gateway: where it hands over viewers (NULL: not hosted). */
+	const char *handover_socket;
+	int exit_without_clients;  /* seconds; 0: never */
 };
 
 /* The RDP server's settings: the command line, then defaults. */

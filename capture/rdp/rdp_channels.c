@@ -10,11 +10,15 @@
  * A peer's virtual channels, through FreeRDP's virtual channel manager.
  * Channel writes only queue in the manager; they reach the client when
  * the manager is checked: right after a write (rdp_channels_flush), and
- * when its queue's event fires (writes from channel threads). The
+ * when its queue's event fires (writes from channel threads). Static
+ * channels (cliprdr, rdp_clipboard.c) use this manager too. The
  * dynamic channels (graphics pipeline, display control) open once the
  * client answered drdynvc's capabilities, which FreeRDP reads within
  * the peer's own dispatch: rdp_channels_check runs after each.
  */
+
+/* A write into the client's socket may wait this long for a stalled client. */
+#define CALL_MS 5000
 
 static int handle_vcm_event(int fd, uint32_t mask, void *data) {
 	rdp_channels_flush(data);
@@ -55,7 +59,9 @@ bool rdp_channels_flush(struct rdp_peer *peer) {
 		return !peer->closing;
 	}
 	peer->in_freerdp++;
+	rdp_watchdog_arm(peer->rdp->watchdog, peer->client->sockfd, CALL_MS);
 	bool ok = WTSVirtualChannelManagerCheckFileDescriptor(peer->vcm);
+	rdp_watchdog_disarm(peer->rdp->watchdog);
 	if (!rdp_peer_leave_freerdp(peer)) {
 		return false;
 	}

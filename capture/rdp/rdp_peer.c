@@ -65,6 +65,7 @@ static void peer_free(struct rdp_peer *peer) {
 		rdp->n_sessions--;
 		rdp_input_peer_gone(peer);
 	}
+	rdp_clipboard_peer_gone(peer);
 	rdp_channels_finish_peer(peer);
 	rdp_display_finish_peer(peer);
 	wl_list_remove(&peer->link);
@@ -158,6 +159,7 @@ static void become_session(struct rdp_peer *peer) {
 	rdp_server_session_started(rdp, peer);
 	if (peer->client->activated) {
 		rdp_display_activated(peer);
+		rdp_clipboard_activated(peer);
 		if (peer->in_freerdp == 0) {
 			rdp_channels_check(peer); /* else right after FreeRDP returns */
 		}
@@ -265,6 +267,7 @@ static BOOL handle_activate(freerdp_peer *client) {
 	struct rdp_peer *peer = peer_of(client);
 	if (peer->state == RDP_PEER_SESSION) {
 		rdp_display_activated(peer); /* else once its logon is checked */
+		rdp_clipboard_activated(peer);
 	}
 	return TRUE;
 }

@@ -123,6 +123,11 @@ struct rdp_peer {
 
 	/* Input (rdp_input.c) */
 	bool input_used; /* pressed something: release all when it goes */
+	bool pause_prefix;       /* E1 1D came: the 45 after it is Pause's, not Num Lock */
+	uint16_t high_surrogate; /* the first half of a Unicode character, or 0 */
+
+	/* The clipboard channel (rdp_clipboard.c); NULL: none (yet). */
+	struct rdp_clipboard *clipboard;
 };
 
 /* rdp_server.c */
@@ -255,6 +260,10 @@ void rdp_disp_close(struct rdp_peer *peer);
 /* rdp_input.c */
 void rdp_input_init_peer(struct rdp_peer *peer);
 void rdp_input_peer_gone(struct rdp_peer *peer);
+
+/* rdp_clipboard.c: the cliprdr channel of a logged-on, active client. */
+void rdp_clipboard_activated(struct rdp_peer *peer);
+void rdp_clipboard_peer_gone(struct rdp_peer *peer);
 
 /* rdp_cursor.c: the cursor plane as pointer shape and position. */
 void rdp_cursor_attach(struct rdp_server *rdp);

@@ -1,0 +1,303 @@
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <wlr/types/wlr_data_device.h>
+#include <wlr/types/wlr_seat.h>
+#include <wlr/util/log.h>
+#include "capture/remote/clipboard_bridge.h"
+#include "compositor/seat.h"
+#include "compositor/server.h"
+#include "compositor/util.h"
+
+/* Pastes being written at once; more are refused (the pasting app gets EOF). */
+#define MAX_WRITES 16
+
+/* The order in which the session's offers are taken, and what ours offer. */
+static const char *const text_mime_types[] = {
+	"text/plain;charset=utf-8", "UTF8_STRING", "text/plain", "TEXT", "STRING",
+};
+
+/* Text shared by our data source and the pastes being written from it. */
+struct shared_text {
+	int refs;
+	size_t len;
+	char bytes[];
+};
+
+struct bridge_source {
+	struct wlr_data_source base;
+	struct clipboard_bridge *bridge; /* NULL once the bridge is gone */
+	struct shared_text *text;
+};
+
+/* A paste of our text: written as the pasting app reads. */
+struct bridge_write {
+	struct clipboard_bridge *bridge;
+	struct shared_text *text;
+	size_t done;
+	int fd;
+	struct wl_event_source *source;
+	struct wl_list link;
+};
+
+/* A selection of the session being read. */
+struct bridge_read {
+	struct clipboard_bridge *bridge;
+	int fd;
+	struct wl_event_source *source;
+	char *data;
+	size_t len;
+};
+
+struct clipboard_bridge {
+	struct server *server;
+	size_t max_bytes;
+	const struct clipboard_bridge_impl *impl;
+	void *data;
+	struct bridge_source *own; /* the seat selection while it is ours */
+	struct bridge_read *read;  /* at most one: a newer selection wins */
+	struct wl_list writes;     /* bridge_write.link */
+	int n_writes;
+	struct wl_listener set_selection;
+};
+
+static void text_unref(struct shared_text *text) {
+	if (text && --text->refs == 0) {
+		free(text);
+	}
+}
+
+static void write_destroy(struct bridge_write *paste) {
+	wl_event_source_remove(paste->source);
+	close(paste->fd);
+	text_unref(paste->text);
+	wl_list_remove(&paste->link);
+	paste->bridge->n_writes--;
+	free(paste);
+}
+
+/* Writes what the pipe takes; false when done or failed (then destroyed). */
+static bool write_some(struct bridge_write *paste) {
+	while (paste->done < paste->text->len) {
+		ssize_t n = write(paste->fd, paste->text->bytes + paste->done,
+			paste->text->len - paste->done);
+		if (n < 0 && errno == EINTR) {
+			continue;
+		}
+		if (n < 0 && errno == EAGAIN) {
+			return true;
+		}
+		if (n <= 0) {
+			break; /* the app closed its end: it has what it wanted */
+		}
+		paste->done += (size_t)n;
+	}
+	write_destroy(paste);
+	return false;
+}
+
+static int handle_writable(int fd, uint32_t mask, void *data) {
+	write_some(data);
+	return 0;
+}
+
+static void source_send(struct wlr_data_source *wlr_source, const char *mime_type,
+		int32_t fd) {
+	struct bridge_source *source = (struct bridge_source *)wlr_source;
+	struct clipboard_bridge *bridge = source->bridge;
+	int flags = fcntl(fd, F_GETFL);
+	if (!bridge || bridge->n_writes >= MAX_WRITES || flags < 0 ||
+			fcntl(fd, F_SETFL, flags | O_NONBLOCK) < 0) {
+		close(fd);
+		return;
+	}
+	struct bridge_write *paste = zalloc(sizeof(*paste));
+	paste->bridge = bridge;
+	paste->text = source->text;
+	paste->text->refs++;
+	paste->fd = fd;
+	paste->source = wl_event_loop_add_fd(bridge->server->loop, fd, WL_EVENT_WRITABLE,
+		handle_writable, paste);
+	wl_list_insert(&bridge->writes, &paste->link);
+	bridge->n_writes++;
+	if (!paste->source) {
+		close(fd);
+		text_unref(paste->text);
+		wl_list_remove(&paste->link);
+		bridge->n_writes--;
+		free(paste);
+		return;
+	}
+	write_some(paste);
+}
+
+static void source_destroy(struct wlr_data_source *wlr_source) {
+	struct bridge_source *source = (struct bridge_source *)wlr_source;
+	if (source->bridge && source->bridge->own == source) {
+		source->bridge->own = NULL;
+	}
+	text_unref(source->text);
+	free(source);
+}
+
+static const struct wlr_data_source_impl source_impl = {
+	.send = source_send,
+	.destroy = source_destroy,
+};
+
+bool clipboard_bridge_set_text(struct clipboard_bridge *bridge, const char *utf8,
+		size_t len) {
+	if (!bridge || len > bridge->max_bytes) {
+		return false;
+	}
+	struct shared_text *text = malloc(sizeof(*text) + len);
+	if (!text) {
+		return false;
+	}
+	text->refs = 1;
+	text->len = len;
+	memcpy(text->bytes, utf8, len);
+	struct bridge_source *source = zalloc(sizeof(*source));
+	wlr_data_source_init(&source->base, &source_impl);
+	source->bridge = bridge;
+	source->text = text;
+	for (size_t i = 0; i < ARRAY_LEN(text_mime_types); i++) {
+		char **p = wl_array_add(&source->base.mime_types, sizeof(*p));
+		if (p) {
+			*p = xstrdup(text_mime_types[i]);
+		}
+	}
+	/* Set first: the selection signal then knows the source as ours. */
+	bridge->own = source;
+	wlr_seat_set_selection(bridge->server->seat->wlr_seat, &source->base,
+		wl_display_next_serial(bridge->server->display));
+	return true;
+}
+
+static void read_destroy(struct bridge_read *read) {
+	if (!read) {
+		return;
+	}
+	if (read->bridge->read == read) {
+		read->bridge->read = NULL;
+	}
+	wl_event_source_remove(read->source);
+	close(read->fd);
+	free(read->data);
+	free(read);
+}
+
+static int handle_readable(int fd, uint32_t mask, void *data) {
+	struct bridge_read *read_state = data;
+	struct clipboard_bridge *bridge = read_state->bridge;
+	char buf[4096];
+	ssize_t n = read(fd, buf, sizeof(buf));
+	if (n < 0 && (errno == EAGAIN || errno == EINTR)) {
+		return 0;
+	}
+	if (n > 0) {
+		if ((size_t)n > bridge->max_bytes - read_state->len) {
+			wlr_log(WLR_INFO, "Remote clipboard: the selection is larger than %zu "
+				"bytes; not sent to remote clients", bridge->max_bytes);
+			read_destroy(read_state);
+			return 0;
+		}
+		char *grown = realloc(read_state->data, read_state->len + (size_t)n);
+		if (!grown) {
+			read_destroy(read_state);
+			return 0;
+		}
+		read_state->data = grown;
+		memcpy(read_state->data + read_state->len, buf, (size_t)n);
+		read_state->len += (size_t)n;
+		return 0;
+	}
+	/* End of the text (or an error: what came is all there is). */
+	char *text = read_state->data;
+	size_t len = read_state->len;
+	read_state->data = NULL;
+	read_destroy(read_state);
+	if (len > 0) {
+		bridge->impl->text(bridge->data, text, len);
+	}
+	free(text);
+	return 0;
+}
+
+static const char *text_mime_type(struct wlr_data_source *source) {
+	for (size_t i = 0; i < ARRAY_LEN(text_mime_types); i++) {
+		char **p;
+		wl_array_for_each(p, &source->mime_types) {
+			if (strcmp(*p, text_mime_types[i]) == 0) {
+				return text_mime_types[i];
+			}
+		}
+	}
+	return NULL;
+}
+
+static void handle_set_selection(struct wl_listener *listener, void *data) {
+	struct clipboard_bridge *bridge = wl_container_of(listener, bridge, set_selection);
+	struct wlr_data_source *source = bridge->server->seat->wlr_seat->selection_source;
+	if (!source || (bridge->own && source == &bridge->own->base)) {
+		return;
+	}
+	read_destroy(bridge->read); /* a newer selection */
+	const char *mime = text_mime_type(source);
+	if (!mime || !bridge->impl->wanted(bridge->data)) {
+		return;
+	}
+	int fds[2];
+	if (pipe2(fds, O_CLOEXEC | O_NONBLOCK) < 0) {
+		wlr_log_errno(WLR_ERROR, "Remote clipboard: pipe");
+		return;
+	}
+	struct bridge_read *read_state = zalloc(sizeof(*read_state));
+	read_state->bridge = bridge;
+	read_state->fd = fds[0];
+	read_state->source = wl_event_loop_add_fd(bridge->server->loop, fds[0],
+		WL_EVENT_READABLE, handle_readable, read_state);
+	if (!read_state->source) {
+		close(fds[0]);
+		close(fds[1]);
+		free(read_state);
+		return;
+	}
+	bridge->read = read_state;
+	wlr_data_source_send(source, mime, fds[1]);
+}
+
+struct clipboard_bridge *clipboard_bridge_create(struct server *server, size_t max_bytes,
+		const struct clipboard_bridge_impl *impl, void *data) {
+	if (!server->seat || !server->seat->wlr_seat) {
+		return NULL;
+	}
+	struct clipboard_bridge *bridge = zalloc(sizeof(*bridge));
+	bridge->server = server;
+	bridge->max_bytes = max_bytes;
+	bridge->impl = impl;
+	bridge->data = data;
+	wl_list_init(&bridge->writes);
+	bridge->set_selection.notify = handle_set_selection;
+	wl_signal_add(&server->seat->wlr_seat->events.set_selection, &bridge->set_selection);
+	return bridge;
+}
+
+void clipboard_bridge_destroy(struct clipboard_bridge *bridge) {
+	if (!bridge) {
+		return;
+	}
+	wl_list_remove(&bridge->set_selection.link);
+	read_destroy(bridge->read);
+	struct bridge_write *paste, *tmp;
+	wl_list_for_each_safe(paste, tmp, &bridge->writes, link) {
+		write_destroy(paste);
+	}
+	if (bridge->own) {
+		bridge->own->bridge = NULL; /* it stays the selection, and pastes get EOF */
+	}
+	free(bridge);
+}

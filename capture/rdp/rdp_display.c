@@ -119,7 +119,6 @@ static bool resize_client(struct rdp_peer *peer) {
 }
 
 static void send_due(struct rdp_peer *peer) {
-	freerdp_peer *client = peer->client;
 	if (!resize_client(peer) || !peer->activated) {
 		return;
 	}
@@ -154,7 +153,12 @@ static void send_due(struct rdp_peer *peer) {
 		rdp_peer_drop(peer, "cannot send a frame");
 		return;
 	}
-	if (client->IsWriteBlocked(client)) {
+	rdp_display_frame_sent(peer);
+}
+
+void rdp_display_frame_sent(struct rdp_peer *peer) {
+	freerdp_peer *client = peer->client;
+	if (!peer->writable && client->IsWriteBlocked(client)) {
 		/* The rest goes when the socket takes it; no frame until then. */
 		peer->writable = wl_event_loop_add_fd(peer->rdp->server->loop, client->sockfd,
 			WL_EVENT_WRITABLE, handle_writable, peer);

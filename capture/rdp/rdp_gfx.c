@@ -105,6 +105,9 @@ static UINT handle_caps_advertise(RdpgfxServerContext *context,
 		const RDPGFX_CAPS_ADVERTISE_PDU *advertise) {
 	struct rdp_gfx *gfx = gfx_of(context);
 	struct rdp_peer *peer = gfx->peer;
+	if (gfx->failed) {
+		return CHANNEL_RC_OK; /* too late: it has classic updates now */
+	}
 	RDPGFX_CAPSET caps;
 	if (!rdp_gfx_caps_choose(advertise->capsSets, advertise->capsSetCount,
 			rdp_h264_available(), &caps, &gfx->h264)) {

@@ -71,7 +71,16 @@ void rdp_gfx_handle_encoded(void *data) {
 		rdp_peer_drop(peer, "cannot encode a frame (AVC420)");
 		return;
 	}
-	if (!send_lossy_frame(gfx, &cmd, gfx->encoding_id, &gfx->encoding_damage)) {
+	/* A peer dropped meanwhile is freed on leaving, with gfx. */
+	peer->in_freerdp++;
+	bool ok = send_lossy_frame(gfx, &cmd, gfx->encoding_id, &gfx->encoding_damage);
+	if (ok) {
+		rdp_display_frame_sent(peer);
+	}
+	if (!rdp_peer_leave_freerdp(peer)) {
+		return;
+	}
+	if (!ok) {
 		rdp_peer_drop(peer, "cannot send a frame");
 		return;
 	}

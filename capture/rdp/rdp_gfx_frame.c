@@ -125,7 +125,9 @@ static bool send_lossless_frame(struct rdp_gfx *gfx, uint32_t frame_id,
 		for (int y = box->y1; y < box->y2 && ok && n_tiles < max_tiles; y += RDP_GFX_TILE) {
 			for (int x = box->x1; x < box->x2 && ok && n_tiles < max_tiles;
 					x += RDP_GFX_TILE) {
-				pixman_box32_t tile = { x, y, min_int(x + RDP_GFX_TILE, box->x2),
+				int tx = x, width = min_int(RDP_GFX_TILE, box->x2 - x);
+				rdp_planar_fit(&tx, &width, gfx->peer->rdp->width);
+				pixman_box32_t tile = { tx, y, tx + width,
 					min_int(y + RDP_GFX_TILE, box->y2) };
 				ok = send_tile(gfx, &tile);
 				pixman_region32_union_rect(&done, &done, tile.x1, tile.y1,

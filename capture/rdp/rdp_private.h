@@ -185,6 +185,13 @@ void rdp_encoder_destroy(struct rdp_encoder *encoder);
 bool rdp_encoder_prepare(struct rdp_peer *peer);
 /* Encodes damage (desktop coordinates) and sends it as frame peer->frame_id. */
 bool rdp_encoder_send(struct rdp_peer *peer, const pixman_region32_t *damage);
+/*
+ * FreeRDP 2.11's planar codec fails on bitmaps one or two pixels wide
+ * (the encoder or the client's decoder): a planar tile that narrow is
+ * widened to RDP_PLANAR_MIN_WIDTH, within desktop_width.
+ */
+#define RDP_PLANAR_MIN_WIDTH 4
+void rdp_planar_fit(int *x, int *width, int desktop_width);
 /* Whether the client acknowledges frames (then frames carry markers). */
 bool rdp_peer_uses_acks(struct rdp_peer *peer);
 

@@ -545,6 +545,11 @@ static BOOL pre_connect(freerdp *instance)
 	rdpSettings *s = instance->settings;
 	s->OsMajorType = OSMAJORTYPE_UNIX;
 	s->OsMinorType = OSMINORTYPE_NATIVE_WAYLAND;
+	/* Pixels only: no sound, clipboard or drives, whichever server. */
+	s->AudioPlayback = FALSE;
+	s->AudioCapture = FALSE;
+	s->RedirectClipboard = FALSE;
+	s->DeviceRedirection = FALSE;
 	PubSub_SubscribeChannelConnected(instance->context->pubSub, channel_connected);
 	PubSub_SubscribeChannelDisconnected(instance->context->pubSub, channel_disconnected);
 	(void)c;

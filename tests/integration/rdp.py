@@ -366,3 +366,17 @@ def write_secret(session, text):
     path.write_text(text + "\n")
     os.chmod(path, 0o600)
     return path
+
+
+def patch_window_at(session, colour, size, pos, patch, patch_colour):
+    """A colour window at pos whose rectangle `patch` (window coordinates)
+    toggles to patch_colour and back on each SIGUSR1, damaging only itself.
+    Returns the colour client once the window is there."""
+    client = session.spawn_colour(colour, size=size, title="patch", app_id="org.oriel.test.p",
+                                  extra=["--patch", "%d,%d,%d,%d" % tuple(patch),
+                                         "--patch-colour", harness.colour_hex(patch_colour)])
+    client.wait_ready(size=size)
+    win = session.wait_window(app_id="org.oriel.test.p")
+    session.orielctl("move", win["id"], *pos)
+    session.wait_window(id=win["id"], where=lambda w: (w["x"], w["y"]) == tuple(pos))
+    return client

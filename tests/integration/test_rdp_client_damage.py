@@ -60,13 +60,7 @@ def main():
         port = vnc.free_port()
         with Session(outputs=["%dx%d" % OUTPUT], args=rdp.rdp_args(port, "--rdp-users", users)) \
                 as s:
-            colour = s.spawn_colour(COLOUR, size=SIZE, title="patch", app_id="org.oriel.test.p",
-                                    extra=["--patch", "%d,%d,%d,%d" % PATCH,
-                                           "--patch-colour", harness.colour_hex(PATCH_COLOUR)])
-            colour.wait_ready(size=SIZE)
-            win = s.wait_window(app_id="org.oriel.test.p")
-            s.orielctl("move", win["id"], *POS)
-            s.wait_window(id=win["id"], where=lambda w: (w["x"], w["y"]) == POS)
+            colour = rdp.patch_window_at(s, COLOUR, SIZE, POS, PATCH, PATCH_COLOUR)
             rdp.wait_listening(s, port)
             s.park_pointer()
             secret = rdp.write_secret(s, PASSWORD)

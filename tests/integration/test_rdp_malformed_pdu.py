@@ -100,13 +100,7 @@ def main():
         port = vnc.free_port()
         args = rdp.rdp_args(port, "--rdp-users", users, "--rdp-handshake-timeout", DEADLINE)
         with Session(outputs=["1024x768"], args=args) as s:
-            colour = s.spawn_colour(COLOUR, size=SIZE, title="patch", app_id="org.oriel.test.p",
-                                    extra=["--patch", "%d,%d,%d,%d" % PATCH,
-                                           "--patch-colour", harness.colour_hex(PATCH_COLOUR)])
-            colour.wait_ready(size=SIZE)
-            win = s.wait_window(app_id="org.oriel.test.p")
-            s.orielctl("move", win["id"], *POS)
-            s.wait_window(id=win["id"], where=lambda w: (w["x"], w["y"]) == POS)
+            colour = rdp.patch_window_at(s, COLOUR, SIZE, POS, PATCH, PATCH_COLOUR)
             rdp.wait_listening(s, port)
             s.park_pointer()
             watcher = rdp.RdpClient(s, port, name="watcher", user="pdu",

@@ -42,12 +42,12 @@ def tiles_of(rect):
     return (x0, y0, x1 - x0, y1 - y0)
 
 
-def toggle(s, client, colour_client, patch, colour, what):
+def toggle(s, client, colour_client, patch, colour, tolerance, what):
     """Toggle the patch; return the update rectangles and bytes it took."""
     mark = client.mark()
     before = client.stats()["bytes"]
     os.kill(colour_client.proc.pid, signal.SIGUSR1)
-    client.wait_colour(patch, colour, what="%s: the patch to turn #%s" % (
+    client.wait_colour(patch, colour, tolerance=tolerance, what="%s: the patch to turn #%s" % (
         what, harness.colour_hex(colour)))
     rects = vnc.updates(client.lines_since(mark))
     cost = client.stats()["bytes"] - before
@@ -67,7 +67,7 @@ def main():
             patch = (POS[0] + PATCH[0], POS[1] + PATCH[1], PATCH[2], PATCH[3])
             allowed = tiles_of(patch)
             beside = (patch[0] + PATCH[2] + 4, patch[1], 40, PATCH[3])
-            shown = PATCH_COLOUR
+            shown = COLOUR  # the patch starts as the window
             for gfx in ("off", "avc420"):
                 client = rdp.RdpClient(s, port, name="watch-" + gfx, user="dmg",
                                        password_file=secret, size=OUTPUT, gfx=gfx)
@@ -76,7 +76,7 @@ def main():
                 client.wait_colour((POS[0] + 200, POS[1] + 200, 100, 100), COLOUR,
                                    tolerance=tolerance, what="the window")
                 shown = COLOUR if shown == PATCH_COLOUR else PATCH_COLOUR
-                rects, cost = toggle(s, client, colour, patch, shown, gfx)
+                rects, cost = toggle(s, client, colour, patch, shown, tolerance, gfx)
                 harness.log("--gfx %s (codecs %s): the 16x16 patch came as %s, %d bytes" % (
                     gfx, client.codecs(), rects, cost))
                 expect(rects, "no update rectangles for the patch")

@@ -5,6 +5,8 @@
 oriel serves RDP with --rdp-handshake-timeout 3, and oriel-test-rdpclient
 watches the session all along. Raw sockets then misbehave, each one at a
 later step of the handshake:
+- an X.224 Connection Request asking for TLS, then silence: FreeRDP waits
+  for the ClientHello inside oriel's loop until oriel's watchdog ends it;
 - an X.224 Connection Request whose negotiation request has a bad length;
 - TLS done, then bytes that are no TPKT at all;
 - TLS done, then an MCS Connect Initial whose TPKT is complete but whose
@@ -118,6 +120,11 @@ def main():
                 watcher.wait_colour(patch, state["shown"],
                                     what="the watching client's next frame after %s" % after)
 
+            def x224_silent():
+                sock = connect(port)
+                sock.sendall(X224_CR_TLS)
+                return sock
+
             def bad_neg():
                 sock = connect(port)
                 sock.sendall(X224_CR_BAD_NEG)
@@ -142,7 +149,8 @@ def main():
             def tls_silent():
                 return tls_after_x224(port)
 
-            cases = [("an X.224 request with a bad negotiation length", bad_neg, 10),
+            cases = [("X.224 asking for TLS, then no ClientHello", x224_silent, DEADLINE + 10),
+                     ("an X.224 request with a bad negotiation length", bad_neg, DEADLINE + 10),
                      ("garbage after TLS", tls_garbage, 10),
                      ("an MCS Connect Initial with a cut BER body", mcs_cut_body, 10),
                      ("half an MCS Connect Initial, then silence", mcs_cut_tpkt, DEADLINE + 10),

@@ -352,3 +352,116 @@ def wait_line(session, xterm, out, what="xterm's shell to read the typed line"):
             raise NotYet("%s not written yet" % out)
         return out.read_text(encoding="utf-8", errors="replace")
     return session.wait_for(written, what=what)
+
+
+# ---------------------------------------------------------------------------
+# oriel-test-rdpclient (tests/clients/rdp_client.c): a libfreerdp-client2
+# client that decodes with FreeRDP's GDI and reports paints as lines.
+
+def rdpclient_argv(port, mode_args, user=None, password_file=None, fingerprint=None,
+                   gfx=None, size=None, rfx=False, timeout=20, extra=()):
+    argv = [harness.exe("ORIEL_TEST_RDPCLIENT"), "--timeout", str(int(harness.T(timeout)))]
+    if user is not None:
+        argv += ["--user", user]
+    if password_file is not None:
+        argv += ["--password-file", str(password_file)]
+    if fingerprint is not None:
+        argv += ["--fingerprint", fingerprint]
+    if gfx is not None:
+        argv += ["--gfx", gfx]
+    if size is not None:
+        argv += ["--size", "%dx%d" % tuple(size)]
+    if rfx:
+        argv.append("--rfx")
+    return argv + [str(a) for a in extra] + ["%s:%d" % (LOCALHOST, port)] + \
+        [str(a) for a in mode_args]
+
+
+def rdpclient_snapshot(session, port, **options):
+    """One fresh connection, once every pixel was painted: (returncode,
+    harness.Image or None, stdout lines)."""
+    import vnc
+    path = session.tmp / ("rdp-%03d.ppm" % next(session._counter))
+    res = session.run_tool(rdpclient_argv(port, ["snapshot", path], **options),
+                           timeout=40, check=False)
+    lines = res.stdout.splitlines()
+    if res.returncode != 0:
+        session.check_alive()
+        return res.returncode, None, lines + res.stderr.splitlines()[-20:]
+    return 0, vnc.read_ppm(path), lines
+
+
+def _rdpclient_class():
+    import vnc
+
+    class RdpClient(vnc.Viewer):
+        """oriel-test-rdpclient in watch mode: the lines it prints are kept
+        (self.lines); snapshot/stats commands on stdin. Waiting for lines,
+        framebuffer checks and quiesce() are vnc.Viewer's."""
+
+        def __init__(self, session, port, name="rdpclient", **options):
+            import threading
+            argv = rdpclient_argv(port, ["watch"], **options)
+            n = next(session._counter)
+            log_path = session.tmp / ("client-%02d-%s.log" % (n, name))
+            self._lock = threading.Condition()
+            self.lines = []
+            self.eof = False
+            with open(log_path, "ab") as logf:
+                proc = subprocess.Popen(argv, env=session.env, stdin=subprocess.PIPE,
+                                        stdout=subprocess.PIPE, stderr=logf,
+                                        start_new_session=True, cwd=str(session.tmp))
+            harness.Client.__init__(self, session, name, argv, proc, log_path)
+            session.clients.append(self)
+            self._reader = threading.Thread(target=self._read, daemon=True)
+            self._reader.start()
+
+        def wait_connected(self, timeout=harness.DEFAULT_TIMEOUT):
+            """(width, height, gfx) from the `connected` line."""
+            def connected(l):
+                if l in ("auth-failed", "tls-failed", "disconnected"):
+                    raise TestFailure("%s could not connect: %s" % (self.name, l))
+                return l.startswith("connected ")
+            _, w, h, gfx = self.wait_line(connected, timeout=timeout,
+                                          what="the connection").split()
+            return int(w), int(h), gfx
+
+        def stats(self):
+            """{paints, rects, bytes, counters} as the client counts them now."""
+            mark = self.mark()
+            self.send("stats")
+            line = [l for l in self.lines_since(mark, "stats")][0]
+            paints, rects, nbytes, counters = (int(v) for v in line.split()[1:5])
+            return {"paints": paints, "rects": rects, "bytes": nbytes, "counters": counters}
+
+        def codecs(self):
+            return [l.split()[1] for l in self.lines_since(0, "codec")]
+
+    return RdpClient
+
+
+def RdpClient(session, port, name="rdpclient", **options):
+    """A watching oriel-test-rdpclient (see _rdpclient_class)."""
+    return _rdpclient_class()(session, port, name=name, **options)
+
+
+def write_secret(session, text):
+    """A mode-0600 file holding one line, for --password-file."""
+    path = session.tmp / ("secret-%03d" % next(session._counter))
+    path.write_text(text + "\n")
+    os.chmod(path, 0o600)
+    return path
+
+
+def patch_window_at(session, colour, size, pos, patch, patch_colour):
+    """A colour window at pos whose rectangle `patch` (window coordinates)
+    toggles to patch_colour and back on each SIGUSR1, damaging only itself.
+    Returns the colour client once the window is there."""
+    client = session.spawn_colour(colour, size=size, title="patch", app_id="org.oriel.test.p",
+                                  extra=["--patch", "%d,%d,%d,%d" % tuple(patch),
+                                         "--patch-colour", harness.colour_hex(patch_colour)])
+    client.wait_ready(size=size)
+    win = session.wait_window(app_id="org.oriel.test.p")
+    session.orielctl("move", win["id"], *pos)
+    session.wait_window(id=win["id"], where=lambda w: (w["x"], w["y"]) == tuple(pos))
+    return client

@@ -1,0 +1,917 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * oriel-test-rdpclient: an RDP client on libfreerdp-client2 for the rdp
+ * tests and the RDP benchmark. It logs on over TLS, decodes everything with
+ * FreeRDP's software GDI into a 32-bit framebuffer and says what it got.
+ *
+ *   oriel-test-rdpclient [options] HOST:PORT MODE [ARG]
+ *
+ * The account: --user NAME (or ORIEL_RDP_USER) and the password from the
+ * first line of --password-file FILE (or ORIEL_RDP_PASSWORD). Never argv.
+ *
+ * Options:
+ *   --user NAME           the logon user name
+ *   --password-file FILE  the password: the file's first line
+ *   --fingerprint FP      accept only this server certificate (SHA-256,
+ *                         "AB:CD:..." as oriel logs it); without it any
+ *                         certificate is accepted (as xfreerdp /cert:ignore)
+ *   --gfx off|avc420|avc444|nonh264
+ *                         off (default): classic bitmap updates only, no
+ *                         graphics pipeline; avc420: the graphics pipeline
+ *                         with H.264 (AVC420, not AVC444); avc444: with
+ *                         AVC444 too; nonh264: the graphics pipeline without
+ *                         H.264 (progressive, planar, ...)
+ *   --rfx                 offer RemoteFX surface bits (classic path);
+ *                         without it the server has to send bitmaps
+ *   --size WxH            the desktop size asked for (1024x768)
+ *   --no-rects            no `update` lines (the benchmark's meter)
+ *   --counter             decode bench/apps/animate's frame counter from
+ *                         the decoded pixels after every paint
+ *   --cursor WxH          ... or its small-damage rectangle (animate
+ *                         --cursor WxH): the frame number from its pixels
+ *   --timeout SECONDS     give up connecting or snapshotting after this (20)
+ *
+ * Modes:
+ *   snapshot FILE.ppm     wait until every pixel was painted once, write the
+ *                         screen as a binary PPM and exit
+ *   watch                 report what arrives, and run commands read line by
+ *                         line from stdin until EOF or `quit`
+ *
+ * Commands (each answered by `done COMMAND`):
+ *   snapshot FILE.ppm     write the screen as it is now
+ *   stats                 answered first by a `stats` line
+ *   quit
+ *
+ * Every line on stdout is machine-readable:
+ *   connected W H GFX     logged on; GFX: off, avc420, avc444 or nonh264
+ *   gfx-caps VERSION FLAGS  the capability set the server confirmed (hex)
+ *   codec NAME            the first update of each codec (planar, rfx,
+ *                         nsc, interleaved, bitmap, gfx-avc420, gfx-avc444,
+ *                         gfx-progressive, gfx-planar, gfx-uncompressed,
+ *                         gfx-clearcodec, gfx-alpha, gfx-caprogressive,
+ *                         gfx-solidfill, gfx-surface-to-surface, gfx-cache)
+ *   update X Y W H        a rectangle of the screen painted (decoded)
+ *   frame RECTS BYTES T   end of one paint: its rectangles, the bytes
+ *                         received on the connection so far (TCP_INFO) and
+ *                         CLOCK_MONOTONIC ns
+ *   counter N T BYTES     --counter/--cursor: the paint at time T (ns)
+ *                         showed a new frame number N
+ *   resize W H            the desktop size changed
+ *   stats PAINTS RECTS BYTES COUNTERS
+ *   done COMMAND
+ *   auth-failed           the logon was refused (exit 2)
+ *   tls-failed            TLS failed, e.g. the certificate is not the
+ *                         pinned one (exit 4)
+ *   disconnected          the server closed the connection (exit 3)
+ *   error MESSAGE         anything else (exit 1)
+ * FreeRDP's own log goes to stderr (WLOG_LEVEL sets it).
+ */
+
+#include <dirent.h>
+#include <errno.h>
+#include <getopt.h>
+#include <netinet/in.h>
+#include <linux/tcp.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <freerdp/addin.h>
+#include <freerdp/channels/channels.h>
+#include <freerdp/client.h>
+#include <freerdp/client/channels.h>
+#include <freerdp/client/cmdline.h>
+#include <freerdp/client/rdpgfx.h>
+#include <freerdp/codec/color.h>
+#include <freerdp/event.h>
+#include <freerdp/freerdp.h>
+#include <freerdp/gdi/gdi.h>
+#include <freerdp/gdi/gfx.h>
+#include <winpr/synch.h>
+
+/* bench/apps/animate's counter: BITS blocks of BLOCK px, MSB first, white
+ * for 1, and the inverted bits in the row below (as bench-viewer reads it). */
+#define BLOCK 32
+#define BITS 20
+#define LOG_FRAMES (1u << BITS)
+
+enum gfx_mode { GFX_OFF, GFX_AVC420, GFX_AVC444, GFX_NONH264 };
+static const char *const gfx_names[] = {"off", "avc420", "avc444", "nonh264"};
+
+struct opts {
+	const char *host;
+	int port;
+	const char *user, *password_file, *fingerprint;
+	enum gfx_mode gfx;
+	bool rfx, no_rects, counter;
+	int cursor_w, cursor_h;
+	int width, height;
+	double timeout;
+	const char *mode, *arg;
+};
+
+struct client {
+	rdpContext context; /* first: FreeRDP allocates ContextSize bytes */
+	struct opts *opts;
+	/* what arrived */
+	uint64_t paints, rects, counters;
+	int sock;         /* the connection's TCP socket, for TCP_INFO */
+	uint8_t *painted; /* snapshot: one byte a pixel, set once painted */
+	int painted_w, painted_h;
+	uint64_t unpainted;
+	bool codec_seen[64];
+	pcRdpgfxSurfaceCommand gfx_surface_command;
+	pcRdpgfxSolidFill gfx_solid_fill;
+	pcRdpgfxSurfaceToSurface gfx_surface_to_surface;
+	pcRdpgfxCacheToSurface gfx_cache_to_surface;
+	pcRdpgfxCapsConfirm gfx_caps_confirm;
+	pSurfaceBits surface_bits;
+	pBitmapUpdate bitmap_update;
+	/* the counter */
+	int org_x, org_y;
+	long last_counter;
+	bool cursor_found;
+};
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static void say(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	fflush(stdout);
+}
+
+/* The socket whose peer is the server's port: FreeRDP keeps its transport
+ * to itself, and the benchmark wants the bytes the kernel received. */
+static int find_socket(int port)
+{
+	DIR *d = opendir("/proc/self/fd");
+	if (!d)
+		return -1;
+	int found = -1;
+	struct dirent *e;
+	while ((e = readdir(d)) && found < 0) {
+		int fd = atoi(e->d_name);
+		if (fd <= 2)
+			continue;
+		struct sockaddr_storage sa;
+		socklen_t len = sizeof sa;
+		if (getpeername(fd, (struct sockaddr *)&sa, &len) == 0 && sa.ss_family == AF_INET &&
+		    ntohs(((struct sockaddr_in *)&sa)->sin_port) == port)
+			found = fd;
+	}
+	closedir(d);
+	return found;
+}
+
+static uint64_t bytes_received(struct client *c)
+{
+	if (c->sock < 0)
+		c->sock = find_socket(c->opts->port);
+	struct tcp_info ti;
+	socklen_t len = sizeof ti;
+	memset(&ti, 0, sizeof ti);
+	if (c->sock < 0 || getsockopt(c->sock, IPPROTO_TCP, TCP_INFO, &ti, &len) < 0)
+		return 0;
+	return ti.tcpi_bytes_received;
+}
+
+/* ---- pixels ---------------------------------------------------------- */
+
+/* 0xRRGGBB at (x, y) of the BGRX32 framebuffer. */
+static uint32_t pixel(const rdpGdi *gdi, int x, int y)
+{
+	const uint8_t *p = gdi->primary_buffer + (size_t)y * gdi->stride + (size_t)x * 4;
+	return (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0];
+}
+
+static int luma_at(const rdpGdi *gdi, int cx, int cy)
+{
+	long sum = 0;
+	int count = 0;
+	for (int y = cy - 4; y < cy + 4; y++) {
+		for (int x = cx - 4; x < cx + 4; x++) {
+			if (x < 0 || y < 0 || x >= (int)gdi->width || y >= (int)gdi->height)
+				continue;
+			uint32_t p = pixel(gdi, x, y);
+			sum += (((p >> 16) & 0xff) + 2 * ((p >> 8) & 0xff) + (p & 0xff)) / 4;
+			count++;
+		}
+	}
+	return count ? (int)(sum / count) : 0;
+}
+
+static long counter_at(const rdpGdi *gdi, int ox, int oy)
+{
+	if (ox + BITS * BLOCK > (int)gdi->width || oy + 2 * BLOCK > (int)gdi->height)
+		return -1;
+	uint32_t v = 0;
+	for (int i = 0; i < BITS; i++) {
+		int cx = ox + i * BLOCK + BLOCK / 2;
+		int a = luma_at(gdi, cx, oy + BLOCK / 2), b = luma_at(gdi, cx, oy + BLOCK + BLOCK / 2);
+		int bit = a >= 128, inv = b >= 128;
+		if (bit == inv || abs(a - 128) < 48 || abs(b - 128) < 48)
+			return -1;
+		v = v << 1 | (uint32_t)bit;
+	}
+	return v;
+}
+
+/* The counter near the top-left corner of the screen (a title bar may sit
+ * above the app's pixels): found once, then read where it was. */
+static long decode_counter(struct client *c, const rdpGdi *gdi)
+{
+	long n = counter_at(gdi, c->org_x, c->org_y);
+	if (n >= 0)
+		return n;
+	for (int oy = 0; oy <= 160; oy++) {
+		for (int ox = 0; ox <= 48; ox++) {
+			n = counter_at(gdi, ox, oy);
+			if (n < 0 || counter_at(gdi, ox, oy + 1) != n || counter_at(gdi, ox + 1, oy) != n)
+				continue;
+			int y1 = oy, x1 = ox;
+			while (y1 < oy + BLOCK && counter_at(gdi, ox, y1 + 1) == n)
+				y1++;
+			while (x1 < ox + BLOCK && counter_at(gdi, x1 + 1, oy) == n)
+				x1++;
+			c->org_x = (ox + x1) / 2;
+			c->org_y = (oy + y1) / 2;
+			return n;
+		}
+	}
+	return -1;
+}
+
+/* animate --cursor WxH: every pixel of the rectangle is
+ * 0x800000 | (n & 1) << 22 | n, on a black bed. Lossless codecs only. */
+static long cursor_at(const struct client *c, const rdpGdi *gdi, int x, int y)
+{
+	int cw = c->opts->cursor_w, ch = c->opts->cursor_h;
+	if (x < 1 || y < 1 || x + cw >= (int)gdi->width || y + ch >= (int)gdi->height)
+		return -1;
+	uint32_t v = pixel(gdi, x, y), n = v & (LOG_FRAMES - 1);
+	if (!(v & 0x800000) || ((v >> 22) & 1) != (n & 1) || pixel(gdi, x - 1, y) ||
+	    pixel(gdi, x, y - 1) || pixel(gdi, x + cw, y) || pixel(gdi, x, y + ch))
+		return -1;
+	for (int yy = y; yy < y + ch; yy++)
+		for (int xx = x; xx < x + cw; xx++)
+			if (pixel(gdi, xx, yy) != v)
+				return -1;
+	return n;
+}
+
+static long decode_cursor(struct client *c, const rdpGdi *gdi)
+{
+	long n = c->cursor_found ? cursor_at(c, gdi, c->org_x, c->org_y) : -1;
+	if (n >= 0)
+		return n;
+	for (int y = 1; y <= 300; y++)
+		for (int x = 1; x <= 200; x++)
+			if ((n = cursor_at(c, gdi, x, y)) >= 0) {
+				c->org_x = x;
+				c->org_y = y;
+				c->cursor_found = true;
+				return n;
+			}
+	return -1;
+}
+
+static bool write_ppm(const rdpGdi *gdi, const char *path)
+{
+	FILE *f = fopen(path, "wb");
+	if (!f)
+		return false;
+	fprintf(f, "P6\n%u %u\n255\n", gdi->width, gdi->height);
+	uint8_t *row = malloc((size_t)gdi->width * 3);
+	if (!row) {
+		fclose(f);
+		return false;
+	}
+	for (int y = 0; y < (int)gdi->height; y++) {
+		for (int x = 0; x < (int)gdi->width; x++) {
+			uint32_t p = pixel(gdi, x, y);
+			row[x * 3] = p >> 16;
+			row[x * 3 + 1] = p >> 8;
+			row[x * 3 + 2] = p;
+		}
+		fwrite(row, 3, gdi->width, f);
+	}
+	free(row);
+	return fclose(f) == 0;
+}
+
+static void painted_reset(struct client *c, int w, int h)
+{
+	free(c->painted);
+	c->painted = calloc((size_t)w * h, 1);
+	c->painted_w = w;
+	c->painted_h = h;
+	c->unpainted = (uint64_t)w * h;
+}
+
+static void painted_mark(struct client *c, int x, int y, int w, int h)
+{
+	if (!c->painted)
+		return;
+	int x1 = x + w > c->painted_w ? c->painted_w : x + w;
+	int y1 = y + h > c->painted_h ? c->painted_h : y + h;
+	for (int yy = y < 0 ? 0 : y; yy < y1; yy++)
+		for (int xx = x < 0 ? 0 : x; xx < x1; xx++) {
+			uint8_t *p = &c->painted[(size_t)yy * c->painted_w + xx];
+			c->unpainted -= !*p;
+			*p = 1;
+		}
+}
+
+/* ---- what the server sends ------------------------------------------- */
+
+static void codec_once(struct client *c, unsigned slot, const char *name)
+{
+	if (slot < 64 && !c->codec_seen[slot]) {
+		c->codec_seen[slot] = true;
+		say("codec %s", name);
+	}
+}
+
+static BOOL begin_paint(rdpContext *context)
+{
+	HGDI_WND hwnd = context->gdi->primary->hdc->hwnd;
+	hwnd->invalid->null = TRUE;
+	hwnd->ninvalid = 0;
+	return TRUE;
+}
+
+static BOOL end_paint(rdpContext *context)
+{
+	struct client *c = (struct client *)context;
+	rdpGdi *gdi = context->gdi;
+	HGDI_WND hwnd = gdi->primary->hdc->hwnd;
+	if (hwnd->invalid->null || hwnd->ninvalid <= 0)
+		return TRUE;
+	uint64_t t = now_ns();
+	c->paints++;
+	for (int i = 0; i < hwnd->ninvalid; i++) {
+		const GDI_RGN *r = &hwnd->cinvalid[i];
+		if (r->w <= 0 || r->h <= 0)
+			continue;
+		c->rects++;
+		painted_mark(c, r->x, r->y, r->w, r->h);
+		if (!c->opts->no_rects)
+			say("update %d %d %d %d", r->x, r->y, r->w, r->h);
+	}
+	uint64_t bytes = bytes_received(c);
+	say("frame %d %llu %llu", hwnd->ninvalid, (unsigned long long)bytes,
+	    (unsigned long long)t);
+	if (c->opts->counter || c->opts->cursor_w) {
+		long n = c->opts->cursor_w ? decode_cursor(c, gdi) : decode_counter(c, gdi);
+		if (n >= 0 && n != c->last_counter) {
+			c->last_counter = n;
+			c->counters++;
+			say("counter %ld %llu %llu", n, (unsigned long long)t, (unsigned long long)bytes);
+		}
+	}
+	return TRUE;
+}
+
+static BOOL desktop_resize(rdpContext *context)
+{
+	struct client *c = (struct client *)context;
+	rdpSettings *s = context->settings;
+	if (!gdi_resize(context->gdi, s->DesktopWidth, s->DesktopHeight))
+		return FALSE;
+	if (c->painted)
+		painted_reset(c, (int)s->DesktopWidth, (int)s->DesktopHeight);
+	say("resize %u %u", s->DesktopWidth, s->DesktopHeight);
+	return TRUE;
+}
+
+static BOOL surface_bits(rdpContext *context, const SURFACE_BITS_COMMAND *cmd)
+{
+	struct client *c = (struct client *)context;
+	switch (cmd->bmp.codecID) {
+	case RDP_CODEC_ID_REMOTEFX: codec_once(c, 1, "rfx"); break;
+	case RDP_CODEC_ID_NSCODEC: codec_once(c, 2, "nsc"); break;
+	case RDP_CODEC_ID_NONE: codec_once(c, 3, "uncompressed"); break;
+	default: codec_once(c, 4, "surface-bits-other"); break;
+	}
+	return c->surface_bits(context, cmd);
+}
+
+static BOOL bitmap_update(rdpContext *context, const BITMAP_UPDATE *bitmap)
+{
+	struct client *c = (struct client *)context;
+	for (UINT32 i = 0; i < bitmap->number; i++) {
+		const BITMAP_DATA *b = &bitmap->rectangles[i];
+		if (!b->compressed)
+			codec_once(c, 5, "bitmap");
+		else if (b->bitsPerPixel == 32)
+			codec_once(c, 6, "planar");
+		else
+			codec_once(c, 7, "interleaved");
+	}
+	return c->bitmap_update(context, bitmap);
+}
+
+static UINT gfx_surface_command(RdpgfxClientContext *gfx, const RDPGFX_SURFACE_COMMAND *cmd)
+{
+	struct client *c = (struct client *)((rdpGdi *)gfx->custom)->context;
+	static const struct { UINT32 id; const char *name; } names[] = {
+		{RDPGFX_CODECID_UNCOMPRESSED, "gfx-uncompressed"},
+		{RDPGFX_CODECID_CAVIDEO, "gfx-remotefx"},
+		{RDPGFX_CODECID_CLEARCODEC, "gfx-clearcodec"},
+		{RDPGFX_CODECID_PLANAR, "gfx-planar"},
+		{RDPGFX_CODECID_AVC420, "gfx-avc420"},
+		{RDPGFX_CODECID_ALPHA, "gfx-alpha"},
+		{RDPGFX_CODECID_AVC444, "gfx-avc444"},
+		{RDPGFX_CODECID_AVC444v2, "gfx-avc444v2"},
+		{RDPGFX_CODECID_CAPROGRESSIVE, "gfx-progressive"},
+		{RDPGFX_CODECID_CAPROGRESSIVE_V2, "gfx-progressive-v2"},
+	};
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+		if (names[i].id == cmd->codecId)
+			codec_once(c, 16 + (unsigned)i, names[i].name);
+	return c->gfx_surface_command(gfx, cmd);
+}
+
+static UINT gfx_solid_fill(RdpgfxClientContext *gfx, const RDPGFX_SOLID_FILL_PDU *pdu)
+{
+	struct client *c = (struct client *)((rdpGdi *)gfx->custom)->context;
+	codec_once(c, 40, "gfx-solidfill");
+	return c->gfx_solid_fill(gfx, pdu);
+}
+
+static UINT gfx_surface_to_surface(RdpgfxClientContext *gfx,
+				   const RDPGFX_SURFACE_TO_SURFACE_PDU *pdu)
+{
+	struct client *c = (struct client *)((rdpGdi *)gfx->custom)->context;
+	codec_once(c, 41, "gfx-surface-to-surface");
+	return c->gfx_surface_to_surface(gfx, pdu);
+}
+
+static UINT gfx_cache_to_surface(RdpgfxClientContext *gfx, const RDPGFX_CACHE_TO_SURFACE_PDU *pdu)
+{
+	struct client *c = (struct client *)((rdpGdi *)gfx->custom)->context;
+	codec_once(c, 42, "gfx-cache");
+	return c->gfx_cache_to_surface(gfx, pdu);
+}
+
+static UINT gfx_caps_confirm(RdpgfxClientContext *gfx, const RDPGFX_CAPS_CONFIRM_PDU *pdu)
+{
+	struct client *c = (struct client *)((rdpGdi *)gfx->custom)->context;
+	if (pdu->capsSet)
+		say("gfx-caps %x %x", pdu->capsSet->version, pdu->capsSet->flags);
+	return c->gfx_caps_confirm ? c->gfx_caps_confirm(gfx, pdu) : CHANNEL_RC_OK;
+}
+
+static void channel_connected(void *ctx, ChannelConnectedEventArgs *e)
+{
+	struct client *c = (struct client *)ctx;
+	if (strcmp(e->name, RDPGFX_DVC_CHANNEL_NAME) != 0)
+		return;
+	RdpgfxClientContext *gfx = e->pInterface;
+	gdi_graphics_pipeline_init(c->context.gdi, gfx);
+	/* Look at what passes, then let the GDI decode it. */
+	c->gfx_surface_command = gfx->SurfaceCommand;
+	gfx->SurfaceCommand = gfx_surface_command;
+	c->gfx_solid_fill = gfx->SolidFill;
+	gfx->SolidFill = gfx_solid_fill;
+	c->gfx_surface_to_surface = gfx->SurfaceToSurface;
+	gfx->SurfaceToSurface = gfx_surface_to_surface;
+	c->gfx_cache_to_surface = gfx->CacheToSurface;
+	gfx->CacheToSurface = gfx_cache_to_surface;
+	c->gfx_caps_confirm = gfx->CapsConfirm;
+	gfx->CapsConfirm = gfx_caps_confirm;
+}
+
+static void channel_disconnected(void *ctx, ChannelDisconnectedEventArgs *e)
+{
+	struct client *c = (struct client *)ctx;
+	if (strcmp(e->name, RDPGFX_DVC_CHANNEL_NAME) == 0)
+		gdi_graphics_pipeline_uninit(c->context.gdi, e->pInterface);
+}
+
+/* ---- connection ------------------------------------------------------ */
+
+static DWORD check_certificate(struct client *c, const char *fingerprint)
+{
+	if (!c->opts->fingerprint)
+		return 2; /* for this session only: nothing is stored */
+	if (fingerprint && strcasecmp(fingerprint, c->opts->fingerprint) == 0)
+		return 2;
+	fprintf(stderr, "oriel-test-rdpclient: the certificate's fingerprint %s is not %s\n",
+		fingerprint ? fingerprint : "(none)", c->opts->fingerprint);
+	return 0;
+}
+
+static DWORD verify_certificate(freerdp *instance, const char *host, UINT16 port,
+				const char *common_name, const char *subject, const char *issuer,
+				const char *fingerprint, DWORD flags)
+{
+	(void)host, (void)port, (void)common_name, (void)subject, (void)issuer, (void)flags;
+	return check_certificate((struct client *)instance->context, fingerprint);
+}
+
+static DWORD verify_changed_certificate(freerdp *instance, const char *host, UINT16 port,
+					const char *common_name, const char *subject,
+					const char *issuer, const char *fingerprint,
+					const char *old_subject, const char *old_issuer,
+					const char *old_fingerprint, DWORD flags)
+{
+	(void)host, (void)port, (void)common_name, (void)subject, (void)issuer;
+	(void)old_subject, (void)old_issuer, (void)old_fingerprint, (void)flags;
+	return check_certificate((struct client *)instance->context, fingerprint);
+}
+
+static BOOL pre_connect(freerdp *instance)
+{
+	struct client *c = (struct client *)instance->context;
+	rdpSettings *s = instance->settings;
+	s->OsMajorType = OSMAJORTYPE_UNIX;
+	s->OsMinorType = OSMINORTYPE_NATIVE_WAYLAND;
+	/* Pixels only: no sound, clipboard or drives, whichever server. */
+	s->AudioPlayback = FALSE;
+	s->AudioCapture = FALSE;
+	s->RedirectClipboard = FALSE;
+	s->DeviceRedirection = FALSE;
+	PubSub_SubscribeChannelConnected(instance->context->pubSub, channel_connected);
+	PubSub_SubscribeChannelDisconnected(instance->context->pubSub, channel_disconnected);
+	(void)c;
+	return freerdp_client_load_addins(instance->context->channels, s);
+}
+
+static BOOL post_connect(freerdp *instance)
+{
+	struct client *c = (struct client *)instance->context;
+	if (!gdi_init(instance, PIXEL_FORMAT_BGRX32))
+		return FALSE;
+	rdpUpdate *u = instance->update;
+	u->BeginPaint = begin_paint;
+	u->EndPaint = end_paint;
+	u->DesktopResize = desktop_resize;
+	c->surface_bits = u->SurfaceBits;
+	u->SurfaceBits = surface_bits;
+	c->bitmap_update = u->BitmapUpdate;
+	u->BitmapUpdate = bitmap_update;
+	if (!strcmp(c->opts->mode, "snapshot"))
+		painted_reset(c, (int)instance->context->gdi->width,
+			      (int)instance->context->gdi->height);
+	return TRUE;
+}
+
+static void post_disconnect(freerdp *instance)
+{
+	gdi_free(instance);
+}
+
+static BOOL client_new(freerdp *instance, rdpContext *context)
+{
+	(void)context;
+	instance->PreConnect = pre_connect;
+	instance->PostConnect = post_connect;
+	instance->PostDisconnect = post_disconnect;
+	instance->VerifyCertificateEx = verify_certificate;
+	instance->VerifyChangedCertificateEx = verify_changed_certificate;
+	return TRUE;
+}
+
+static char *read_password(const char *path)
+{
+	if (!path) {
+		const char *env = getenv("ORIEL_RDP_PASSWORD");
+		return strdup(env ? env : "");
+	}
+	char buf[512];
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return NULL;
+	size_t n = fread(buf, 1, sizeof buf - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	buf[strcspn(buf, "\r\n")] = 0;
+	return strdup(buf);
+}
+
+static bool apply_settings(rdpSettings *s, const struct opts *o)
+{
+	char *password = read_password(o->password_file);
+	if (!password)
+		return false;
+	const char *user = o->user ? o->user : getenv("ORIEL_RDP_USER");
+	bool ok = freerdp_settings_set_string(s, FreeRDP_ServerHostname, o->host) &&
+		  freerdp_settings_set_uint32(s, FreeRDP_ServerPort, (UINT32)o->port) &&
+		  freerdp_settings_set_string(s, FreeRDP_Username, user ? user : "") &&
+		  freerdp_settings_set_string(s, FreeRDP_Password, password);
+	memset(password, 0, strlen(password));
+	free(password);
+	if (!ok)
+		return false;
+	s->DesktopWidth = (UINT32)o->width;
+	s->DesktopHeight = (UINT32)o->height;
+	s->ColorDepth = 32;
+	s->SoftwareGdi = TRUE;
+	/* TLS only, as xfreerdp /sec:tls: the logon goes inside TLS. */
+	s->RdpSecurity = FALSE;
+	s->TlsSecurity = TRUE;
+	s->NlaSecurity = FALSE;
+	s->ExtSecurity = FALSE;
+	s->IgnoreCertificate = FALSE;
+	s->AutoLogonEnabled = TRUE;
+	s->RemoteFxCodec = o->rfx;
+	s->NSCodec = FALSE;
+	s->FastPathOutput = TRUE;
+	s->FrameMarkerCommandEnabled = TRUE;
+	s->SurfaceFrameMarkerEnabled = TRUE;
+	s->SupportGraphicsPipeline = o->gfx != GFX_OFF;
+	s->GfxH264 = o->gfx == GFX_AVC420 || o->gfx == GFX_AVC444;
+	s->GfxAVC444 = o->gfx == GFX_AVC444;
+	s->GfxAVC444v2 = o->gfx == GFX_AVC444;
+	s->GfxProgressive = o->gfx == GFX_NONH264;
+	s->GfxSmallCache = TRUE;
+	s->GfxThinClient = FALSE;
+	return true;
+}
+
+static int entry_points(RDP_CLIENT_ENTRY_POINTS *ep)
+{
+	memset(ep, 0, sizeof *ep);
+	ep->Version = RDP_CLIENT_INTERFACE_VERSION;
+	ep->Size = sizeof(RDP_CLIENT_ENTRY_POINTS_V1);
+	ep->ContextSize = sizeof(struct client);
+	ep->ClientNew = client_new;
+	return 0;
+}
+
+/* ---- the loop -------------------------------------------------------- */
+
+static void stats(struct client *c)
+{
+	say("stats %llu %llu %llu %llu", (unsigned long long)c->paints,
+	    (unsigned long long)c->rects, (unsigned long long)bytes_received(c),
+	    (unsigned long long)c->counters);
+}
+
+/* One command from stdin; false when told to quit. */
+static bool command(struct client *c, char *line)
+{
+	line[strcspn(line, "\r\n")] = 0;
+	if (!*line)
+		return true;
+	if (!strcmp(line, "quit"))
+		return false;
+	if (!strncmp(line, "snapshot ", 9)) {
+		if (!write_ppm(c->context.gdi, line + 9)) {
+			say("error cannot write %s", line + 9);
+			return true;
+		}
+	} else if (!strcmp(line, "stats")) {
+		stats(c);
+	} else {
+		say("error unknown command %s", line);
+		return true;
+	}
+	say("done %s", line);
+	return true;
+}
+
+static int exit_for_error(rdpContext *context)
+{
+	UINT32 e = freerdp_get_last_error(context);
+	switch (e) {
+	case FREERDP_ERROR_AUTHENTICATION_FAILED:
+	case FREERDP_ERROR_CONNECT_LOGON_FAILURE:
+	case FREERDP_ERROR_CONNECT_WRONG_PASSWORD:
+	case FREERDP_ERROR_CONNECT_ACCESS_DENIED:
+	case FREERDP_ERROR_CONNECT_ACCOUNT_RESTRICTION:
+	case FREERDP_ERROR_SERVER_INSUFFICIENT_PRIVILEGES:
+		say("auth-failed");
+		return 2;
+	case FREERDP_ERROR_TLS_CONNECT_FAILED:
+		say("tls-failed");
+		return 4;
+	default:
+		break;
+	}
+	say("error %s (0x%08x)", freerdp_get_last_error_string(e), e);
+	return 1;
+}
+
+static int run(struct client *c)
+{
+	freerdp *instance = c->context.instance;
+	struct opts *o = c->opts;
+	uint64_t deadline = now_ns() + (uint64_t)(o->timeout * 1e9);
+	bool snapshot = !strcmp(o->mode, "snapshot");
+	bool input = !snapshot;
+	HANDLE in_event = input ? CreateFileDescriptorEvent(NULL, TRUE, FALSE, STDIN_FILENO,
+							    WINPR_FD_READ)
+				: NULL;
+	char buf[4096];
+	size_t have = 0;
+	int status = 0;
+
+	while (!freerdp_shall_disconnect(instance)) {
+		HANDLE handles[MAXIMUM_WAIT_OBJECTS];
+		DWORD n = freerdp_get_event_handles(&c->context, handles, MAXIMUM_WAIT_OBJECTS - 1);
+		if (n == 0) {
+			say("error no event handles");
+			return 1;
+		}
+		if (in_event)
+			handles[n++] = in_event;
+		WaitForMultipleObjects(n, handles, FALSE, 100);
+		if (!freerdp_check_event_handles(&c->context)) {
+			if (freerdp_get_last_error(&c->context) == FREERDP_ERROR_SUCCESS ||
+			    freerdp_shall_disconnect(instance))
+				break;
+			return exit_for_error(&c->context);
+		}
+		if (snapshot) {
+			if (c->painted && c->unpainted == 0) {
+				if (!write_ppm(c->context.gdi, o->arg)) {
+					say("error cannot write %s", o->arg);
+					return 1;
+				}
+				say("done snapshot %s", o->arg);
+				return 0;
+			}
+			if (now_ns() > deadline) {
+				say("error timed out: %llu pixels never painted",
+				    (unsigned long long)c->unpainted);
+				return 1;
+			}
+			continue;
+		}
+		struct pollfd pfd = {.fd = STDIN_FILENO, .events = POLLIN};
+		while (in_event && poll(&pfd, 1, 0) > 0) {
+			ssize_t r = read(STDIN_FILENO, buf + have, sizeof buf - 1 - have);
+			if (r <= 0) {
+				CloseHandle(in_event);
+				in_event = NULL;
+				status = -1;
+				break;
+			}
+			have += (size_t)r;
+			buf[have] = 0;
+			char *nl;
+			while ((nl = memchr(buf, '\n', have))) {
+				*nl = 0;
+				bool go_on = command(c, buf);
+				size_t used = (size_t)(nl + 1 - buf);
+				memmove(buf, nl + 1, have - used);
+				have -= used;
+				if (!go_on)
+					goto quit;
+			}
+			if (have == sizeof buf - 1)
+				have = 0; /* a line too long: dropped */
+		}
+		if (status < 0)
+			goto quit;
+	}
+	if (in_event)
+		CloseHandle(in_event);
+	say("disconnected");
+	return 3;
+quit:
+	if (in_event)
+		CloseHandle(in_event);
+	return 0;
+}
+
+static void usage(void)
+{
+	fprintf(stderr,
+		"usage: oriel-test-rdpclient [--user NAME] [--password-file FILE]\n"
+		"         [--fingerprint FP] [--gfx off|avc420|avc444|nonh264] [--rfx]\n"
+		"         [--size WxH] [--no-rects] [--counter | --cursor WxH]\n"
+		"         [--timeout SECONDS] HOST:PORT snapshot FILE.ppm | watch\n");
+}
+
+int main(int argc, char **argv)
+{
+	struct opts o = {.width = 1024, .height = 768, .timeout = 20, .gfx = GFX_OFF};
+	static const struct option longopts[] = {
+		{"user", required_argument, 0, 'u'},
+		{"password-file", required_argument, 0, 'p'},
+		{"fingerprint", required_argument, 0, 'f'},
+		{"gfx", required_argument, 0, 'g'},
+		{"rfx", no_argument, 0, 'r'},
+		{"size", required_argument, 0, 's'},
+		{"no-rects", no_argument, 0, 'n'},
+		{"counter", no_argument, 0, 'c'},
+		{"cursor", required_argument, 0, 'C'},
+		{"timeout", required_argument, 0, 't'},
+		{"help", no_argument, 0, 'h'},
+		{0, 0, 0, 0},
+	};
+	int opt;
+	while ((opt = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'u': o.user = optarg; break;
+		case 'p': o.password_file = optarg; break;
+		case 'f': o.fingerprint = optarg; break;
+		case 'g': {
+			bool found = false;
+			for (int i = 0; i < 4; i++)
+				if (!strcmp(optarg, gfx_names[i])) {
+					o.gfx = (enum gfx_mode)i;
+					found = true;
+				}
+			if (!found) {
+				usage();
+				return 1;
+			}
+			break;
+		}
+		case 'r': o.rfx = true; break;
+		case 's':
+			if (sscanf(optarg, "%dx%d", &o.width, &o.height) != 2 || o.width < 64 ||
+			    o.height < 64 || o.width > 8192 || o.height > 8192) {
+				usage();
+				return 1;
+			}
+			break;
+		case 'n': o.no_rects = true; break;
+		case 'c': o.counter = true; break;
+		case 'C':
+			if (sscanf(optarg, "%dx%d", &o.cursor_w, &o.cursor_h) != 2 || o.cursor_w <= 0 ||
+			    o.cursor_h <= 0) {
+				usage();
+				return 1;
+			}
+			break;
+		case 't': o.timeout = atof(optarg); break;
+		default: usage(); return opt == 'h' ? 0 : 1;
+		}
+	}
+	if (argc - optind < 2) {
+		usage();
+		return 1;
+	}
+	char *colon = strrchr(argv[optind], ':');
+	if (!colon) {
+		usage();
+		return 1;
+	}
+	*colon = 0;
+	o.host = argv[optind];
+	o.port = atoi(colon + 1);
+	o.mode = argv[optind + 1];
+	o.arg = argc - optind > 2 ? argv[optind + 2] : NULL;
+	if (strcmp(o.mode, "watch") && !(strcmp(o.mode, "snapshot") == 0 && o.arg)) {
+		usage();
+		return 1;
+	}
+
+	freerdp_register_addin_provider(freerdp_channels_load_static_addin_entry, 0);
+	RDP_CLIENT_ENTRY_POINTS ep;
+	entry_points(&ep);
+	rdpContext *context = freerdp_client_context_new(&ep);
+	if (!context) {
+		say("error cannot make a FreeRDP context");
+		return 1;
+	}
+	struct client *c = (struct client *)context;
+	c->opts = &o;
+	c->sock = -1;
+	c->last_counter = -1;
+	if (!apply_settings(context->settings, &o)) {
+		say("error cannot read the password or apply the settings");
+		freerdp_client_context_free(context);
+		return 1;
+	}
+	if (freerdp_client_start(context) != 0) {
+		say("error freerdp_client_start failed");
+		freerdp_client_context_free(context);
+		return 1;
+	}
+	int status;
+	if (!freerdp_connect(context->instance)) {
+		status = exit_for_error(context);
+	} else {
+		say("connected %u %u %s", context->gdi->width, context->gdi->height, gfx_names[o.gfx]);
+		status = run(c);
+		freerdp_disconnect(context->instance);
+	}
+	freerdp_client_stop(context);
+	free(c->painted);
+	freerdp_client_context_free(context);
+	return status;
+}

@@ -129,14 +129,29 @@ class Host:
             run([gateway_exe(), "--runtime-dir", str(self.runtime_dir), "--terminate", name],
                 check=False)
             run(["pkill", "-KILL", "-u", name], check=False)
-            harness.wait_for(lambda: not [p for p in harness.all_pids() if
-                                          _uid(p) == pwd.getpwnam(name).pw_uid] or
-                             NotYet("processes left"),
-                             timeout=10, what="%s's processes to end" % name)
+            uid = pwd.getpwnam(name).pw_uid
+            harness.wait_for(lambda: _no_processes_of(uid), timeout=10,
+                             what="%s's processes to end" % name)
             run([tool("userdel"), "--remove", name], check=False)
         with contextlib.suppress(FileNotFoundError):
             Path("/etc/pam.d", self.service).unlink()
         shutil.rmtree(self.base, ignore_errors=True)
+
+
+def gone(path):
+    """True once path is gone; NotYet while it is there (a wait_for predicate)."""
+    if os.path.lexists(path):
+        raise NotYet("%s is still there" % path)
+    return True
+
+
+def _no_processes_of(uid):
+    left = [p for p in harness.all_pids() if _uid(p) == uid and
+            harness.proc_state(p) != "Z"]
+    if left:
+        raise NotYet("processes left: %s" % ", ".join(
+            "%d %s" % (p, harness.proc_comm(p)) for p in left))
+    return True
 
 
 def _uid(pid):

@@ -48,6 +48,9 @@ static bool wait_for(struct login *login, short events) {
 	if (rc == 0) {
 		errno = ETIMEDOUT;
 	}
+	if (rc > 0 && (p.revents & POLLIN)) {
+		gateway_guest_heard(guest);
+	}
 	return rc > 0 || (rc < 0 && errno == EINTR);
 }
 
@@ -162,6 +165,8 @@ static int check_login(struct login *login, const char **reason) {
 		return -1;
 	}
 	bool view_only = false;
+	/* From here it waits for us, not we for it: it gives way to nobody. */
+	gateway_guest_checking(guest, true);
 	/* A name longer than a session can be told is no account's. */
 	bool ok = account_check_run(vnc->checker, user, login->sec.password, guest->host,
 		&view_only) && strlen(user) < sizeof(((struct handover_message *)0)->user);
@@ -181,6 +186,7 @@ static int check_login(struct login *login, const char **reason) {
 		}
 	}
 	if (!ok) {
+		gateway_guest_checking(guest, false);
 		*reason = "authentication failed";
 		fprintf(stderr, "oriel-gateway: VNC: failed login as \"%s\" from %s\n", printable,
 			guest->host);
@@ -192,6 +198,7 @@ static int check_login(struct login *login, const char **reason) {
 	uint16_t flags = 0;
 	int sock = gateway_sessions_connect(vnc->sessions, user, &flags, error, sizeof(error));
 	if (sock < 0) {
+		gateway_guest_checking(guest, false);
 		*reason = "your session cannot start";
 		fprintf(stderr, "oriel-gateway: VNC: \"%s\" from %s logged in, but: %s\n",
 			printable, guest->host, error);

@@ -151,7 +151,7 @@ static bool start_tls(struct login *login, char *why, size_t why_size) {
 }
 
 /* The login, and the session that takes the viewer: its hand-over socket, or -1. */
-static int check_login(struct login *login, const char **reason) {
+static int check_login(struct login *login, uint16_t *flags, const char **reason) {
 	struct gateway_guest *guest = login->guest;
 	struct gateway_vnc *vnc = guest->vnc;
 	const char *user = login->sec.user;
@@ -195,8 +195,7 @@ static int check_login(struct login *login, const char **reason) {
 	guest->deadline_ms = gateway_now_ms() + AFTER_LOGIN_MS;
 	char error[256] = "";
 	login->sec.user[sizeof(login->sec.user) - 1] = '\0';
-	uint16_t flags = 0;
-	int sock = gateway_sessions_connect(vnc->sessions, user, &flags, error, sizeof(error));
+	int sock = gateway_sessions_connect(vnc->sessions, user, flags, error, sizeof(error));
 	if (sock < 0) {
 		gateway_guest_checking(guest, false);
 		*reason = "your session cannot start";
@@ -210,7 +209,8 @@ static int check_login(struct login *login, const char **reason) {
 }
 
 /* SecurityResult is out: the socket and the TLS state go to the session. */
-static bool hand_over(struct login *login, int sock, char *why, size_t why_size) {
+static bool hand_over(struct login *login, int sock, uint16_t flags, char *why,
+		size_t why_size) {
 	struct gateway_guest *guest = login->guest;
 	if (!gateway_guest_logged_in(guest)) {
 		snprintf(why, why_size, "it gave way to another connection");
@@ -225,6 +225,7 @@ static bool hand_over(struct login *login, int sock, char *why, size_t why_size)
 	message->version = HANDOVER_VERSION;
 	message->request = HANDOVER_CONNECTION;
 	message->protocol = HANDOVER_VNC;
+	message->flags = flags; /* the session's policy: take-over drops her other viewers */
 	message->rfb_minor = (uint16_t)login->sec.minor;
 	memcpy(message->user, login->sec.user, strlen(login->sec.user) + 1); /* checked */
 	snprintf(message->peer, sizeof(message->peer), "%s", guest->host);
@@ -252,6 +253,7 @@ void gateway_vnc_login(struct gateway_guest *guest) {
 	uint8_t challenge[16];
 	char why[256] = "";
 	int sock = -1;
+	uint16_t flags = 0;
 	if (getrandom(challenge, sizeof(challenge), 0) != sizeof(challenge)) {
 		snprintf(why, sizeof(why), "no random bytes");
 		goto out;
@@ -286,12 +288,12 @@ void gateway_vnc_login(struct gateway_guest *guest) {
 			break;
 		case RFB_SECURITY_STEP_CHECK_PLAIN: {
 			const char *reason = NULL;
-			sock = check_login(&login, &reason);
+			sock = check_login(&login, &flags, &reason);
 			step = rfb_security_checked(&login.sec, sock >= 0, reason);
 			break;
 		}
 		case RFB_SECURITY_STEP_DONE:
-			if (hand_over(&login, sock, why, sizeof(why))) {
+			if (hand_over(&login, sock, flags, why, sizeof(why))) {
 				why[0] = '\0';
 			}
 			goto out;

@@ -116,6 +116,10 @@ int gateway_procs_find(uid_t uid, pid_t sid, const char *runtime_dir, pid_t *pid
 		if (pid == getpid() || !gateway_procs_uid(pid, &owner) || owner != uid) {
 			continue;
 		}
+		char state[8];
+		if (!read_stat_tail(pid, state, sizeof(state)) || state[0] == 'Z') {
+			continue; /* gone, or only its exit status is left */
+		}
 		unsigned long long its_sid = 0;
 		bool ours = (sid > 0 && stat_field(pid, 6, &its_sid) && (pid_t)its_sid == sid) ||
 			environ_has(pid, entry);

@@ -13,7 +13,8 @@
 #include <sys/types.h>
 #include <time.h>
 
-/* Up to max pids into pids; returns how many there are (may exceed max). sid 0: any. */
+/* Live (not zombie) processes of uid in session sid or with XDG_RUNTIME_DIR=runtime_dir:
+ * up to max pids into pids; returns how many there are (may exceed max). sid 0: any. */
 int gateway_procs_find(uid_t uid, pid_t sid, const char *runtime_dir, pid_t *pids, int max);
 /* Proportional set size of pid in KiB (smaps_rollup), -1 when unknown. */
 long gateway_procs_pss_kib(pid_t pid);

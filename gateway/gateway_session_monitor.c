@@ -229,6 +229,7 @@ static void end_leftovers(struct monitor *m, pid_t sid) {
 			wait_gone(pids[i], round == 0 ? GRACE_MS : 500);
 		}
 	}
+	reap_children();
 }
 
 /* Runs until the session's first process ends; SIGTERM/INT/HUP pass on to it. */

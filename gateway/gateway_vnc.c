@@ -43,26 +43,44 @@ static bool is_guest(const struct gateway_guest *guest) {
 	return !guest->evicted && !guest->logged_in;
 }
 
-/* Under the lock: the oldest guest of host, or of the busiest host when NULL. */
+/* Under the lock: a guest that may give way to a newcomer. */
+static bool may_give_way(const struct gateway_guest *guest) {
+	return is_guest(guest) && !guest->checking;
+}
+
+/* Under the lock: how many guests of host may give way. */
+static int waiting_of(struct gateway_vnc *vnc, const char *host) {
+	int n = 0;
+	for (struct gateway_guest *g = vnc->guests; g; g = g->next) {
+		n += may_give_way(g) && strcmp(g->host, host) == 0;
+	}
+	return n;
+}
+
+/*
+ * Under the lock: who gives way to a newcomer, from host or, when host is
+ * NULL, from the addresses with the most guests. Of those, the one that
+ * has been silent the longest goes: a handshake that stalled, never one
+ * under way, and never one whose account is being checked. Among
+ * addresses with as many guests each, all of them are candidates, so
+ * that many addresses with one stalled connection each push out their
+ * own, never a login from another address that is moving.
+ */
 static struct gateway_guest *oldest_guest(struct gateway_vnc *vnc, const char *host) {
-	const char *busiest = host;
-	if (!busiest) {
-		int most = 0;
+	int most = 0;
+	if (!host) {
 		for (struct gateway_guest *g = vnc->guests; g; g = g->next) {
-			int n = 0;
-			for (struct gateway_guest *h = vnc->guests; h; h = h->next) {
-				n += is_guest(h) && strcmp(h->host, g->host) == 0;
-			}
-			if (n > most && is_guest(g)) {
-				most = n;
-				busiest = g->host;
-			}
+			int n = may_give_way(g) ? waiting_of(vnc, g->host) : 0;
+			most = n > most ? n : most;
 		}
 	}
 	struct gateway_guest *oldest = NULL;
 	for (struct gateway_guest *g = vnc->guests; g; g = g->next) {
-		if (is_guest(g) && busiest && strcmp(g->host, busiest) == 0 &&
-				(!oldest || g->started_ms <= oldest->started_ms)) {
+		if (!may_give_way(g) || (host ? strcmp(g->host, host) != 0 :
+				waiting_of(vnc, g->host) < most)) {
+			continue;
+		}
+		if (!oldest || g->heard_ms <= oldest->heard_ms) {
 			oldest = g;
 		}
 	}
@@ -91,6 +109,20 @@ static void make_room(struct gateway_vnc *vnc, const char *host) {
 		/* Its thread wakes from any wait on the socket, and ends. */
 		shutdown(victim->fd, SHUT_RDWR);
 	}
+}
+
+void gateway_guest_heard(struct gateway_guest *guest) {
+	struct gateway_vnc *vnc = guest->vnc;
+	pthread_mutex_lock(&vnc->lock);
+	guest->heard_ms = gateway_now_ms();
+	pthread_mutex_unlock(&vnc->lock);
+}
+
+void gateway_guest_checking(struct gateway_guest *guest, bool checking) {
+	struct gateway_vnc *vnc = guest->vnc;
+	pthread_mutex_lock(&vnc->lock);
+	guest->checking = checking;
+	pthread_mutex_unlock(&vnc->lock);
 }
 
 bool gateway_guest_logged_in(struct gateway_guest *guest) {
@@ -134,6 +166,7 @@ static void admit(struct gateway_vnc *vnc, int fd) {
 	guest->fd = fd;
 	peer_host(fd, guest->host, sizeof(guest->host));
 	guest->started_ms = gateway_now_ms();
+	guest->heard_ms = guest->started_ms;
 	guest->deadline_ms = guest->started_ms + vnc->config->handshake_timeout * 1000;
 
 	pthread_mutex_lock(&vnc->lock);

@@ -48,6 +48,9 @@ static bool wait_for(struct login *login, short events) {
 	if (rc == 0) {
 		errno = ETIMEDOUT;
 	}
+	if (rc > 0 && (p.revents & POLLIN)) {
+		gateway_guest_heard(guest);
+	}
 	return rc > 0 || (rc < 0 && errno == EINTR);
 }
 
@@ -148,7 +151,7 @@ static bool start_tls(struct login *login, char *why, size_t why_size) {
 }
 
 /* The login, and the session that takes the viewer: its hand-over socket, or -1. */
-static int check_login(struct login *login, const char **reason) {
+static int check_login(struct login *login, uint16_t *flags, const char **reason) {
 	struct gateway_guest *guest = login->guest;
 	struct gateway_vnc *vnc = guest->vnc;
 	const char *user = login->sec.user;
@@ -162,6 +165,8 @@ static int check_login(struct login *login, const char **reason) {
 		return -1;
 	}
 	bool view_only = false;
+	/* From here it waits for us, not we for it: it gives way to nobody. */
+	gateway_guest_checking(guest, true);
 	/* A name longer than a session can be told is no account's. */
 	bool ok = account_check_run(vnc->checker, user, login->sec.password, guest->host,
 		&view_only) && strlen(user) < sizeof(((struct handover_message *)0)->user);
@@ -181,6 +186,7 @@ static int check_login(struct login *login, const char **reason) {
 		}
 	}
 	if (!ok) {
+		gateway_guest_checking(guest, false);
 		*reason = "authentication failed";
 		fprintf(stderr, "oriel-gateway: VNC: failed login as \"%s\" from %s\n", printable,
 			guest->host);
@@ -189,9 +195,9 @@ static int check_login(struct login *login, const char **reason) {
 	guest->deadline_ms = gateway_now_ms() + AFTER_LOGIN_MS;
 	char error[256] = "";
 	login->sec.user[sizeof(login->sec.user) - 1] = '\0';
-	uint16_t flags = 0;
-	int sock = gateway_sessions_connect(vnc->sessions, user, &flags, error, sizeof(error));
+	int sock = gateway_sessions_connect(vnc->sessions, user, flags, error, sizeof(error));
 	if (sock < 0) {
+		gateway_guest_checking(guest, false);
 		*reason = "your session cannot start";
 		fprintf(stderr, "oriel-gateway: VNC: \"%s\" from %s logged in, but: %s\n",
 			printable, guest->host, error);
@@ -203,7 +209,8 @@ static int check_login(struct login *login, const char **reason) {
 }
 
 /* SecurityResult is out: the socket and the TLS state go to the session. */
-static bool hand_over(struct login *login, int sock, char *why, size_t why_size) {
+static bool hand_over(struct login *login, int sock, uint16_t flags, char *why,
+		size_t why_size) {
 	struct gateway_guest *guest = login->guest;
 	if (!gateway_guest_logged_in(guest)) {
 		snprintf(why, why_size, "it gave way to another connection");
@@ -218,6 +225,7 @@ static bool hand_over(struct login *login, int sock, char *why, size_t why_size)
 	message->version = HANDOVER_VERSION;
 	message->request = HANDOVER_CONNECTION;
 	message->protocol = HANDOVER_VNC;
+	message->flags = flags; /* the session's policy: take-over drops her other viewers */
 	message->rfb_minor = (uint16_t)login->sec.minor;
 	memcpy(message->user, login->sec.user, strlen(login->sec.user) + 1); /* checked */
 	snprintf(message->peer, sizeof(message->peer), "%s", guest->host);
@@ -245,6 +253,7 @@ void gateway_vnc_login(struct gateway_guest *guest) {
 	uint8_t challenge[16];
 	char why[256] = "";
 	int sock = -1;
+	uint16_t flags = 0;
 	if (getrandom(challenge, sizeof(challenge), 0) != sizeof(challenge)) {
 		snprintf(why, sizeof(why), "no random bytes");
 		goto out;
@@ -279,12 +288,12 @@ void gateway_vnc_login(struct gateway_guest *guest) {
 			break;
 		case RFB_SECURITY_STEP_CHECK_PLAIN: {
 			const char *reason = NULL;
-			sock = check_login(&login, &reason);
+			sock = check_login(&login, &flags, &reason);
 			step = rfb_security_checked(&login.sec, sock >= 0, reason);
 			break;
 		}
 		case RFB_SECURITY_STEP_DONE:
-			if (hand_over(&login, sock, why, sizeof(why))) {
+			if (hand_over(&login, sock, flags, why, sizeof(why))) {
 				why[0] = '\0';
 			}
 			goto out;

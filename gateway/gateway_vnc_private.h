@@ -19,6 +19,8 @@ struct gateway_guest {
 	int64_t started_ms;
 	int64_t deadline_ms;
 	/* Under the gateway's lock: */
+	int64_t heard_ms; /* when its last bytes arrived (or it connected) */
+	bool checking;  /* its account is being checked: it gives way to nobody */
 	bool evicted;   /* another guest took its place: its socket is shut down */
 	bool logged_in; /* handing over: no longer a guest, and never shut down */
 	struct gateway_guest *next;
@@ -51,6 +53,10 @@ void gateway_vnc_login(struct gateway_guest *guest);
 /* gateway_vnc.c */
 /* The guest logged in: it stops being one. False when it was evicted before. */
 bool gateway_guest_logged_in(struct gateway_guest *guest);
+/* Bytes from the guest arrived: it is not idle. */
+void gateway_guest_heard(struct gateway_guest *guest);
+/* Its credentials are being checked (true), or no longer (false). */
+void gateway_guest_checking(struct gateway_guest *guest, bool checking);
 /* The guest's thread is done with it: closes its socket (the gateway's copy) and frees it. */
 void gateway_guest_done(struct gateway_guest *guest);
 

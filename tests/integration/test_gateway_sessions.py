@@ -105,7 +105,7 @@ def main():
                                                 "XDG_RUNTIME_DIR") == short_dir],
                                    what="the session command")
         os.kill(sleeper[0], 15)
-        harness.wait_for(lambda: not os.path.exists(short_dir) or NotYet("still there"),
+        harness.wait_for(lambda: gateway.gone(short_dir),
                          what="the ended session's runtime dir to go")
         left = [p for p in host.session_pids("bob")
                 if (harness.proc_environ(p) or {}).get("XDG_RUNTIME_DIR") == short_dir]

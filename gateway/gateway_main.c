@@ -7,7 +7,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
-#include <wlr/util/log.h>
+#include "gateway/gateway_log.h"
 #include "gateway/gateway_config.h"
 #include "gateway/gateway_registry.h"
 #include "gateway/gateway_session_monitor.h"
@@ -23,7 +23,7 @@ static int list_sessions(const struct gateway_config *config) {
 	struct gateway_session_info *sessions;
 	int n = gateway_registry_scan(config->runtime_dir, NULL, &sessions);
 	if (n < 0) {
-		fprintf(stderr, "oriel-gateway: %s: %s\n", config->runtime_dir, strerror(errno));
+		gateway_log("%s: %s", config->runtime_dir, strerror(errno));
 		return 1;
 	}
 	for (int i = 0; i < n; i++) {
@@ -37,11 +37,11 @@ static int list_sessions(const struct gateway_config *config) {
 static int terminate_sessions(const struct gateway_config *config, const char *user) {
 	int n = gateway_registry_terminate(config->runtime_dir, user, TERMINATE_TIMEOUT_MS);
 	if (n == 0) {
-		fprintf(stderr, "oriel-gateway: %s has no session\n", user);
+		gateway_log("%s has no session", user);
 		return 1;
 	}
 	if (n < 0) {
-		fprintf(stderr, "oriel-gateway: %s's sessions did not end within %d s\n", user,
+		gateway_log("%s's sessions did not end within %d s", user,
 			TERMINATE_TIMEOUT_MS / 1000);
 		return 1;
 	}
@@ -57,7 +57,7 @@ static int start_session(const struct gateway_config *config, const char *user) 
 	int sock = gateway_sessions_connect(sessions, user, &flags, error, sizeof(error));
 	gateway_sessions_destroy(sessions);
 	if (sock < 0) {
-		fprintf(stderr, "oriel-gateway: %s\n", error);
+		gateway_log("%s", error);
 		return 1;
 	}
 	struct ucred cred;
@@ -71,8 +71,8 @@ static int start_session(const struct gateway_config *config, const char *user) 
 
 static int serve(const struct gateway_config *config) {
 	if (config->n_rdp_listen > 0) {
-		fprintf(stderr, "oriel-gateway: --rdp: the RDP hand-over to sessions is not "
-			"built yet; use --vnc\n");
+		gateway_log("--rdp: the RDP hand-over to sessions is not "
+			"built yet; use --vnc");
 		return 2;
 	}
 	/* Signals are taken by sigwait below; every thread inherits the mask. */
@@ -88,17 +88,17 @@ static int serve(const struct gateway_config *config) {
 	char error[512] = "";
 	struct gateway_vnc *vnc = gateway_vnc_start(config, sessions, error, sizeof(error));
 	if (!vnc) {
-		fprintf(stderr, "oriel-gateway: %s\n", error);
+		gateway_log("%s", error);
 		gateway_sessions_destroy(sessions);
 		return 1;
 	}
-	wlr_log(WLR_INFO, "VNC certificate SHA-256 %s", gateway_vnc_fingerprint(vnc));
-	wlr_log(WLR_INFO, "serving; sessions live in %s", config->runtime_dir);
+	gateway_log("VNC certificate SHA-256 %s", gateway_vnc_fingerprint(vnc));
+	gateway_log("serving; sessions live in %s", config->runtime_dir);
 	int sig = 0;
 	while (sigwait(&signals, &sig) != 0 || sig == SIGHUP) {
 		/* SIGHUP: nothing to reload yet; the sessions go on either way. */
 	}
-	wlr_log(WLR_INFO, "signal %d: stopping; the sessions go on", sig);
+	gateway_log("signal %d: stopping; the sessions go on", sig);
 	gateway_vnc_stop(vnc);
 	gateway_sessions_destroy(sessions);
 	return 0;
@@ -113,16 +113,16 @@ int main(int argc, char *argv[]) {
 	char error[512] = "";
 	gateway_config_init(&config);
 	if (!gateway_config_parse_args(&config, &command, argc, argv, error, sizeof(error))) {
-		fprintf(stderr, "oriel-gateway: %s\n", error);
+		gateway_log("%s", error);
 		gateway_config_finish(&config);
 		return 2;
 	}
-	wlr_log_init(command.debug ? WLR_DEBUG : WLR_INFO, NULL);
+	gateway_log_set_debug(command.debug);
 	int status = 0;
 	if (command.action != GATEWAY_HELP && command.action != GATEWAY_VERSION &&
 			geteuid() != 0) {
-		fprintf(stderr, "oriel-gateway: runs as root: it logs people in and starts "
-			"their sessions\n");
+		gateway_log("runs as root: it logs people in and starts "
+			"their sessions");
 		status = 1;
 	} else {
 		switch (command.action) {

@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include <wlr/util/log.h>
+#include "gateway/gateway_log.h"
 #include "gateway/gateway_procs.h"
 #include "gateway/gateway_runtime_dir.h"
 #include "gateway/gateway_session_monitor.h"
@@ -45,7 +45,7 @@ static void report(struct monitor *m, const char *fmt, ...) {
 	va_start(args, fmt);
 	vsnprintf(text, sizeof(text), fmt, args);
 	va_end(args);
-	wlr_log(WLR_ERROR, "session %s: %s", m->dir, text);
+	gateway_log("session %s: %s", m->dir, text);
 	if (m->status_fd >= 0) {
 		ssize_t unused = write(m->status_fd, text, strlen(text));
 		(void)unused;
@@ -219,7 +219,7 @@ static void end_leftovers(struct monitor *m, pid_t sid) {
 		}
 		n = n < MAX_SESSION_PROCS ? n : MAX_SESSION_PROCS;
 		int sig = round == 0 ? SIGTERM : SIGKILL;
-		wlr_log(WLR_INFO, "session %s: sending signal %d to %d leftover processes",
+		gateway_log("session %s: sending signal %d to %d leftover processes",
 			m->dir, sig, n);
 		for (int i = 0; i < n; i++) {
 			kill(pids[i], sig);
@@ -279,9 +279,8 @@ static bool load_account(struct monitor *m) {
 }
 
 int gateway_session_monitor_main(int argc, char *argv[]) {
-	wlr_log_init(WLR_INFO, NULL);
 	if (argc != MONITOR_ARGC || getuid() != 0) {
-		fprintf(stderr, "oriel-gateway: %s is for the gateway's own use, as root\n",
+		gateway_log("%s is for the gateway's own use, as root",
 			GATEWAY_RUN_SESSION);
 		return 2;
 	}
@@ -320,10 +319,10 @@ int gateway_session_monitor_main(int argc, char *argv[]) {
 		report(&m, "fork: %s", strerror(errno));
 		goto out;
 	}
-	wlr_log(WLR_INFO, "session %s: %s's session runs as pid %d", m.dir, m.user, (int)child);
+	gateway_log("session %s: %s's session runs as pid %d", m.dir, m.user, (int)child);
 	int status = watch(child);
 	exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-	wlr_log(WLR_INFO, "session %s: ended (status %d)", m.dir, exit_status);
+	gateway_log("session %s: ended (status %d)", m.dir, exit_status);
 	/* Only a gateway still waiting for it reads this: it never answered. */
 	if (m.status_fd >= 0) {
 		char text[64];
@@ -338,9 +337,9 @@ out:
 		end_leftovers(&m, 0);
 	}
 	if (!gateway_runtime_dir_remove(m.dir)) {
-		wlr_log(WLR_ERROR, "session %s: cannot remove all of it", m.dir);
+		gateway_log("session %s: cannot remove all of it", m.dir);
 	}
-	wlr_log(WLR_INFO, "session %s: cleaned up", m.dir);
+	gateway_log("session %s: cleaned up", m.dir);
 	free(m.home);
 	free(m.shell);
 	return exit_status;

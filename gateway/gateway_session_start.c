@@ -11,9 +11,9 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-#include <wlr/util/log.h>
 #include "capture/remote/handover.h"
 #include "gateway/gateway_config.h"
+#include "gateway/gateway_log.h"
 #include "gateway/gateway_runtime_dir.h"
 #include "gateway/gateway_session_monitor.h"
 #include "gateway/gateway_session_start.h"
@@ -221,7 +221,7 @@ bool gateway_session_start(const struct gateway_config *config, const char *user
 		error_size);
 	close(status[0]);
 	if (ready) {
-		wlr_log(WLR_INFO, "started %s's session in %s", user, dir);
+		gateway_log("started %s's session in %s", user, dir);
 	}
 	return ready;
 }

@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <wlr/util/log.h>
 #include "capture/remote/handover.h"
 #include "compositor/util.h"
 #include "gateway/gateway_config.h"
+#include "gateway/gateway_log.h"
 #include "gateway/gateway_registry.h"
 #include "gateway/gateway_session_start.h"
 #include "gateway/gateway_sessions.h"
@@ -166,7 +166,7 @@ int gateway_sessions_connect(struct gateway_sessions *sessions, const char *user
 			error_size)) {
 		sock = connect_session(path, user, error, error_size);
 	} else {
-		wlr_log(WLR_ERROR, "cannot start %s's session: %s", user, error);
+		gateway_log("cannot start %s's session: %s", user, error);
 	}
 
 	pthread_mutex_lock(&sessions->lock);

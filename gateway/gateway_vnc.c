@@ -13,6 +13,7 @@
 #include "capture/remote/account_check.h"
 #include "capture/remote/tcp_listen.h"
 #include "gateway/gateway_config.h"
+#include "gateway/gateway_log.h"
 #include "gateway/gateway_vnc_private.h"
 
 /*
@@ -103,8 +104,8 @@ static void make_room(struct gateway_vnc *vnc, const char *host) {
 	struct gateway_guest *victim = oldest_guest(vnc,
 		decision == PREAUTH_EVICT_SAME_ADDRESS ? host : NULL);
 	if (victim) {
-		fprintf(stderr, "oriel-gateway: VNC: %s gives way to a newer connection "
-			"(too many still logging in)\n", victim->host);
+		gateway_log("VNC: %s gives way to a newer connection "
+			"(too many still logging in)", victim->host);
 		victim->evicted = true;
 		/* Its thread wakes from any wait on the socket, and ends. */
 		shutdown(victim->fd, SHUT_RDWR);
@@ -165,6 +166,7 @@ static void admit(struct gateway_vnc *vnc, int fd) {
 	guest->vnc = vnc;
 	guest->fd = fd;
 	peer_host(fd, guest->host, sizeof(guest->host));
+	gateway_log_debug("VNC: a connection from %s", guest->host);
 	guest->started_ms = gateway_now_ms();
 	guest->heard_ms = guest->started_ms;
 	guest->deadline_ms = guest->started_ms + vnc->config->handshake_timeout * 1000;
@@ -183,7 +185,7 @@ static void admit(struct gateway_vnc *vnc, int fd) {
 	int err = pthread_create(&thread, &attr, guest_thread, guest);
 	pthread_attr_destroy(&attr);
 	if (err != 0) {
-		fprintf(stderr, "oriel-gateway: VNC: no thread for %s: %s\n", guest->host,
+		gateway_log("VNC: no thread for %s: %s", guest->host,
 			strerror(err));
 		gateway_guest_done(guest);
 	}

@@ -12,6 +12,7 @@
 #include "capture/remote/handover.h"
 #include "capture/remote/tls_record.h"
 #include "capture/vnc/rfb_security.h"
+#include "gateway/gateway_log.h"
 #include "gateway/gateway_sessions.h"
 #include "gateway/gateway_vnc_private.h"
 
@@ -160,7 +161,7 @@ static int check_login(struct login *login, uint16_t *flags, const char **reason
 	pthread_mutex_unlock(&vnc->lock);
 	if (!allowed) {
 		*reason = "too many failed logins from your address: wait, then try again";
-		fprintf(stderr, "oriel-gateway: VNC: %s must wait before logging in again\n",
+		gateway_log("VNC: %s must wait before logging in again",
 			guest->host);
 		return -1;
 	}
@@ -188,7 +189,7 @@ static int check_login(struct login *login, uint16_t *flags, const char **reason
 	if (!ok) {
 		gateway_guest_checking(guest, false);
 		*reason = "authentication failed";
-		fprintf(stderr, "oriel-gateway: VNC: failed login as \"%s\" from %s\n", printable,
+		gateway_log("VNC: failed login as \"%s\" from %s", printable,
 			guest->host);
 		return -1;
 	}
@@ -199,11 +200,11 @@ static int check_login(struct login *login, uint16_t *flags, const char **reason
 	if (sock < 0) {
 		gateway_guest_checking(guest, false);
 		*reason = "your session cannot start";
-		fprintf(stderr, "oriel-gateway: VNC: \"%s\" from %s logged in, but: %s\n",
+		gateway_log("VNC: \"%s\" from %s logged in, but: %s",
 			printable, guest->host, error);
 		return -1;
 	}
-	fprintf(stderr, "oriel-gateway: VNC: \"%s\" logged in from %s\n", printable,
+	gateway_log("VNC: \"%s\" logged in from %s", printable,
 		guest->host);
 	return sock;
 }
@@ -306,8 +307,10 @@ void gateway_vnc_login(struct gateway_guest *guest) {
 		}
 	}
 out:
-	if (why[0] && strcmp(why, "authentication failed") != 0) {
-		fprintf(stderr, "oriel-gateway: VNC: closing the connection from %s: %s\n",
+	if (!why[0]) {
+		gateway_log_debug("VNC: %s went to its session", guest->host);
+	} else if (strcmp(why, "authentication failed") != 0) {
+		gateway_log("VNC: closing the connection from %s: %s",
 			guest->host, why);
 	}
 	if (sock >= 0) {

@@ -19,17 +19,8 @@
 
 /* Its client count, -1 when the session does not answer. */
 static int session_clients(int sock) {
-	struct handover_message *message = calloc(1, sizeof(*message));
-	if (!message) {
-		abort();
-	}
-	message->magic = HANDOVER_MAGIC;
-	message->version = HANDOVER_VERSION;
-	message->request = HANDOVER_STATUS;
 	struct handover_reply reply;
-	bool ok = handover_send(sock, message, -1, 2000, &reply) && reply.ok;
-	free(message);
-	return ok ? (int)reply.clients : -1;
+	return handover_status(sock, 2000, &reply) ? (int)reply.clients : -1;
 }
 
 /* Fills session from ROOT/NAME when it is a live session; false otherwise. */

@@ -92,16 +92,8 @@ static bool session_answers(const char *socket_path, uid_t uid) {
 	if (sock < 0) {
 		return false;
 	}
-	struct handover_message *message = calloc(1, sizeof(*message));
-	if (!message) {
-		abort();
-	}
-	message->magic = HANDOVER_MAGIC;
-	message->version = HANDOVER_VERSION;
-	message->request = HANDOVER_STATUS;
 	struct handover_reply reply;
-	bool ok = handover_send(sock, message, -1, 1000, &reply) && reply.ok;
-	free(message);
+	bool ok = handover_status(sock, 1000, &reply);
 	close(sock);
 	return ok;
 }

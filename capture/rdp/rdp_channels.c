@@ -58,7 +58,7 @@ bool rdp_channels_flush(struct rdp_peer *peer) {
 	if (!peer->vcm || peer->closing) {
 		return !peer->closing;
 	}
-	peer->in_freerdp++;
+	rdp_peer_enter_freerdp(peer);
 	rdp_watchdog_arm(peer->rdp->watchdog, peer->client->sockfd, CALL_MS);
 	bool ok = WTSVirtualChannelManagerCheckFileDescriptor(peer->vcm);
 	rdp_watchdog_disarm(peer->rdp->watchdog);

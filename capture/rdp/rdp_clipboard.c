@@ -47,7 +47,7 @@ static struct rdp_clipboard *clipboard_of(CliprdrServerContext *cliprdr) {
 static int handle_channel(int fd, uint32_t mask, void *data) {
 	struct rdp_clipboard *clip = data;
 	struct rdp_peer *peer = clip->peer;
-	peer->in_freerdp++;
+	rdp_peer_enter_freerdp(peer);
 	UINT error = clip->cliprdr->CheckEventHandle(clip->cliprdr);
 	if (!rdp_peer_leave_freerdp(peer)) {
 		return 0;

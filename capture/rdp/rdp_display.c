@@ -65,7 +65,7 @@ static bool send_frame(struct rdp_peer *peer) {
 static int handle_writable(int fd, uint32_t mask, void *data) {
 	struct rdp_peer *peer = data;
 	freerdp_peer *client = peer->client;
-	peer->in_freerdp++;
+	rdp_peer_enter_freerdp(peer);
 	int drained = client->DrainOutputBuffer(client);
 	if (!rdp_peer_leave_freerdp(peer)) {
 		return 0;
@@ -169,7 +169,7 @@ static void try_send(struct rdp_peer *peer) {
 	if (peer->state != RDP_PEER_SESSION || peer->closing || !peer->activated) {
 		return;
 	}
-	peer->in_freerdp++;
+	rdp_peer_enter_freerdp(peer);
 	send_due(peer);
 	rdp_peer_leave_freerdp(peer);
 }

@@ -169,7 +169,7 @@ static int handle_caps_deadline(void *data) {
 static int handle_channel(int fd, uint32_t mask, void *data) {
 	struct rdp_gfx *gfx = data;
 	struct rdp_peer *peer = gfx->peer;
-	peer->in_freerdp++;
+	rdp_peer_enter_freerdp(peer);
 	UINT rc = rdpgfx_server_handle_messages(gfx->context);
 	if (!rdp_peer_leave_freerdp(peer)) {
 		return 0;

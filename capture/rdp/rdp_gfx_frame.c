@@ -72,7 +72,7 @@ void rdp_gfx_handle_encoded(void *data) {
 		return;
 	}
 	/* A peer dropped meanwhile is freed on leaving, with gfx. */
-	peer->in_freerdp++;
+	rdp_peer_enter_freerdp(peer);
 	bool ok = send_lossy_frame(gfx, &cmd, gfx->encoding_id, &gfx->encoding_damage);
 	if (ok) {
 		rdp_display_frame_sent(peer);

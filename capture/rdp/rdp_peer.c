@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include <freerdp/error.h>
 #include <winpr/synch.h>
+#include <openssl/err.h>
 #include <wlr/util/log.h>
 #include "capture/remote/account_check.h"
 #include "capture/remote/preauth_limits.h"
@@ -93,6 +94,11 @@ void rdp_peer_drop(struct rdp_peer *peer, const char *why) {
 	peer_free(peer);
 }
 
+void rdp_peer_enter_freerdp(struct rdp_peer *peer) {
+	ERR_clear_error();
+	peer->in_freerdp++;
+}
+
 bool rdp_peer_leave_freerdp(struct rdp_peer *peer) {
 	if (--peer->in_freerdp == 0 && peer->closing) {
 		peer_free(peer);
@@ -111,7 +117,7 @@ static bool peer_dispatch(struct rdp_peer *peer) {
 			timeout_ms = GUEST_CALL_MS;
 		}
 	}
-	peer->in_freerdp++;
+	rdp_peer_enter_freerdp(peer);
 	rdp_watchdog_arm(peer->rdp->watchdog, client->sockfd, timeout_ms);
 	BOOL ok = client->CheckFileDescriptor(client);
 	rdp_watchdog_disarm(peer->rdp->watchdog);
@@ -450,7 +456,7 @@ bool rdp_disconnect_client(struct rdp_server *rdp, uint64_t id) {
 	struct rdp_peer *peer;
 	wl_list_for_each(peer, &rdp->peers, link) {
 		if (peer->id == id && peer->state == RDP_PEER_SESSION && !peer->closing) {
-			peer->in_freerdp++;
+			rdp_peer_enter_freerdp(peer);
 			peer->client->Close(peer->client);
 			rdp_peer_leave_freerdp(peer);
 			rdp_peer_drop(peer, "disconnected on request");

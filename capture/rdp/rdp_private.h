@@ -151,9 +151,13 @@ void rdp_peer_create(struct rdp_server *rdp, int fd);
 void rdp_peer_drop(struct rdp_peer *peer, const char *why);
 void rdp_peers_finish(struct rdp_server *rdp);
 /*
- * Around calls into FreeRDP (which call back): enter with in_freerdp++;
- * leave frees a peer dropped meanwhile, and then returns false.
+ * Around every call into FreeRDP for a peer (which calls back). Entering
+ * clears OpenSSL's error queue, which is per thread, not per connection:
+ * an error one client's TLS left there would otherwise fail the next
+ * client's read. Leaving frees a peer dropped meanwhile, and then returns
+ * false.
  */
+void rdp_peer_enter_freerdp(struct rdp_peer *peer);
 bool rdp_peer_leave_freerdp(struct rdp_peer *peer);
 
 /* rdp_auth.c */

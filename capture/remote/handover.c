@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <poll.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/un.h>
@@ -92,6 +93,19 @@ bool handover_send(int sock, const struct handover_message *message, int fd,
 		return false;
 	}
 	return true;
+}
+
+bool handover_status(int sock, int timeout_ms, struct handover_reply *reply) {
+	struct handover_message *message = calloc(1, sizeof(*message));
+	if (!message) {
+		return false;
+	}
+	message->magic = HANDOVER_MAGIC;
+	message->version = HANDOVER_VERSION;
+	message->request = HANDOVER_STATUS;
+	bool ok = handover_send(sock, message, -1, timeout_ms, reply) && reply->ok;
+	free(message);
+	return ok;
 }
 
 ssize_t handover_receive(int sock, struct handover_message *message, int *fd) {

@@ -102,6 +102,9 @@ bool handover_message_check(const struct handover_message *message, size_t size,
 bool handover_send(int sock, const struct handover_message *message, int fd,
 	int timeout_ms, struct handover_reply *reply);
 
+/* A STATUS request and its reply; false (errno) when the session does not answer. */
+bool handover_status(int sock, int timeout_ms, struct handover_reply *reply);
+
 /*
  * Receives one request: *fd is the passed socket or -1. Returns the
  * message's size, 0 when the peer hung up, -1 on error (errno).

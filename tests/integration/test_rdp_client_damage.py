@@ -75,6 +75,8 @@ def main():
                 tolerance = 0 if gfx == "off" else 16
                 client.wait_colour((POS[0] + 200, POS[1] + 200, 100, 100), COLOUR,
                                    tolerance=tolerance, what="the window")
+                # The first frame's lossy areas are refined once still: let that pass.
+                client.quiesce(quiet=1.0)
                 shown = COLOUR if shown == PATCH_COLOUR else PATCH_COLOUR
                 rects, cost = toggle(s, client, colour, patch, shown, tolerance, gfx)
                 harness.log("--gfx %s (codecs %s): the 16x16 patch came as %s, %d bytes" % (

@@ -49,6 +49,7 @@ struct options_rdp {
 	const char *tls_cert, *tls_key; /* NULL: the kept (or a new) certificate */
 	const char *users_file;         /* NULL: none */
 	const char *pam_service;        /* NULL: no PAM */
+	const char *sam_file;           /* NLA's accounts; NULL: no NLA */
 	int handshake_timeout;          /* seconds (10) */
 	int max_pending, max_pending_per_address; /* (64, 4) */
 	int max_clients;                /* sessions at once (16) */

@@ -107,6 +107,15 @@ bool rdp_peer_leave_freerdp(struct rdp_peer *peer) {
 	return true;
 }
 
+/* MS-RDPBCGR 2.2.1.1.1: CredSSP, and CredSSP with Early User Authorization. */
+#define SELECTED_PROTOCOL_HYBRID 0x2
+#define SELECTED_PROTOCOL_HYBRID_EX 0x8
+
+static bool used_nla(const rdpSettings *settings) {
+	return (settings->SelectedProtocol &
+		(SELECTED_PROTOCOL_HYBRID | SELECTED_PROTOCOL_HYBRID_EX)) != 0;
+}
+
 /* Calls FreeRDP to process what the client sent; false when the peer is gone. */
 static bool peer_dispatch(struct rdp_peer *peer) {
 	freerdp_peer *client = peer->client;
@@ -125,6 +134,10 @@ static bool peer_dispatch(struct rdp_peer *peer) {
 		return false; /* dropped while FreeRDP called us */
 	}
 	if (!ok) {
+		if (is_guest(peer) && used_nla(client->settings)) {
+			/* Most likely its NLA logon was refused: that counts as a failed logon. */
+			rdp_auth_failed(peer->rdp, peer->host, "(NLA)");
+		}
 		rdp_peer_drop(peer, is_guest(peer) ? "the connection failed before logon" :
 			"the client disconnected");
 		return false;
@@ -222,6 +235,15 @@ static LicenseCallbackResult handle_license(freerdp_peer *client, wStream *s) {
 		forget_password(settings);
 		wlr_log(WLR_INFO, "RDP: %s must wait after failed logons", peer->host);
 		return LICENSE_CB_ABORT;
+	}
+	if (used_nla(settings)) {
+		/* CredSSP already checked the user against the SAM file, before TLS carried anything else. */
+		forget_password(settings);
+		rdp_auth_succeeded(rdp, peer->host);
+		wlr_log(WLR_INFO, "RDP: %s logged on as \"%s\" (NLA)", peer->host, user);
+		LicenseCallbackResult result = peer->library_license(client, s);
+		become_session(peer);
+		return peer->closing ? LICENSE_CB_ABORT : result;
 	}
 	if (!rdp->accounts) {
 		/* Loopback only (options.c): whoever connects is the session's user. */
@@ -353,7 +375,12 @@ static bool setup_client(struct rdp_peer *peer) {
 	settings->PrivateKeyFile = strdup(rdp->tls.key_path);
 	settings->RdpSecurity = FALSE; /* TLS always */
 	settings->TlsSecurity = TRUE;
-	settings->NlaSecurity = FALSE;
+	/* NLA (CredSSP inside TLS) where a SAM file holds its accounts. */
+	const char *sam = rdp->options->sam_file;
+	settings->NlaSecurity = sam != NULL;
+	if (sam && !(settings->NtlmSamFile = strdup(sam))) {
+		return false;
+	}
 	if (!settings->CertificateFile || !settings->PrivateKeyFile ||
 			!client->Initialize(client)) {
 		return false;

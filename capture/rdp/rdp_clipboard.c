@@ -18,8 +18,14 @@
  * Unicode text both ways, through capture/remote's clipboard bridge:
  * - the session's new clipboard text is announced to the client as
  *   CF_UNICODETEXT and sent when the client pastes it;
- * - text the client copies (its format list has CF_UNICODETEXT) is asked
- *   for at once and becomes the session's clipboard.
+ * - text the client copies (its format list has CF_UNICODETEXT) becomes
+ *   the session's clipboard as a promise, asked for when an app first
+ *   pastes it (delayed rendering, as the protocol intends). Asking at
+ *   once breaks xfreerdp: on a new X owner it announces every format it
+ *   knows and asks the owner for TARGETS; our request's conversion then
+ *   writes to the same property of its window, and when the owner
+ *   answers both before xfreerdp reads it, xfreerdp announces 0 formats
+ *   and the copy never arrives.
  * The channel's data goes out through the client's virtual channel
  * manager (rdp_channels.c), which sends what it queued.
  */
@@ -35,7 +41,8 @@ struct rdp_clipboard {
 	struct wl_event_source *channel_source;
 	struct clipboard_bridge *bridge;
 	bool ready;           /* the client sent its capabilities */
-	bool asked;           /* we asked for the client's text and wait for it */
+	unsigned asked;       /* data requests whose responses are still to come */
+	unsigned stale;       /* of those, the ones made for an earlier format list */
 	char *text;           /* the session's text, offered to the client */
 	size_t text_len;
 };
@@ -100,18 +107,12 @@ static UINT handle_client_format_list(CliprdrServerContext *cliprdr,
 	}
 	wlr_log(WLR_DEBUG, "RDP: %s copied %u formats%s", clip->peer->host, list->numFormats,
 		text ? ", text among them" : "");
-	clip->asked = false;
-	if (!text || clip->peer->view_only) {
-		return CHANNEL_RC_OK;
+	if (text && !clip->peer->view_only) {
+		/* Responses come in order: those still due answer older lists. */
+		clip->stale = clip->asked;
+		clipboard_bridge_promise_text(clip->bridge);
 	}
-	/* The client's copy is taken now: the bridge offers text, not promises. */
-	CLIPRDR_FORMAT_DATA_REQUEST request = {
-		.msgType = CB_FORMAT_DATA_REQUEST,
-		.dataLen = 4,
-		.requestedFormatId = CF_UNICODETEXT,
-	};
-	clip->asked = true;
-	return cliprdr->ServerFormatDataRequest(cliprdr, &request);
+	return CHANNEL_RC_OK;
 }
 
 static UINT handle_client_format_list_response(CliprdrServerContext *cliprdr,
@@ -139,33 +140,59 @@ static UINT handle_client_format_data_request(CliprdrServerContext *cliprdr,
 	return error;
 }
 
-static UINT handle_client_format_data_response(CliprdrServerContext *cliprdr,
-		const CLIPRDR_FORMAT_DATA_RESPONSE *response) {
-	struct rdp_clipboard *clip = clipboard_of(cliprdr);
-	if (!clip->asked) {
-		return CHANNEL_RC_OK; /* not asked for, or a newer copy came meanwhile */
-	}
-	clip->asked = false;
+/* The client's text for the waiting pastes; NULL when it has none. */
+static void fetched(struct rdp_clipboard *clip, const CLIPRDR_FORMAT_DATA_RESPONSE *response) {
 	if (!(response->msgFlags & CB_RESPONSE_OK) || !response->requestedFormatData) {
-		return CHANNEL_RC_OK;
+		wlr_log(WLR_DEBUG, "RDP: %s sent no clipboard text", clip->peer->host);
+		clipboard_bridge_fetched(clip->bridge, NULL, 0);
+		return;
 	}
 	if (response->dataLen > MAX_UNICODE_BYTES) {
 		wlr_log(WLR_INFO, "RDP: ignoring %u bytes of clipboard text from %s",
 			response->dataLen, clip->peer->host);
-		return CHANNEL_RC_OK;
+		clipboard_bridge_fetched(clip->bridge, NULL, 0);
+		return;
 	}
 	char *text;
 	size_t len;
 	if (!rdp_clipboard_text_from_unicode(response->requestedFormatData,
 			response->dataLen, &text, &len)) {
-		return CHANNEL_RC_NO_MEMORY;
+		clipboard_bridge_fetched(clip->bridge, NULL, 0);
+		return;
 	}
-	if (!clipboard_bridge_set_text(clip->bridge, text, len)) {
-		wlr_log(WLR_INFO, "RDP: clipboard text from %s not taken (%zu bytes)",
-			clip->peer->host, len);
-	}
+	wlr_log(WLR_DEBUG, "RDP: %s sent %zu bytes of clipboard text", clip->peer->host, len);
+	clipboard_bridge_fetched(clip->bridge, text, len);
 	free(text);
+}
+
+static UINT handle_client_format_data_response(CliprdrServerContext *cliprdr,
+		const CLIPRDR_FORMAT_DATA_RESPONSE *response) {
+	struct rdp_clipboard *clip = clipboard_of(cliprdr);
+	if (clip->asked == 0) {
+		return CHANNEL_RC_OK; /* not asked for */
+	}
+	clip->asked--;
+	if (clip->stale > 0) {
+		clip->stale--; /* for a copy the client has replaced since */
+		return CHANNEL_RC_OK;
+	}
+	fetched(clip, response);
 	return CHANNEL_RC_OK;
+}
+
+/* An app in the session pastes the client's promised text: asked for now. */
+static void bridge_fetch(void *data) {
+	struct rdp_clipboard *clip = data;
+	CLIPRDR_FORMAT_DATA_REQUEST request = {
+		.msgType = CB_FORMAT_DATA_REQUEST,
+		.dataLen = 4,
+		.requestedFormatId = CF_UNICODETEXT,
+	};
+	if (clip->cliprdr->ServerFormatDataRequest(clip->cliprdr, &request) != CHANNEL_RC_OK) {
+		clipboard_bridge_fetched(clip->bridge, NULL, 0);
+		return;
+	}
+	clip->asked++; /* queued: sent when the loop sees the queue */
 }
 
 static bool bridge_wanted(void *data) {
@@ -191,6 +218,7 @@ static void bridge_text(void *data, const char *utf8, size_t len) {
 static const struct clipboard_bridge_impl bridge_impl = {
 	.wanted = bridge_wanted,
 	.text = bridge_text,
+	.fetch = bridge_fetch,
 };
 
 static struct wl_event_source *watch(struct rdp_clipboard *clip, HANDLE handle,

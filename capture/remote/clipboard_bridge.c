@@ -14,6 +14,8 @@
 
 /* Pastes being written at once; more are refused (the pasting app gets EOF). */
 #define MAX_WRITES 16
+/* How long pastes wait for a remote client's promised text. */
+#define FETCH_MS 5000
 
 /* The order in which the session's offers are taken, and what ours offer. */
 static const char *const text_mime_types[] = {
@@ -30,16 +32,17 @@ struct shared_text {
 struct bridge_source {
 	struct wlr_data_source base;
 	struct clipboard_bridge *bridge; /* NULL once the bridge is gone */
-	struct shared_text *text;
+	struct shared_text *text;        /* NULL while a promise is not fetched */
 };
 
 /* A paste of our text: written as the pasting app reads. */
 struct bridge_write {
 	struct clipboard_bridge *bridge;
-	struct shared_text *text;
+	struct shared_text *text;        /* NULL while it waits for a promise */
+	struct bridge_source *waits_for; /* that promise */
 	size_t done;
 	int fd;
-	struct wl_event_source *source;
+	struct wl_event_source *source;  /* NULL while it waits */
 	struct wl_list link;
 };
 
@@ -59,8 +62,10 @@ struct clipboard_bridge {
 	void *data;
 	struct bridge_source *own; /* the seat selection while it is ours */
 	struct bridge_read *read;  /* at most one: a newer selection wins */
-	struct wl_list writes;     /* bridge_write.link */
+	struct wl_list writes;     /* bridge_write.link, waiting ones too */
 	int n_writes;
+	bool fetching;             /* impl->fetch was called for own's text */
+	struct wl_event_source *fetch_timer;
 	struct wl_listener set_selection;
 };
 
@@ -71,7 +76,9 @@ static void text_unref(struct shared_text *text) {
 }
 
 static void write_destroy(struct bridge_write *paste) {
-	wl_event_source_remove(paste->source);
+	if (paste->source) {
+		wl_event_source_remove(paste->source);
+	}
 	close(paste->fd);
 	text_unref(paste->text);
 	wl_list_remove(&paste->link);
@@ -104,38 +111,70 @@ static int handle_writable(int fd, uint32_t mask, void *data) {
 	return 0;
 }
 
-static void source_send(struct wlr_data_source *wlr_source, const char *mime_type,
-		int32_t fd) {
-	struct bridge_source *source = (struct bridge_source *)wlr_source;
-	struct clipboard_bridge *bridge = source->bridge;
-	int flags = fcntl(fd, F_GETFL);
-	if (!bridge || bridge->n_writes >= MAX_WRITES || flags < 0 ||
-			fcntl(fd, F_SETFL, flags | O_NONBLOCK) < 0) {
-		close(fd);
-		return;
-	}
-	struct bridge_write *paste = zalloc(sizeof(*paste));
-	paste->bridge = bridge;
-	paste->text = source->text;
-	paste->text->refs++;
-	paste->fd = fd;
-	paste->source = wl_event_loop_add_fd(bridge->server->loop, fd, WL_EVENT_WRITABLE,
-		handle_writable, paste);
-	wl_list_insert(&bridge->writes, &paste->link);
-	bridge->n_writes++;
+static void paste_start(struct bridge_write *paste, struct shared_text *text) {
+	paste->waits_for = NULL;
+	paste->text = text;
+	text->refs++;
+	paste->source = wl_event_loop_add_fd(paste->bridge->server->loop, paste->fd,
+		WL_EVENT_WRITABLE, handle_writable, paste);
 	if (!paste->source) {
-		close(fd);
-		text_unref(paste->text);
-		wl_list_remove(&paste->link);
-		bridge->n_writes--;
-		free(paste);
+		write_destroy(paste);
 		return;
 	}
 	write_some(paste);
 }
 
+static void fetch(struct clipboard_bridge *bridge) {
+	if (bridge->fetching) {
+		return; /* one question for all the pastes that wait */
+	}
+	bridge->fetching = true;
+	wl_event_source_timer_update(bridge->fetch_timer, FETCH_MS);
+	bridge->impl->fetch(bridge->data); /* may answer at once */
+}
+
+static bool set_nonblocking(int fd) {
+	int flags = fcntl(fd, F_GETFL);
+	return flags >= 0 && fcntl(fd, F_SETFL, flags | O_NONBLOCK) == 0;
+}
+
+static void source_send(struct wlr_data_source *wlr_source, const char *mime_type,
+		int32_t fd) {
+	struct bridge_source *source = (struct bridge_source *)wlr_source;
+	struct clipboard_bridge *bridge = source->bridge;
+	if (!bridge || bridge->n_writes >= MAX_WRITES || !set_nonblocking(fd) ||
+			(!source->text && source != bridge->own)) {
+		close(fd);
+		return;
+	}
+	struct bridge_write *paste = zalloc(sizeof(*paste));
+	paste->bridge = bridge;
+	paste->fd = fd;
+	wl_list_insert(&bridge->writes, &paste->link);
+	bridge->n_writes++;
+	if (source->text) {
+		paste_start(paste, source->text);
+		return;
+	}
+	paste->waits_for = source;
+	fetch(bridge);
+}
+
+/* Pastes waiting for source (any source when NULL) get EOF. */
+static void fail_waiting(struct clipboard_bridge *bridge, struct bridge_source *source) {
+	struct bridge_write *paste, *tmp;
+	wl_list_for_each_safe(paste, tmp, &bridge->writes, link) {
+		if (paste->waits_for && (!source || paste->waits_for == source)) {
+			write_destroy(paste);
+		}
+	}
+}
+
 static void source_destroy(struct wlr_data_source *wlr_source) {
 	struct bridge_source *source = (struct bridge_source *)wlr_source;
+	if (source->bridge) {
+		fail_waiting(source->bridge, source);
+	}
 	if (source->bridge && source->bridge->own == source) {
 		source->bridge->own = NULL;
 	}
@@ -148,18 +187,18 @@ static const struct wlr_data_source_impl source_impl = {
 	.destroy = source_destroy,
 };
 
-bool clipboard_bridge_set_text(struct clipboard_bridge *bridge, const char *utf8,
-		size_t len) {
-	if (!bridge || len > bridge->max_bytes) {
-		return false;
-	}
+static struct shared_text *text_create(const char *utf8, size_t len) {
 	struct shared_text *text = malloc(sizeof(*text) + len);
-	if (!text) {
-		return false;
+	if (text) {
+		text->refs = 1;
+		text->len = len;
+		memcpy(text->bytes, utf8, len);
 	}
-	text->refs = 1;
-	text->len = len;
-	memcpy(text->bytes, utf8, len);
+	return text;
+}
+
+/* Makes a source of ours, with text or (NULL) as a promise, the selection. */
+static void own_selection(struct clipboard_bridge *bridge, struct shared_text *text) {
 	struct bridge_source *source = zalloc(sizeof(*source));
 	wlr_data_source_init(&source->base, &source_impl);
 	source->bridge = bridge;
@@ -170,11 +209,61 @@ bool clipboard_bridge_set_text(struct clipboard_bridge *bridge, const char *utf8
 			*p = xstrdup(text_mime_types[i]);
 		}
 	}
+	/* An answer still to come was for the replaced selection. */
+	bridge->fetching = false;
+	wl_event_source_timer_update(bridge->fetch_timer, 0);
 	/* Set first: the selection signal then knows the source as ours. */
 	bridge->own = source;
 	wlr_seat_set_selection(bridge->server->seat->wlr_seat, &source->base,
 		wl_display_next_serial(bridge->server->display));
+}
+
+bool clipboard_bridge_set_text(struct clipboard_bridge *bridge, const char *utf8,
+		size_t len) {
+	if (!bridge || len > bridge->max_bytes) {
+		return false;
+	}
+	struct shared_text *text = text_create(utf8, len);
+	if (!text) {
+		return false;
+	}
+	own_selection(bridge, text);
 	return true;
+}
+
+void clipboard_bridge_promise_text(struct clipboard_bridge *bridge) {
+	if (bridge && bridge->impl->fetch) {
+		own_selection(bridge, NULL);
+	}
+}
+
+void clipboard_bridge_fetched(struct clipboard_bridge *bridge, const char *utf8,
+		size_t len) {
+	if (!bridge || !bridge->fetching) {
+		return;
+	}
+	bridge->fetching = false;
+	wl_event_source_timer_update(bridge->fetch_timer, 0);
+	struct bridge_source *own = bridge->own;
+	if (!utf8 || !own || own->text || len > bridge->max_bytes ||
+			!(own->text = text_create(utf8, len))) {
+		fail_waiting(bridge, NULL); /* a later paste asks again */
+		return;
+	}
+	struct bridge_write *paste, *tmp;
+	wl_list_for_each_safe(paste, tmp, &bridge->writes, link) {
+		if (paste->waits_for == own) {
+			paste_start(paste, own->text);
+		}
+	}
+}
+
+static int handle_fetch_timeout(void *data) {
+	struct clipboard_bridge *bridge = data;
+	wlr_log(WLR_INFO, "Remote clipboard: the client did not send its text in %d ms",
+		FETCH_MS);
+	clipboard_bridge_fetched(bridge, NULL, 0);
+	return 0;
 }
 
 static void read_destroy(struct bridge_read *read) {
@@ -281,6 +370,12 @@ struct clipboard_bridge *clipboard_bridge_create(struct server *server, size_t m
 	bridge->impl = impl;
 	bridge->data = data;
 	wl_list_init(&bridge->writes);
+	bridge->fetch_timer = wl_event_loop_add_timer(server->loop, handle_fetch_timeout,
+		bridge);
+	if (!bridge->fetch_timer) {
+		free(bridge);
+		return NULL;
+	}
 	bridge->set_selection.notify = handle_set_selection;
 	wl_signal_add(&server->seat->wlr_seat->events.set_selection, &bridge->set_selection);
 	return bridge;
@@ -291,6 +386,7 @@ void clipboard_bridge_destroy(struct clipboard_bridge *bridge) {
 		return;
 	}
 	wl_list_remove(&bridge->set_selection.link);
+	wl_event_source_remove(bridge->fetch_timer);
 	read_destroy(bridge->read);
 	struct bridge_write *paste, *tmp;
 	wl_list_for_each_safe(paste, tmp, &bridge->writes, link) {

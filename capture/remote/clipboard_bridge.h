@@ -13,6 +13,8 @@
  * - In: text from a remote client becomes the seat selection, offered
  *   under the usual text MIME types; Xwayland hands it on to X apps.
  *   Pastes are written to the pasting app without blocking the loop.
+ *   The text is given at once (set_text), or promised (promise_text)
+ *   and asked for when an app first pastes it (impl->fetch).
  */
 
 #include <stdbool.h>
@@ -26,6 +28,12 @@ struct clipboard_bridge_impl {
 	bool (*wanted)(void *data);
 	/* The session's new clipboard text: UTF-8, len bytes, not terminated. */
 	void (*text)(void *data, const char *utf8, size_t len);
+	/*
+	 * Asks the remote client for the text it promised; the answer goes to
+	 * clipboard_bridge_fetched, the pastes wait meanwhile. NULL when the
+	 * server never promises.
+	 */
+	void (*fetch)(void *data);
 };
 
 /* NULL when the server has no seat yet. */
@@ -40,5 +48,18 @@ void clipboard_bridge_destroy(struct clipboard_bridge *bridge);
  * max_bytes or memory runs out.
  */
 bool clipboard_bridge_set_text(struct clipboard_bridge *bridge, const char *utf8, size_t len);
+
+/*
+ * Makes the remote client's text, still to be fetched, the session's
+ * clipboard. An answer to an earlier fetch is no longer awaited.
+ */
+void clipboard_bridge_promise_text(struct clipboard_bridge *bridge);
+
+/*
+ * The answer to impl->fetch: utf8 (len bytes) is written to the waiting
+ * pastes and kept for later ones; NULL (the client failed) gives them
+ * EOF, and a later paste asks again. Ignored when nothing is awaited.
+ */
+void clipboard_bridge_fetched(struct clipboard_bridge *bridge, const char *utf8, size_t len);
 
 #endif

@@ -62,6 +62,10 @@ struct clipboard_bridge {
 	void *data;
 	struct bridge_source *own; /* the seat selection while it is ours */
 	struct bridge_read *read;  /* at most one: a newer selection wins */
+	/* The session's last own text: what a promise the client breaks falls back to. */
+	struct shared_text *session_text;
+	/* A promise made while the session's text was being read: it waits for the read. */
+	bool promise_after_read;
 	struct wl_list writes;     /* bridge_write.link, waiting ones too */
 	int n_writes;
 	bool fetching;             /* impl->fetch was called for own's text */
@@ -227,14 +231,21 @@ bool clipboard_bridge_set_text(struct clipboard_bridge *bridge, const char *utf8
 	if (!text) {
 		return false;
 	}
+	bridge->promise_after_read = false; /* this text is newer */
 	own_selection(bridge, text);
 	return true;
 }
 
 void clipboard_bridge_promise_text(struct clipboard_bridge *bridge) {
-	if (bridge && bridge->impl->fetch) {
-		own_selection(bridge, NULL);
+	if (!bridge || !bridge->impl->fetch) {
+		return;
 	}
+	/* Taking the selection now would cut the session's text off mid-read. */
+	if (bridge->read) {
+		bridge->promise_after_read = true;
+		return;
+	}
+	own_selection(bridge, NULL);
 }
 
 void clipboard_bridge_fetched(struct clipboard_bridge *bridge, const char *utf8,
@@ -245,8 +256,20 @@ void clipboard_bridge_fetched(struct clipboard_bridge *bridge, const char *utf8,
 	bridge->fetching = false;
 	wl_event_source_timer_update(bridge->fetch_timer, 0);
 	struct bridge_source *own = bridge->own;
-	if (!utf8 || !own || own->text || len > bridge->max_bytes ||
-			!(own->text = text_create(utf8, len))) {
+	if (own && !own->text && (!utf8 || len > bridge->max_bytes)) {
+		/*
+		 * The client announced text it did not give (xfreerdp announces
+		 * formats when it connects, whatever it holds): the session keeps
+		 * the text it had, rather than losing it to a broken promise.
+		 */
+		own->text = bridge->session_text;
+		if (own->text) {
+			own->text->refs++;
+		}
+	} else if (own && !own->text) {
+		own->text = text_create(utf8, len);
+	}
+	if (!own || !own->text) {
 		fail_waiting(bridge, NULL); /* a later paste asks again */
 		return;
 	}
@@ -279,6 +302,14 @@ static void read_destroy(struct bridge_read *read) {
 	free(read);
 }
 
+/* The session's selection was read (or could not be): a waiting promise goes on. */
+static void read_ended(struct clipboard_bridge *bridge) {
+	if (bridge->promise_after_read && !bridge->read) {
+		bridge->promise_after_read = false;
+		own_selection(bridge, NULL);
+	}
+}
+
 static int handle_readable(int fd, uint32_t mask, void *data) {
 	struct bridge_read *read_state = data;
 	struct clipboard_bridge *bridge = read_state->bridge;
@@ -292,11 +323,13 @@ static int handle_readable(int fd, uint32_t mask, void *data) {
 			wlr_log(WLR_INFO, "Remote clipboard: the selection is larger than %zu "
 				"bytes; not sent to remote clients", bridge->max_bytes);
 			read_destroy(read_state);
+			read_ended(bridge);
 			return 0;
 		}
 		char *grown = realloc(read_state->data, read_state->len + (size_t)n);
 		if (!grown) {
 			read_destroy(read_state);
+			read_ended(bridge);
 			return 0;
 		}
 		read_state->data = grown;
@@ -310,9 +343,12 @@ static int handle_readable(int fd, uint32_t mask, void *data) {
 	read_state->data = NULL;
 	read_destroy(read_state);
 	if (len > 0) {
+		text_unref(bridge->session_text);
+		bridge->session_text = text_create(text, len);
 		bridge->impl->text(bridge->data, text, len);
 	}
 	free(text);
+	read_ended(bridge);
 	return 0;
 }
 
@@ -328,8 +364,8 @@ static const char *text_mime_type(struct wlr_data_source *source) {
 	return NULL;
 }
 
-static void handle_set_selection(struct wl_listener *listener, void *data) {
-	struct clipboard_bridge *bridge = wl_container_of(listener, bridge, set_selection);
+/* Reads the session's selection, unless it is ours. */
+static void read_selection(struct clipboard_bridge *bridge) {
 	struct wlr_data_source *source = bridge->server->seat->wlr_seat->selection_source;
 	if (!source || (bridge->own && source == &bridge->own->base)) {
 		return;
@@ -359,6 +395,11 @@ static void handle_set_selection(struct wl_listener *listener, void *data) {
 	wlr_data_source_send(source, mime, fds[1]);
 }
 
+static void handle_set_selection(struct wl_listener *listener, void *data) {
+	struct clipboard_bridge *bridge = wl_container_of(listener, bridge, set_selection);
+	read_selection(bridge);
+}
+
 struct clipboard_bridge *clipboard_bridge_create(struct server *server, size_t max_bytes,
 		const struct clipboard_bridge_impl *impl, void *data) {
 	if (!server->seat || !server->seat->wlr_seat) {
@@ -378,6 +419,7 @@ struct clipboard_bridge *clipboard_bridge_create(struct server *server, size_t m
 	}
 	bridge->set_selection.notify = handle_set_selection;
 	wl_signal_add(&server->seat->wlr_seat->events.set_selection, &bridge->set_selection);
+	read_selection(bridge); /* what the session holds already */
 	return bridge;
 }
 
@@ -392,6 +434,7 @@ void clipboard_bridge_destroy(struct clipboard_bridge *bridge) {
 	wl_list_for_each_safe(paste, tmp, &bridge->writes, link) {
 		write_destroy(paste);
 	}
+	text_unref(bridge->session_text);
 	if (bridge->own) {
 		bridge->own->bridge = NULL; /* it stays the selection, and pastes get EOF */
 	}

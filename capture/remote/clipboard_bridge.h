@@ -14,7 +14,8 @@
  *   under the usual text MIME types; Xwayland hands it on to X apps.
  *   Pastes are written to the pasting app without blocking the loop.
  *   The text is given at once (set_text), or promised (promise_text)
- *   and asked for when an app first pastes it (impl->fetch).
+ *   and asked for when an app first pastes it (impl->fetch). A promise
+ *   the client does not keep leaves the session's own last text.
  */
 
 #include <stdbool.h>
@@ -57,8 +58,9 @@ void clipboard_bridge_promise_text(struct clipboard_bridge *bridge);
 
 /*
  * The answer to impl->fetch: utf8 (len bytes) is written to the waiting
- * pastes and kept for later ones; NULL (the client failed) gives them
- * EOF, and a later paste asks again. Ignored when nothing is awaited.
+ * pastes and kept for later ones. NULL (the client failed) gives them the
+ * session's own last text instead, or EOF when there is none, and then a
+ * later paste asks again. Ignored when nothing is awaited.
  */
 void clipboard_bridge_fetched(struct clipboard_bridge *bridge, const char *utf8, size_t len);
 

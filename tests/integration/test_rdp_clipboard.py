@@ -12,6 +12,8 @@ UTF-16 with CRLF, the session as UTF-8 with LF.
 - client -> session: xclip in the Xvfb takes the Xvfb's clipboard;
   xclip -o (X) and wl-paste (Wayland) in the session print it;
 - session (Wayland) -> client: wl-copy; `xclip -o` in the Xvfb.
+Text the session had before xfreerdp connected, with nothing of its own
+to give (though it announces text), stays the session's.
 """
 import shlex
 import subprocess
@@ -33,12 +35,26 @@ def main():
                             where=lambda w: w["width"] > 0 and w["height"] > 0)
         rdp.wait_listening(s, port)
         s.park_pointer()
+        # The session's own text, copied before any client is there.
+        before = "kept: the session's own text"
+        s.spawn_wayland([tool("wl-copy"), "--foreground", "--", before], name="wl-copy-0")
+
+        def session_has(text):
+            res = s.run_tool([tool("wl-paste"), "--no-newline"], check=False)
+            if res.stdout != text:
+                raise NotYet("wl-paste printed %r" % res.stdout)
+            return True
+        s.wait_for(lambda: session_has(before), what="the session's own text")
         with rdp.client_in_xvfb(s, port, "clipper", PASSWORD,
                                 ["/size:1024x768", "+clipboard"]) as (xvfb, client):
             # wlroots lets an X client take the clipboard only while an X
             # surface has the focus, so the xterm is focused first.
             rdp.click_through(s, xvfb, client, win)
             s.wait_x_focus(s.wait_x_window("XTerm"))
+            # xfreerdp announces text it does not have (its Xvfb's clipboard
+            # is empty): the session keeps its own.
+            s.wait_for(lambda: session_has(before),
+                       what="the session's own text after an empty client connected")
 
             def client_reads(text, what):
                 def read():

@@ -7,6 +7,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 #include <freerdp/error.h>
+#include <openssl/err.h>
 #include <winpr/synch.h>
 #include <wlr/util/log.h>
 #include "capture/remote/account_check.h"
@@ -75,6 +76,7 @@ static void peer_free(struct rdp_peer *peer) {
 		freerdp_peer_context_free(client);
 	}
 	freerdp_peer_free(client);
+	ERR_clear_error(); /* its failure is no other client's (peer_dispatch) */
 	free(peer);
 }
 
@@ -112,6 +114,12 @@ static bool peer_dispatch(struct rdp_peer *peer) {
 		}
 	}
 	peer->in_freerdp++;
+	/*
+	 * OpenSSL's error queue is the thread's, and FreeRDP reads it after
+	 * a TLS read or write that did not complete: what another client's
+	 * failed TLS left there would end this one's connection.
+	 */
+	ERR_clear_error();
 	rdp_watchdog_arm(peer->rdp->watchdog, client->sockfd, timeout_ms);
 	BOOL ok = client->CheckFileDescriptor(client);
 	rdp_watchdog_disarm(peer->rdp->watchdog);

@@ -24,7 +24,7 @@ from pathlib import Path
 import harness
 import rdp
 import vnc
-from harness import NotYet, Session, expect
+from harness import Session, expect
 
 COLOUR = (0x20, 0xa0, 0x60)
 PATCH_COLOUR = (0x00, 0x00, 0xff)
@@ -55,22 +55,6 @@ def toggle(s, client, colour_client, patch, colour, tolerance, what):
     return rects, cost
 
 
-def settled(s, client):
-    """Wait until no paint came for a second: through the graphics pipeline
-    the first, lossy frames are refined losslessly once still, and that
-    refinement is no damage of the patch's."""
-    state = {"mark": client.mark(), "since": time.monotonic()}
-
-    def quiet():
-        if client.lines_since(state["mark"], "frame"):
-            state["mark"] = client.mark()
-            state["since"] = time.monotonic()
-        if time.monotonic() - state["since"] < 1.0:
-            raise NotYet("paints still come")
-        return True
-    s.wait_for(quiet, what="the client's paints to settle")
-
-
 def main():
     with tempfile.TemporaryDirectory(prefix="oriel-rdp-cdamage-") as d:
         users = vnc.write_users_file(Path(d), [("dmg", PASSWORD)])
@@ -92,7 +76,7 @@ def main():
                 tolerance = 0 if gfx == "off" else 16
                 client.wait_colour((POS[0] + 200, POS[1] + 200, 100, 100), COLOUR,
                                    tolerance=tolerance, what="the window")
-                settled(s, client)
+                rdp.wait_settled(s, client)
                 shown = COLOUR if shown == PATCH_COLOUR else PATCH_COLOUR
                 rects, cost = toggle(s, client, colour, patch, shown, tolerance, gfx)
                 harness.log("--gfx %s (codecs %s): the 16x16 patch came as %s, %d bytes" % (

@@ -7,8 +7,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 #include <freerdp/error.h>
-#include <winpr/synch.h>
 #include <openssl/err.h>
+#include <winpr/synch.h>
 #include <wlr/util/log.h>
 #include "capture/remote/account_check.h"
 #include "capture/remote/preauth_limits.h"
@@ -76,6 +76,7 @@ static void peer_free(struct rdp_peer *peer) {
 		freerdp_peer_context_free(client);
 	}
 	freerdp_peer_free(client);
+	ERR_clear_error(); /* its failure is no other client's (peer_dispatch) */
 	free(peer);
 }
 

@@ -269,6 +269,22 @@ def wait_shows_colour(session, xvfb, client, colour, pos, size, tolerance=12):
         harness.colour_hex(colour), tuple(pos)))
 
 
+def wait_settled(session, client, quiet=1.0):
+    """Wait until the RdpClient decoded no paint for quiet seconds: through
+    the graphics pipeline, lossy frames are refined losslessly once still,
+    after what changed has shown."""
+    state = {"mark": client.mark(), "since": time.monotonic()}
+
+    def settled():
+        if client.lines_since(state["mark"], "frame"):
+            state["mark"] = client.mark()
+            state["since"] = time.monotonic()
+        if time.monotonic() - state["since"] < quiet:
+            raise NotYet("paints still come")
+        return True
+    session.wait_for(settled, what="the client's paints to settle")
+
+
 @contextlib.contextmanager
 def client_in_xvfb(session, port, user, password, extra=(), keymap=None, **kwargs):
     """An Xvfb of its own (with an xkb layout, if given) and xfreerdp in it,

@@ -76,7 +76,7 @@ static void peer_free(struct rdp_peer *peer) {
 		freerdp_peer_context_free(client);
 	}
 	freerdp_peer_free(client);
-	ERR_clear_error(); /* its failure is no other client's (peer_dispatch) */
+	ERR_clear_error(); /* its failure is no other client's (rdp_peer_enter_freerdp) */
 	free(peer);
 }
 

@@ -358,18 +358,6 @@ def line_xterm(session, geometry="80x10+40+60", title="rdp typing"):
     return xterm, win, out
 
 
-def wait_line(session, xterm, out, what="xterm's shell to read the typed line"):
-    """The line the xterm of line_xterm read, once it wrote it."""
-    def written():
-        if not out.exists():
-            if not xterm.alive():
-                raise TestFailure("xterm exited (%s) without writing %s"
-                                  % (xterm.proc.returncode, out))
-            raise NotYet("%s not written yet" % out)
-        return out.read_text(encoding="utf-8", errors="replace")
-    return session.wait_for(written, what=what)
-
-
 # ---------------------------------------------------------------------------
 # oriel-test-rdpclient (tests/clients/rdp_client.c): a libfreerdp-client2
 # client that decodes with FreeRDP's GDI and reports paints as lines.

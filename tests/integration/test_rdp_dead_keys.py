@@ -34,7 +34,7 @@ def session(layout, type_keys):
             s.wait_x_focus(s.wait_x_window("XTerm"))
             type_keys(s, xvfb, client, wid)
             xvfb.xdotool("key", "Return")
-            return rdp.wait_line(s, xterm, out)
+            return s.wait_written(xterm, out)
 
 
 def _config(layout):

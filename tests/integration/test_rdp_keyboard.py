@@ -58,7 +58,7 @@ def typing(layout):
                 xvfb.xdotool("keydown", "shift", "key", "w", "keyup", "shift")
                 xvfb.xdotool("type", "--delay", "40", TYPED[layout][7:])
                 xvfb.xdotool("key", "Return")
-                expect_eq(rdp.wait_line(s, xterm, out), TYPED[layout] + "\n",
+                expect_eq(s.wait_written(xterm, out), TYPED[layout] + "\n",
                           "line typed through xfreerdp into xterm under %s" % layout)
 
 if __name__ == "__main__":

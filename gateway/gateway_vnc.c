@@ -60,8 +60,8 @@ static int waiting_of(struct gateway_vnc *vnc, const char *host) {
 
 /*
  * Under the lock: who gives way to a newcomer, from host or, when host is
- * NULL, from the addresses with the most guests. Of those, the one that
- * has been silent the longest goes: a handshake that stalled, never one
+ * NULL, from the addresses with the most guests. Of those, the one whose
+ * login got least far, then the one that has been silent the longest goes: a handshake that stalled, never one
  * under way, and never one whose account is being checked. Among
  * addresses with as many guests each, all of them are candidates, so
  * that many addresses with one stalled connection each push out their
@@ -81,7 +81,8 @@ static struct gateway_guest *oldest_guest(struct gateway_vnc *vnc, const char *h
 				waiting_of(vnc, g->host) < most)) {
 			continue;
 		}
-		if (!oldest || g->heard_ms <= oldest->heard_ms) {
+		if (!oldest || g->stage < oldest->stage ||
+				(g->stage == oldest->stage && g->heard_ms <= oldest->heard_ms)) {
 			oldest = g;
 		}
 	}
@@ -116,6 +117,13 @@ void gateway_guest_heard(struct gateway_guest *guest) {
 	struct gateway_vnc *vnc = guest->vnc;
 	pthread_mutex_lock(&vnc->lock);
 	guest->heard_ms = gateway_now_ms();
+	pthread_mutex_unlock(&vnc->lock);
+}
+
+void gateway_guest_reached(struct gateway_guest *guest, enum gateway_guest_stage stage) {
+	struct gateway_vnc *vnc = guest->vnc;
+	pthread_mutex_lock(&vnc->lock);
+	guest->stage = (int)stage > guest->stage ? (int)stage : guest->stage;
 	pthread_mutex_unlock(&vnc->lock);
 }
 

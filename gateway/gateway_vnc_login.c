@@ -143,11 +143,16 @@ static bool start_tls(struct login *login, char *why, size_t why_size) {
 			snprintf(why, why_size, "the TLS handshake failed: %s", gnutls_strerror(rc));
 			return false;
 		}
+		/* A whole ClientHello sets this guest apart from stalled ones. */
+		if ((int)gnutls_handshake_get_last_in(login->tls) >= GNUTLS_HANDSHAKE_CLIENT_HELLO) {
+			gateway_guest_reached(login->guest, GUEST_TLS_HELLO);
+		}
 		if (!tls_wait(login)) {
 			snprintf(why, why_size, "the TLS handshake did not finish in time");
 			return false;
 		}
 	}
+	gateway_guest_reached(login->guest, GUEST_TLS_DONE);
 	return true;
 }
 

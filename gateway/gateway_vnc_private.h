@@ -11,6 +11,12 @@
 
 #define GATEWAY_VNC_MAX_LISTEN 16
 
+enum gateway_guest_stage {
+	GUEST_CONNECTED,
+	GUEST_TLS_HELLO,   /* its whole TLS ClientHello arrived */
+	GUEST_TLS_DONE,    /* its TLS handshake finished */
+};
+
 /* A connection that has not logged in yet, on a thread of its own. */
 struct gateway_guest {
 	struct gateway_vnc *vnc;
@@ -20,6 +26,12 @@ struct gateway_guest {
 	int64_t deadline_ms;
 	/* Under the gateway's lock: */
 	int64_t heard_ms; /* when its last bytes arrived (or it connected) */
+	/*
+	 * How far its login got (enum gateway_guest_stage): of the guests
+	 * that may give way, the one least far goes first, so a flood of
+	 * stalled handshakes cannot push out a login that is further along.
+	 */
+	int stage;
 	bool checking;  /* its account is being checked: it gives way to nobody */
 	bool evicted;   /* another guest took its place: its socket is shut down */
 	bool logged_in; /* handing over: no longer a guest, and never shut down */
@@ -57,6 +69,8 @@ bool gateway_guest_logged_in(struct gateway_guest *guest);
 void gateway_guest_heard(struct gateway_guest *guest);
 /* Its credentials are being checked (true), or no longer (false). */
 void gateway_guest_checking(struct gateway_guest *guest, bool checking);
+/* The guest's login got this far. */
+void gateway_guest_reached(struct gateway_guest *guest, enum gateway_guest_stage stage);
 /* The guest's thread is done with it: closes its socket (the gateway's copy) and frees it. */
 void gateway_guest_done(struct gateway_guest *guest);
 

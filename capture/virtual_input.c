@@ -187,21 +187,24 @@ static struct xkb_keymap *active_keymap(struct wlr_keyboard *keyboard,
 /*
  * Down keys whose modifier the mapping must not have: a peer holding Shift
  * sends '@', which a de keymap makes AltGr+Q, and Shift+AltGr+Q is not '@'.
+ * For a character, Alt is one too: the peer's AltGr may be Alt here.
  * Such keys are lifted around the key press and put back after it.
  */
 static size_t unwanted_modifier_keys(struct virtual_input *vi, struct xkb_keymap *keymap,
-		xkb_layout_index_t layout, const struct keysym_mapping *mapping,
+		xkb_layout_index_t layout, const struct keysym_mapping *mapping, bool character,
 		uint32_t out[MAX_KEYS_DOWN]) {
 	static const xkb_keysym_t modifier_syms[] = {
 		XKB_KEY_Shift_L, XKB_KEY_Shift_R, XKB_KEY_ISO_Level3_Shift,
+		XKB_KEY_Alt_L, XKB_KEY_Alt_R, XKB_KEY_Meta_L, XKB_KEY_Meta_R,
 	};
+	size_t n_syms = character ? ARRAY_LEN(modifier_syms) : 3;
 	size_t n = 0;
 	for (uint32_t keycode = 1; keycode <= KEY_MAX && n < MAX_KEYS_DOWN; keycode++) {
 		if (!key_is_down(vi, keycode)) {
 			continue;
 		}
 		struct keysym_modifier modifier;
-		for (size_t s = 0; s < ARRAY_LEN(modifier_syms); s++) {
+		for (size_t s = 0; s < n_syms; s++) {
 			const xkb_keysym_t *syms;
 			int n_syms = xkb_keymap_key_get_syms_by_level(keymap, keycode + 8,
 				layout, 0, &syms);
@@ -324,7 +327,7 @@ static bool spare_bind(struct virtual_input *vi, struct wlr_keyboard *keyboard,
 }
 
 static bool press_keysym(struct virtual_input *vi, struct wlr_keyboard *keyboard,
-		xkb_keysym_t sym) {
+		xkb_keysym_t sym, bool character) {
 	if (find_held(vi, sym, 0)) {
 		return true; /* peers repeat presses for autorepeat; clients repeat */
 	}
@@ -378,7 +381,8 @@ static bool press_keysym(struct virtual_input *vi, struct wlr_keyboard *keyboard
 	}
 
 	uint32_t lifted[MAX_KEYS_DOWN];
-	size_t n_lifted = unwanted_modifier_keys(vi, keymap, layout, &mapping, lifted);
+	size_t n_lifted = unwanted_modifier_keys(vi, keymap, layout, &mapping, character,
+		lifted);
 	for (size_t i = 0; i < n_lifted; i++) {
 		send_key(vi, lifted[i], false);
 	}
@@ -427,8 +431,40 @@ bool virtual_input_keysym(struct virtual_input *vi, uint32_t keysym, bool presse
 	if (!keyboard || keysym == XKB_KEY_NoSymbol) {
 		return false;
 	}
-	return pressed ? press_keysym(vi, keyboard, keysym) :
+	return pressed ? press_keysym(vi, keyboard, keysym, false) :
 		release_keysym(vi, keyboard, keysym);
+}
+
+bool virtual_input_character(struct virtual_input *vi, uint32_t keysym, bool pressed) {
+	struct wlr_keyboard *keyboard = ready_keyboard(vi);
+	if (!keyboard || keysym == XKB_KEY_NoSymbol) {
+		return false;
+	}
+	return pressed ? press_keysym(vi, keyboard, keysym, true) :
+		release_keysym(vi, keyboard, keysym);
+}
+
+void virtual_input_sync_locks(struct virtual_input *vi, bool caps, bool num, bool scroll) {
+	struct wlr_keyboard *keyboard = ready_keyboard(vi);
+	if (!keyboard) {
+		return;
+	}
+	const struct { const char *led; uint32_t key; bool on; } locks[] = {
+		{ XKB_LED_NAME_CAPS, KEY_CAPSLOCK, caps },
+		{ XKB_LED_NAME_NUM, KEY_NUMLOCK, num },
+		{ XKB_LED_NAME_SCROLL, KEY_SCROLLLOCK, scroll },
+	};
+	for (size_t i = 0; i < ARRAY_LEN(locks); i++) {
+		xkb_led_index_t led = xkb_keymap_led_get_index(keyboard->keymap, locks[i].led);
+		if (led == XKB_LED_INVALID || key_is_down(vi, locks[i].key)) {
+			continue;
+		}
+		int active = xkb_state_led_index_is_active(keyboard->xkb_state, led);
+		if (active >= 0 && (active > 0) != locks[i].on) {
+			send_key(vi, locks[i].key, true);
+			send_key(vi, locks[i].key, false);
+		}
+	}
 }
 
 static void emit_frame(struct virtual_input *vi) {

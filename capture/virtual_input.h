@@ -35,6 +35,19 @@ bool virtual_input_keycode(struct virtual_input *vi, uint32_t evdev_keycode, boo
  * those are released with it. False when no key in the keymap produces it.
  */
 bool virtual_input_keysym(struct virtual_input *vi, uint32_t keysym, bool pressed);
+/*
+ * A character the peer typed as such (RDP's Unicode events): as
+ * virtual_input_keysym, and Alt keys the peer holds are lifted around it
+ * too, since its AltGr may be Alt here. Ctrl stays, for shortcuts.
+ */
+bool virtual_input_character(struct virtual_input *vi, uint32_t keysym, bool pressed);
+
+/*
+ * Makes Caps Lock, Num Lock and Scroll Lock as the peer has them (RDP's
+ * Synchronize): each lock key whose LED differs is tapped, as a person
+ * would. Locks the keymap has no LED for are left alone.
+ */
+void virtual_input_sync_locks(struct virtual_input *vi, bool caps, bool num, bool scroll);
 
 /* Releases every key and button held, e.g. when a remote peer goes away. */
 void virtual_input_release_all(struct virtual_input *vi);

@@ -654,6 +654,7 @@ static const struct config_key rdp_keys[] = {
 	VNC_STRING("tls-key", rdp_tls_key),
 	VNC_STRING("users", rdp_users),
 	VNC_STRING("pam", rdp_pam),
+	VNC_STRING("sam", rdp_sam),
 	VNC_INT("handshake-timeout", rdp_handshake_timeout, 1, 3600),
 	VNC_INT("max-pending", rdp_max_pending, 1, 4096),
 	VNC_INT("max-pending-per-address", rdp_max_pending_per_address, 1, 4096),
@@ -862,6 +863,7 @@ void config_finish(struct oriel_config *config) {
 	free(config->rdp_tls_key);
 	free(config->rdp_users);
 	free(config->rdp_pam);
+	free(config->rdp_sam);
 	/* Back to the initial state, so finishing twice is harmless. */
 	config_init(config);
 }

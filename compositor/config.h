@@ -89,7 +89,7 @@ struct oriel_config {
 	/* [rdp]: mirrors the --rdp* options; unset values are NULL or 0. */
 	char *rdp_listen[CONFIG_MAX_VNC_LISTEN]; /* "[ADDR:]PORT", validated */
 	int n_rdp_listen;
-	char *rdp_tls_cert, *rdp_tls_key, *rdp_users, *rdp_pam;
+	char *rdp_tls_cert, *rdp_tls_key, *rdp_users, *rdp_pam, *rdp_sam;
 	int rdp_handshake_timeout, rdp_max_pending, rdp_max_pending_per_address;
 	int rdp_max_clients, rdp_max_fps;
 };

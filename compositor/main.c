@@ -111,7 +111,7 @@ int main(int argc, char *argv[]) {
 	if (!server_start(&server)) {
 		goto out;
 	}
-	if (options.vnc.n_listen + options.vnc.n_unix > 0) {
+	if (options.vnc.n_listen + options.vnc.n_unix > 0 || options.vnc.handover_socket) {
 #if HAVE_VNC
 		vnc = vnc_server_create(&server);
 		if (!vnc) {

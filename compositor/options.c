@@ -49,12 +49,18 @@ static const char usage[] =
 	"  --vnc-max-pending-per-address N           of them from one address (4)\n"
 	"  --vnc-idle-timeout SECONDS                disconnect viewers idle this long\n"
 	"                                            (0: never)\n"
+	"  --handover-socket PATH                    take VNC viewers that oriel-gateway\n"
+	"                                            logged in, through this socket\n"
+	"  --exit-without-clients SECONDS            end the session after this long\n"
+	"                                            with no VNC viewer (0: never)\n"
 	"  --rdp [ADDR:]PORT                         serve RDP (repeatable; address\n"
 	"                                            127.0.0.1 unless given)\n"
 	"  --rdp-tls-cert FILE --rdp-tls-key FILE    the certificate RDP clients see\n"
 	"                                            (default: the one VNC uses)\n"
 	"  --rdp-users FILE                          accounts: lines NAME:HASH[:view-only]\n"
 	"  --rdp-pam[=SERVICE]                       accounts: the system's, through PAM\n"
+	"  --rdp-sam FILE                            NLA logons against this SAM file\n"
+	"                                            (lines of winpr-hash -f sam)\n"
 	"  --rdp-handshake-timeout SECONDS           time to log in (10)\n"
 	"  --rdp-max-clients N                       sessions at once (16)\n"
 	"  --rdp-max-fps N                           frames per client per second (60)\n"
@@ -82,8 +88,9 @@ enum { OPT_BACKEND = 256, OPT_RENDERER, OPT_OUTPUT, OPT_XWAYLAND, OPT_KIOSK,
 	OPT_VNC_MAX_CUT_TEXT, OPT_VNC_HTTP, OPT_VNC_TLS_CERT, OPT_VNC_TLS_KEY,
 	OPT_PRIVILEGED, OPT_VNC_USERS, OPT_VNC_PAM, OPT_VNC_ALLOW_USER, OPT_VNC_INSECURE,
 	OPT_VNC_ANONYMOUS_TLS, OPT_VNC_HANDSHAKE_TIMEOUT, OPT_VNC_MAX_PENDING,
-	OPT_VNC_MAX_PENDING_PER_ADDRESS, OPT_VNC_IDLE_TIMEOUT, OPT_RDP, OPT_RDP_TLS_CERT,
-	OPT_RDP_TLS_KEY, OPT_RDP_USERS, OPT_RDP_PAM, OPT_RDP_HANDSHAKE_TIMEOUT,
+	OPT_VNC_MAX_PENDING_PER_ADDRESS, OPT_VNC_IDLE_TIMEOUT, OPT_HANDOVER_SOCKET,
+	OPT_EXIT_WITHOUT_CLIENTS, OPT_RDP, OPT_RDP_TLS_CERT,
+	OPT_RDP_TLS_KEY, OPT_RDP_USERS, OPT_RDP_SAM, OPT_RDP_PAM, OPT_RDP_HANDSHAKE_TIMEOUT,
 	OPT_RDP_MAX_CLIENTS, OPT_RDP_MAX_FPS };
 
 static bool parse_count(const char *value, int min, int max, int *out) {
@@ -179,10 +186,13 @@ enum options_result options_parse(struct oriel_options *options, int argc, char 
 		{"vnc-max-pending-per-address", required_argument, NULL,
 			OPT_VNC_MAX_PENDING_PER_ADDRESS},
 		{"vnc-idle-timeout", required_argument, NULL, OPT_VNC_IDLE_TIMEOUT},
+		{"handover-socket", required_argument, NULL, OPT_HANDOVER_SOCKET},
+		{"exit-without-clients", required_argument, NULL, OPT_EXIT_WITHOUT_CLIENTS},
 		{"rdp", required_argument, NULL, OPT_RDP},
 		{"rdp-tls-cert", required_argument, NULL, OPT_RDP_TLS_CERT},
 		{"rdp-tls-key", required_argument, NULL, OPT_RDP_TLS_KEY},
 		{"rdp-users", required_argument, NULL, OPT_RDP_USERS},
+		{"rdp-sam", required_argument, NULL, OPT_RDP_SAM},
 		{"rdp-pam", optional_argument, NULL, OPT_RDP_PAM},
 		{"rdp-handshake-timeout", required_argument, NULL, OPT_RDP_HANDSHAKE_TIMEOUT},
 		{"rdp-max-clients", required_argument, NULL, OPT_RDP_MAX_CLIENTS},
@@ -347,6 +357,14 @@ enum options_result options_parse(struct oriel_options *options, int argc, char 
 				goto bad_value;
 			}
 			break;
+		case OPT_HANDOVER_SOCKET:
+			vnc->handover_socket = optarg;
+			break;
+		case OPT_EXIT_WITHOUT_CLIENTS:
+			if (!parse_count(optarg, 0, 7 * 24 * 3600, &vnc->exit_without_clients)) {
+				goto bad_value;
+			}
+			break;
 		case OPT_RDP:
 			if (options->rdp.n_listen == OPTIONS_MAX_RDP_LISTEN) {
 				fprintf(stderr, "oriel: at most %d RDP listeners\n",
@@ -366,6 +384,9 @@ enum options_result options_parse(struct oriel_options *options, int argc, char 
 			break;
 		case OPT_RDP_USERS:
 			options->rdp.users_file = optarg;
+			break;
+		case OPT_RDP_SAM:
+			options->rdp.sam_file = optarg;
 			break;
 		case OPT_RDP_PAM:
 			options->rdp.pam_service = optarg ? optarg : "oriel";
@@ -564,6 +585,7 @@ static bool merge_rdp(struct oriel_options *options) {
 	MERGE_RDP(tls_key, rdp_tls_key)
 	MERGE_RDP(users_file, rdp_users)
 	MERGE_RDP(pam_service, rdp_pam)
+	MERGE_RDP(sam_file, rdp_sam)
 	MERGE_RDP(handshake_timeout, rdp_handshake_timeout)
 	MERGE_RDP(max_pending, rdp_max_pending)
 	MERGE_RDP(max_pending_per_address, rdp_max_pending_per_address)
@@ -593,7 +615,11 @@ static bool merge_rdp(struct oriel_options *options) {
 		fprintf(stderr, "oriel: cannot read the RDP users file %s\n", rdp->users_file);
 		return false;
 	}
-	bool accounts = rdp->users_file || rdp->pam_service;
+	if (rdp->sam_file && access(rdp->sam_file, R_OK) != 0) {
+		fprintf(stderr, "oriel: cannot read the RDP SAM file %s\n", rdp->sam_file);
+		return false;
+	}
+	bool accounts = rdp->users_file || rdp->pam_service || rdp->sam_file;
 	for (int i = 0; i < rdp->n_listen; i++) {
 		struct config_vnc_address address;
 		if (!config_parse_vnc_address(rdp->listen[i], &address)) {
@@ -601,7 +627,7 @@ static bool merge_rdp(struct oriel_options *options) {
 		}
 		if (!accounts && !config_vnc_address_is_loopback(&address)) {
 			fprintf(stderr, "oriel: refusing to serve RDP on %s without accounts: "
-				"%s is not a loopback address; give --rdp-users FILE or --rdp-pam\n",
+				"%s is not a loopback address; give --rdp-users FILE, --rdp-pam or --rdp-sam FILE\n",
 				rdp->listen[i], address.host);
 			return false;
 		}

@@ -36,6 +36,9 @@ struct options_vnc {
 	int handshake_timeout;     /* seconds (10) */
 	int max_pending, max_pending_per_address; /* (64, 4) */
 	int idle_timeout;          /* seconds; 0: never (-1 unset) */
+	/* Hosted by oriel-gateway: where it hands over viewers (NULL: not hosted). */
+	const char *handover_socket;
+	int exit_without_clients;  /* seconds; 0: never */
 };
 
 /* The RDP server's settings: the command line, then defaults. */
@@ -46,6 +49,7 @@ struct options_rdp {
 	const char *tls_cert, *tls_key; /* NULL: the kept (or a new) certificate */
 	const char *users_file;         /* NULL: none */
 	const char *pam_service;        /* NULL: no PAM */
+	const char *sam_file;           /* NLA's accounts; NULL: no NLA */
 	int handshake_timeout;          /* seconds (10) */
 	int max_pending, max_pending_per_address; /* (64, 4) */
 	int max_clients;                /* sessions at once (16) */

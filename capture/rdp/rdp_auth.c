@@ -53,14 +53,18 @@ static bool start_accounts(struct rdp_server *rdp) {
 	rdp->account_checker_source = wl_event_loop_add_fd(rdp->server->loop,
 		account_checker_fd(rdp->account_checker), WL_EVENT_READABLE,
 		handle_account_checked, rdp);
-	rdp->accounts = options->users_file || options->pam_service;
+	rdp->accounts = options->users_file || options->pam_service || options->sam_file;
+	if (options->sam_file) {
+		wlr_log(WLR_INFO, "RDP: NLA logons are checked against the SAM file %s",
+			options->sam_file);
+	}
 	if (options->pam_service) {
 		wlr_log(WLR_INFO, "RDP: accounts are checked through PAM (service %s)",
 			options->pam_service);
 	}
 	if (!rdp->accounts) {
-		wlr_log(WLR_INFO, "RDP: no accounts (--rdp-users, --rdp-pam): any logon is "
-			"taken, on loopback only");
+		wlr_log(WLR_INFO, "RDP: no accounts (--rdp-users, --rdp-pam, --rdp-sam): any logon "
+			"is taken, on loopback only");
 	}
 	return rdp->account_checker_source != NULL;
 }

@@ -100,7 +100,7 @@ void rdp_cursor_send(struct rdp_peer *peer) {
 	if (!shown_to(peer) || !hc) {
 		return; /* no cursor plane: the cursor is in the frames */
 	}
-	peer->in_freerdp++;
+	rdp_peer_enter_freerdp(peer);
 	if (cursor_visible(hc)) {
 		send_shape(peer, hc);
 		send_position(peer, hc);
@@ -129,7 +129,7 @@ static void handle_motion(struct wl_listener *listener, void *data) {
 		if (peer == rdp->pointer_peer || !shown_to(peer)) {
 			continue;
 		}
-		peer->in_freerdp++;
+		rdp_peer_enter_freerdp(peer);
 		send_position(peer, hc);
 		rdp_peer_leave_freerdp(peer);
 	}

@@ -38,6 +38,15 @@ static void count_frame(struct rdp_peer *peer) {
 	peer->stat_bytes = 0;
 }
 
+/* What stayed still after lossy frames, losslessly (graphics pipeline). */
+static bool send_refinement(struct rdp_peer *peer) {
+	peer->frame_id++;
+	peer->last_frame_ms = rdp_now_ms();
+	bool ok = rdp_gfx_send_refine(peer);
+	count_frame(peer);
+	return ok;
+}
+
 static bool send_frame(struct rdp_peer *peer) {
 	pixman_region32_t damage;
 	pixman_region32_init(&damage);
@@ -46,7 +55,8 @@ static bool send_frame(struct rdp_peer *peer) {
 	pixman_region32_clear(&peer->damage);
 	peer->frame_id++;
 	peer->last_frame_ms = rdp_now_ms();
-	bool ok = rdp_encoder_send(peer, &damage);
+	bool ok = rdp_gfx_ready(peer) ? rdp_gfx_send_frame(peer, &damage) :
+		rdp_encoder_send(peer, &damage);
 	pixman_region32_fini(&damage);
 	count_frame(peer);
 	return ok;
@@ -55,7 +65,7 @@ static bool send_frame(struct rdp_peer *peer) {
 static int handle_writable(int fd, uint32_t mask, void *data) {
 	struct rdp_peer *peer = data;
 	freerdp_peer *client = peer->client;
-	peer->in_freerdp++;
+	rdp_peer_enter_freerdp(peer);
 	int drained = client->DrainOutputBuffer(client);
 	if (!rdp_peer_leave_freerdp(peer)) {
 		return 0;
@@ -72,10 +82,23 @@ static int handle_writable(int fd, uint32_t mask, void *data) {
 	return 0;
 }
 
-/* A client whose desktop differs from ours is reactivated with ours. */
+/*
+ * A client whose desktop differs from ours is reactivated with ours, or
+ * through the graphics pipeline gets a graphics reset with it.
+ */
 static bool resize_client(struct rdp_peer *peer) {
 	rdpSettings *settings = peer->client->settings;
 	struct rdp_server *rdp = peer->rdp;
+	if (rdp_gfx_ready(peer)) {
+		if (!rdp_gfx_resize(peer)) {
+			rdp_peer_drop(peer, "cannot resize the client's graphics surface");
+			return false;
+		}
+		return true;
+	}
+	if (rdp_gfx_expected(peer)) {
+		return true; /* its surface will have the size of the time */
+	}
 	if (settings->DesktopWidth == (UINT32)rdp->width &&
 			settings->DesktopHeight == (UINT32)rdp->height) {
 		return true;
@@ -96,15 +119,21 @@ static bool resize_client(struct rdp_peer *peer) {
 }
 
 static void send_due(struct rdp_peer *peer) {
-	freerdp_peer *client = peer->client;
 	if (!resize_client(peer) || !peer->activated) {
 		return;
 	}
-	if (!peer->output_enabled || !pixman_region32_not_empty(&peer->damage) ||
-			peer->writable) {
+	bool damaged = pixman_region32_not_empty(&peer->damage);
+	bool refine = !damaged && rdp_gfx_ready(peer) && rdp_gfx_refine_due(peer);
+	if (!peer->output_enabled || (!damaged && !refine) || peer->writable) {
 		return;
 	}
-	if (rdp_peer_uses_acks(peer) && peer->frame_id - peer->acked_id >= MAX_UNACKED) {
+	if (rdp_gfx_ready(peer)) {
+		if (!rdp_gfx_may_send(peer)) {
+			return; /* the acknowledgement schedules again */
+		}
+	} else if (rdp_gfx_expected(peer)) {
+		return; /* its graphics pipeline is being set up */
+	} else if (rdp_peer_uses_acks(peer) && peer->frame_id - peer->acked_id >= MAX_UNACKED) {
 		return; /* the acknowledgement schedules again */
 	}
 	int64_t interval = 1000 / peer->rdp->options->max_fps;
@@ -116,15 +145,20 @@ static void send_due(struct rdp_peer *peer) {
 		}
 		return;
 	}
-	if (!rdp_encoder_prepare(peer)) {
+	if (!rdp_gfx_ready(peer) && !rdp_encoder_prepare(peer)) {
 		rdp_peer_drop(peer, "cannot set the encoder up");
 		return;
 	}
-	if (!send_frame(peer)) {
+	if (!(refine ? send_refinement(peer) : send_frame(peer))) {
 		rdp_peer_drop(peer, "cannot send a frame");
 		return;
 	}
-	if (client->IsWriteBlocked(client)) {
+	rdp_display_frame_sent(peer);
+}
+
+void rdp_display_frame_sent(struct rdp_peer *peer) {
+	freerdp_peer *client = peer->client;
+	if (!peer->writable && client->IsWriteBlocked(client)) {
 		/* The rest goes when the socket takes it; no frame until then. */
 		peer->writable = wl_event_loop_add_fd(peer->rdp->server->loop, client->sockfd,
 			WL_EVENT_WRITABLE, handle_writable, peer);
@@ -135,7 +169,7 @@ static void try_send(struct rdp_peer *peer) {
 	if (peer->state != RDP_PEER_SESSION || peer->closing || !peer->activated) {
 		return;
 	}
-	peer->in_freerdp++;
+	rdp_peer_enter_freerdp(peer);
 	send_due(peer);
 	rdp_peer_leave_freerdp(peer);
 }
@@ -225,6 +259,11 @@ void rdp_display_activated(struct rdp_peer *peer) {
 	peer->acked_id = peer->frame_id;
 	damage_all(peer);
 	rdp_cursor_send(peer);
+	rdp_display_schedule(peer);
+}
+
+void rdp_display_refresh(struct rdp_peer *peer) {
+	damage_all(peer);
 	rdp_display_schedule(peer);
 }
 

@@ -105,7 +105,7 @@ static bool send_remotefx(struct rdp_peer *peer, const pixman_region32_t *damage
 	}
 	size_t n_messages = 0;
 	RFX_MESSAGE *messages = rfx_encode_messages_ex(enc->rfx, rects, (size_t)n_boxes,
-		rdp->fb, (UINT32)rdp->width, (UINT32)rdp->height, (UINT32)rdp->width * 4,
+		rdp->fb, (UINT32)rdp->width, (UINT32)rdp->height, (UINT32)rdp->stride,
 		&n_messages, settings->MultifragMaxRequestSize);
 	free(rects);
 	if (!messages) {
@@ -151,6 +151,16 @@ static bool send_remotefx(struct rdp_peer *peer, const pixman_region32_t *damage
 	return ok;
 }
 
+void rdp_planar_fit(int *x, int *width, int desktop_width) {
+	if (*width >= RDP_PLANAR_MIN_WIDTH) {
+		return;
+	}
+	int right = *x + *width;
+	/* Widened to the left, over pixels sent anyway, or at the left edge to the right. */
+	*x = right >= RDP_PLANAR_MIN_WIDTH ? right - RDP_PLANAR_MIN_WIDTH : 0;
+	*width = RDP_PLANAR_MIN_WIDTH < desktop_width ? RDP_PLANAR_MIN_WIDTH : desktop_width;
+}
+
 /* Sends the batch of n tiles, and frees their data. */
 static bool send_bitmaps(struct rdp_peer *peer, int n) {
 	struct rdp_encoder *enc = peer->encoder;
@@ -190,12 +200,14 @@ static bool send_planar(struct rdp_peer *peer, const pixman_region32_t *damage) 
 			for (int x = boxes[b].x1; x < boxes[b].x2; x += TILE) {
 				int w = boxes[b].x2 - x < TILE ? boxes[b].x2 - x : TILE;
 				int h = boxes[b].y2 - y < TILE ? boxes[b].y2 - y : TILE;
+				int tx = x;
+				rdp_planar_fit(&tx, &w, rdp->width);
 				UINT32 size = 0;
-				const uint8_t *src = rdp->fb + ((size_t)y * rdp->width + x) * 4;
+				const uint8_t *src = rdp->fb + (size_t)y * rdp->stride + (size_t)tx * 4;
 				/* The encoder allocates what the tile needs. */
 				BYTE *data = freerdp_bitmap_compress_planar(enc->planar, src,
 					PIXEL_FORMAT_BGRX32, (UINT32)w, (UINT32)h,
-					(UINT32)rdp->width * 4, NULL, &size);
+					(UINT32)rdp->stride, NULL, &size);
 				if (!data) {
 					send_bitmaps(peer, n);
 					return false;
@@ -209,9 +221,9 @@ static bool send_planar(struct rdp_peer *peer, const pixman_region32_t *damage) 
 					bytes = 0;
 				}
 				enc->bitmaps[n] = (BITMAP_DATA){
-					.destLeft = (UINT32)x,
+					.destLeft = (UINT32)tx,
 					.destTop = (UINT32)y,
-					.destRight = (UINT32)(x + w - 1),
+					.destRight = (UINT32)(tx + w - 1),
 					.destBottom = (UINT32)(y + h - 1),
 					.width = (UINT32)w,
 					.height = (UINT32)h,

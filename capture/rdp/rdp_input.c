@@ -2,6 +2,7 @@
 #include <linux/input-event-codes.h>
 #include <freerdp/input.h>
 #include <wlr/util/log.h>
+#include <xkbcommon/xkbcommon.h>
 #include "capture/rdp/rdp_private.h"
 #include "capture/rdp/rdp_scancode.h"
 #include "capture/virtual_input.h"
@@ -9,7 +10,10 @@
 
 /*
  * Client input → capture/virtual_input: scancodes become evdev keycodes,
- * which the session's keymap turns into keys as a real keyboard's would;
+ * which the session's keymap turns into keys as a real keyboard's would
+ * (AltGr and dead keys included); Unicode characters are typed as keysyms,
+ * on spare keycodes when the keymap lacks them; the lock keys follow the
+ * client's on Synchronize;
  * absolute pointer motion on the served output, the three buttons, the
  * two extended ones, and both wheels. A client that goes away releases
  * everything it held.
@@ -33,6 +37,13 @@ static BOOL handle_keyboard(rdpInput *input, UINT16 flags, UINT16 code) {
 	if (!vi) {
 		return TRUE;
 	}
+	/* Pause comes as E1 1D and a 45 that is not Num Lock. */
+	bool pause_tail = peer->pause_prefix && code == 0x45 &&
+		!(flags & (KBD_FLAGS_EXTENDED | KBD_FLAGS_EXTENDED1));
+	peer->pause_prefix = (flags & KBD_FLAGS_EXTENDED1) && code == 0x1D;
+	if (pause_tail) {
+		return TRUE;
+	}
 	uint32_t key = rdp_scancode_to_evdev((uint8_t)code, flags & KBD_FLAGS_EXTENDED,
 		flags & KBD_FLAGS_EXTENDED1);
 	if (key == 0) {
@@ -44,16 +55,53 @@ static BOOL handle_keyboard(rdpInput *input, UINT16 flags, UINT16 code) {
 	return TRUE;
 }
 
+/* The keysym typing a character sent as Unicode; NoSymbol for none. */
+static xkb_keysym_t unicode_keysym(uint32_t code) {
+	switch (code) {
+	case '\b': return XKB_KEY_BackSpace;
+	case '\t': return XKB_KEY_Tab;
+	case '\n':
+	case '\r': return XKB_KEY_Return;
+	case 0x1B: return XKB_KEY_Escape;
+	case 0x7F: return XKB_KEY_Delete;
+	}
+	if (code >= 0x01 && code <= 0x1A) {
+		return XKB_KEY_a + code - 1; /* Ctrl+letter: the client holds Ctrl */
+	}
+	if (code < 0x20 || (code >= 0x80 && code < 0xA0)) {
+		return XKB_KEY_NoSymbol;
+	}
+	/* Legacy keysyms where the keymaps use them (EuroSign for U+20AC). */
+	return xkb_utf32_to_keysym(code);
+}
+
 static BOOL handle_unicode(rdpInput *input, UINT16 flags, UINT16 code) {
 	struct rdp_peer *peer = peer_of(input);
 	struct virtual_input *vi = input_of(peer);
-	if (!vi || code < 0x20 || (code >= 0xD800 && code <= 0xDFFF)) {
+	if (!vi) {
 		return TRUE;
 	}
-	/* Unicode keysyms: Latin-1 as itself, the rest with 0x01000000. */
-	uint32_t keysym = code < 0x100 ? code : 0x01000000u | code;
-	if (!virtual_input_keysym(vi, keysym, !(flags & KBD_FLAGS_RELEASE))) {
-		wlr_log(WLR_DEBUG, "RDP: no key for U+%04X", code);
+	/* Characters beyond the BMP come as two events, one per half. */
+	uint32_t character = code;
+	if (code >= 0xD800 && code <= 0xDBFF) {
+		peer->high_surrogate = code;
+		return TRUE;
+	} else if (code >= 0xDC00 && code <= 0xDFFF) {
+		if (!peer->high_surrogate) {
+			return TRUE;
+		}
+		character = 0x10000 + ((uint32_t)(peer->high_surrogate - 0xD800) << 10) +
+			(code - 0xDC00u);
+	} else {
+		peer->high_surrogate = 0;
+	}
+	xkb_keysym_t keysym = unicode_keysym(character);
+	if (keysym == XKB_KEY_NoSymbol) {
+		return TRUE;
+	}
+	bool pressed = !(flags & KBD_FLAGS_RELEASE);
+	if (!virtual_input_character(vi, keysym, pressed) && pressed) {
+		wlr_log(WLR_DEBUG, "RDP: no key for U+%04X", character);
 	}
 	peer->input_used = true;
 	return TRUE;
@@ -131,17 +179,32 @@ static BOOL handle_extended_mouse(rdpInput *input, UINT16 flags, UINT16 x, UINT1
 }
 
 static BOOL handle_synchronize(rdpInput *input, UINT32 flags) {
-	/* Sent when the client's window gains focus: nothing is held now. */
+	/*
+	 * Sent when the client's window gains focus: nothing is held now, and
+	 * the lock keys are as the client has them.
+	 */
 	struct rdp_peer *peer = peer_of(input);
 	struct virtual_input *vi = input_of(peer);
-	if (vi && peer->input_used) {
+	if (!vi) {
+		return TRUE;
+	}
+	if (peer->input_used) {
 		virtual_input_release_all(vi);
 		peer->input_used = false;
 	}
+	peer->pause_prefix = false;
+	peer->high_surrogate = 0;
+	virtual_input_sync_locks(vi, flags & KBD_SYNC_CAPS_LOCK, flags & KBD_SYNC_NUM_LOCK,
+		flags & KBD_SYNC_SCROLL_LOCK);
 	return TRUE;
 }
 
 void rdp_input_init_peer(struct rdp_peer *peer) {
+	/* Announced in the input capabilities: clients send these only then. */
+	rdpSettings *settings = peer->client->settings;
+	settings->UnicodeInput = TRUE;
+	settings->HasHorizontalWheel = TRUE;
+	settings->HasExtendedMouseEvent = TRUE;
 	rdpInput *input = peer->client->input;
 	input->KeyboardEvent = handle_keyboard;
 	input->UnicodeKeyboardEvent = handle_unicode;

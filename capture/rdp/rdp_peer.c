@@ -7,6 +7,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 #include <freerdp/error.h>
+#include <openssl/err.h>
 #include <winpr/synch.h>
 #include <wlr/util/log.h>
 #include "capture/remote/account_check.h"
@@ -65,6 +66,8 @@ static void peer_free(struct rdp_peer *peer) {
 		rdp->n_sessions--;
 		rdp_input_peer_gone(peer);
 	}
+	rdp_clipboard_peer_gone(peer);
+	rdp_channels_finish_peer(peer);
 	rdp_display_finish_peer(peer);
 	wl_list_remove(&peer->link);
 	freerdp_peer *client = peer->client;
@@ -73,6 +76,7 @@ static void peer_free(struct rdp_peer *peer) {
 		freerdp_peer_context_free(client);
 	}
 	freerdp_peer_free(client);
+	ERR_clear_error(); /* its failure is no other client's (rdp_peer_enter_freerdp) */
 	free(peer);
 }
 
@@ -91,12 +95,26 @@ void rdp_peer_drop(struct rdp_peer *peer, const char *why) {
 	peer_free(peer);
 }
 
+void rdp_peer_enter_freerdp(struct rdp_peer *peer) {
+	ERR_clear_error();
+	peer->in_freerdp++;
+}
+
 bool rdp_peer_leave_freerdp(struct rdp_peer *peer) {
 	if (--peer->in_freerdp == 0 && peer->closing) {
 		peer_free(peer);
 		return false;
 	}
 	return true;
+}
+
+/* MS-RDPBCGR 2.2.1.1.1: CredSSP, and CredSSP with Early User Authorization. */
+#define SELECTED_PROTOCOL_HYBRID 0x2
+#define SELECTED_PROTOCOL_HYBRID_EX 0x8
+
+static bool used_nla(const rdpSettings *settings) {
+	return (settings->SelectedProtocol &
+		(SELECTED_PROTOCOL_HYBRID | SELECTED_PROTOCOL_HYBRID_EX)) != 0;
 }
 
 /* Calls FreeRDP to process what the client sent; false when the peer is gone. */
@@ -109,7 +127,7 @@ static bool peer_dispatch(struct rdp_peer *peer) {
 			timeout_ms = GUEST_CALL_MS;
 		}
 	}
-	peer->in_freerdp++;
+	rdp_peer_enter_freerdp(peer);
 	rdp_watchdog_arm(peer->rdp->watchdog, client->sockfd, timeout_ms);
 	BOOL ok = client->CheckFileDescriptor(client);
 	rdp_watchdog_disarm(peer->rdp->watchdog);
@@ -117,11 +135,15 @@ static bool peer_dispatch(struct rdp_peer *peer) {
 		return false; /* dropped while FreeRDP called us */
 	}
 	if (!ok) {
+		if (is_guest(peer) && used_nla(client->settings)) {
+			/* Most likely its NLA logon was refused: that counts as a failed logon. */
+			rdp_auth_failed(peer->rdp, peer->host, "(NLA)");
+		}
 		rdp_peer_drop(peer, is_guest(peer) ? "the connection failed before logon" :
 			"the client disconnected");
 		return false;
 	}
-	return true;
+	return rdp_channels_check(peer);
 }
 
 static int handle_readable(int fd, uint32_t mask, void *data) {
@@ -157,6 +179,10 @@ static void become_session(struct rdp_peer *peer) {
 	rdp_server_session_started(rdp, peer);
 	if (peer->client->activated) {
 		rdp_display_activated(peer);
+		rdp_clipboard_activated(peer);
+		if (peer->in_freerdp == 0) {
+			rdp_channels_check(peer); /* else right after FreeRDP returns */
+		}
 	}
 }
 
@@ -211,6 +237,15 @@ static LicenseCallbackResult handle_license(freerdp_peer *client, wStream *s) {
 		wlr_log(WLR_INFO, "RDP: %s must wait after failed logons", peer->host);
 		return LICENSE_CB_ABORT;
 	}
+	if (used_nla(settings)) {
+		/* CredSSP already checked the user against the SAM file, before TLS carried anything else. */
+		forget_password(settings);
+		rdp_auth_succeeded(rdp, peer->host);
+		wlr_log(WLR_INFO, "RDP: %s logged on as \"%s\" (NLA)", peer->host, user);
+		LicenseCallbackResult result = peer->library_license(client, s);
+		become_session(peer);
+		return peer->closing ? LICENSE_CB_ABORT : result;
+	}
 	if (!rdp->accounts) {
 		/* Loopback only (options.c): whoever connects is the session's user. */
 		forget_password(settings);
@@ -261,6 +296,7 @@ static BOOL handle_activate(freerdp_peer *client) {
 	struct rdp_peer *peer = peer_of(client);
 	if (peer->state == RDP_PEER_SESSION) {
 		rdp_display_activated(peer); /* else once its logon is checked */
+		rdp_clipboard_activated(peer);
 	}
 	return TRUE;
 }
@@ -340,7 +376,12 @@ static bool setup_client(struct rdp_peer *peer) {
 	settings->PrivateKeyFile = strdup(rdp->tls.key_path);
 	settings->RdpSecurity = FALSE; /* TLS always */
 	settings->TlsSecurity = TRUE;
-	settings->NlaSecurity = FALSE;
+	/* NLA (CredSSP inside TLS) where a SAM file holds its accounts. */
+	const char *sam = rdp->options->sam_file;
+	settings->NlaSecurity = sam != NULL;
+	if (sam && !(settings->NtlmSamFile = strdup(sam))) {
+		return false;
+	}
 	if (!settings->CertificateFile || !settings->PrivateKeyFile ||
 			!client->Initialize(client)) {
 		return false;
@@ -356,6 +397,7 @@ static bool setup_client(struct rdp_peer *peer) {
 	settings->FrameMarkerCommandEnabled = TRUE;
 	settings->SurfaceFrameMarkerEnabled = TRUE;
 	settings->DesktopResize = TRUE;
+	settings->SupportGraphicsPipeline = TRUE; /* cleared for clients without it */
 	settings->DesktopWidth = (UINT32)rdp->width;
 	settings->DesktopHeight = (UINT32)rdp->height;
 
@@ -366,7 +408,8 @@ static bool setup_client(struct rdp_peer *peer) {
 	client->PostConnect = handle_post_connect;
 	client->Activate = handle_activate;
 	rdp_input_init_peer(peer);
-	return rdp_display_init_peer(peer) && watch_client(peer);
+	return rdp_display_init_peer(peer) && rdp_channels_init_peer(peer) &&
+		watch_client(peer);
 }
 
 void rdp_peer_create(struct rdp_server *rdp, int fd) {
@@ -441,7 +484,7 @@ bool rdp_disconnect_client(struct rdp_server *rdp, uint64_t id) {
 	struct rdp_peer *peer;
 	wl_list_for_each(peer, &rdp->peers, link) {
 		if (peer->id == id && peer->state == RDP_PEER_SESSION && !peer->closing) {
-			peer->in_freerdp++;
+			rdp_peer_enter_freerdp(peer);
 			peer->client->Close(peer->client);
 			rdp_peer_leave_freerdp(peer);
 			rdp_peer_drop(peer, "disconnected on request");

@@ -4,6 +4,7 @@
 
 /* Shared between the capture/rdp/rdp_*.c files; not for the rest of oriel. */
 
+#include <freerdp/channels/rdpgfx.h>
 #include <freerdp/freerdp.h>
 #include <freerdp/peer.h>
 #include <pixman.h>
@@ -28,12 +29,15 @@ struct rdp_server {
 
 	/*
 	 * The served output and its pixels: bytes B,G,R,X (FreeRDP's BGRX32),
-	 * kept up to date from the capture's damage.
+	 * kept up to date from the capture's damage. Rows and columns are
+	 * padded to 16 (stays black): H.264 encodes whole macroblocks.
 	 */
 	struct output *output;
 	struct output_capture *capture;
 	uint8_t *fb;
 	int width, height;
+	int stride;                        /* bytes per row */
+	int padded_width, padded_height;   /* multiples of 16 */
 	struct wl_listener capture_frame;
 	struct wl_listener capture_destroy;
 	struct wl_listener outputs_changed;
@@ -106,8 +110,24 @@ struct rdp_peer {
 	uint64_t stat_bytes;
 	int64_t stat_since_ms;
 
+	/* Channels (rdp_channels.c): the peer's virtual channel manager. */
+	HANDLE vcm;
+	struct wl_event_source *vcm_source;
+	bool dynamic_channels_opened;
+
+	/* Graphics pipeline (rdp_gfx.c), when the client announced it. */
+	struct rdp_gfx *gfx;
+
+	/* Display Control (rdp_disp.c): the client resizes the output. */
+	struct rdp_disp *disp;
+
 	/* Input (rdp_input.c) */
 	bool input_used; /* pressed something: release all when it goes */
+	bool pause_prefix;       /* E1 1D came: the 45 after it is Pause's, not Num Lock */
+	uint16_t high_surrogate; /* the first half of a Unicode character, or 0 */
+
+	/* The clipboard channel (rdp_clipboard.c); NULL: none (yet). */
+	struct rdp_clipboard *clipboard;
 };
 
 /* rdp_server.c */
@@ -116,6 +136,9 @@ int64_t rdp_now_ms(void);
 bool rdp_desktop_to_layout(struct rdp_server *rdp, int x, int y, double *lx, double *ly);
 /* A session began: the output may take the size its client asked for. */
 void rdp_server_session_started(struct rdp_server *rdp, struct rdp_peer *peer);
+/* A client asks for another desktop size (Display Control); false if refused. */
+bool rdp_server_client_resize(struct rdp_server *rdp, struct rdp_peer *peer,
+	int width, int height);
 
 /* rdp_listen.c */
 bool rdp_listen_init(struct rdp_server *rdp);
@@ -128,9 +151,13 @@ void rdp_peer_create(struct rdp_server *rdp, int fd);
 void rdp_peer_drop(struct rdp_peer *peer, const char *why);
 void rdp_peers_finish(struct rdp_server *rdp);
 /*
- * Around calls into FreeRDP (which call back): enter with in_freerdp++;
- * leave frees a peer dropped meanwhile, and then returns false.
+ * Around every call into FreeRDP for a peer (which calls back). Entering
+ * clears OpenSSL's error queue, which is per thread, not per connection:
+ * an error one client's TLS left there would otherwise fail the next
+ * client's read. Leaving frees a peer dropped meanwhile, and then returns
+ * false.
  */
+void rdp_peer_enter_freerdp(struct rdp_peer *peer);
 bool rdp_peer_leave_freerdp(struct rdp_peer *peer);
 
 /* rdp_auth.c */
@@ -150,6 +177,10 @@ void rdp_display_damage(struct rdp_server *rdp, const pixman_region32_t *damage)
 /* The desktop changed size: every session is reactivated with it. */
 void rdp_display_resized(struct rdp_server *rdp);
 void rdp_display_schedule(struct rdp_peer *peer);
+/* A frame went out: while FreeRDP holds what the socket did not take, no other. */
+void rdp_display_frame_sent(struct rdp_peer *peer);
+/* The client needs the whole desktop again (e.g. a new graphics surface). */
+void rdp_display_refresh(struct rdp_peer *peer);
 
 /* rdp_encode.c */
 struct rdp_encoder *rdp_encoder_create(void);
@@ -158,12 +189,94 @@ void rdp_encoder_destroy(struct rdp_encoder *encoder);
 bool rdp_encoder_prepare(struct rdp_peer *peer);
 /* Encodes damage (desktop coordinates) and sends it as frame peer->frame_id. */
 bool rdp_encoder_send(struct rdp_peer *peer, const pixman_region32_t *damage);
+/*
+ * FreeRDP 2.11's planar codec fails on bitmaps one or two pixels wide
+ * (the encoder or the client's decoder): a planar tile that narrow is
+ * widened to RDP_PLANAR_MIN_WIDTH, within desktop_width.
+ */
+#define RDP_PLANAR_MIN_WIDTH 4
+void rdp_planar_fit(int *x, int *width, int desktop_width);
 /* Whether the client acknowledges frames (then frames carry markers). */
 bool rdp_peer_uses_acks(struct rdp_peer *peer);
+
+/* rdp_channels.c: static and dynamic virtual channels of a peer. */
+bool rdp_channels_init_peer(struct rdp_peer *peer);
+void rdp_channels_finish_peer(struct rdp_peer *peer);
+/* After FreeRDP read from the client: opens the dynamic channels once the
+ * client's drdynvc is ready, and sends what channels queued; false when
+ * the peer is dropped. */
+bool rdp_channels_check(struct rdp_peer *peer);
+/* Sends what channels queued (their writes only queue); false when the peer is dropped. */
+bool rdp_channels_flush(struct rdp_peer *peer);
+
+/* rdp_gfx.c: the graphics pipeline (RDPGFX) channel. */
+bool rdp_gfx_open(struct rdp_peer *peer);
+void rdp_gfx_close(struct rdp_peer *peer);
+/* The client announced GFX, and its channel may still come: no classic frames. */
+bool rdp_gfx_expected(struct rdp_peer *peer);
+/* Its surface is up: frames go through GFX. */
+bool rdp_gfx_ready(struct rdp_peer *peer);
+/* Whether another frame may go now (acknowledgements, an encoding frame). */
+bool rdp_gfx_may_send(struct rdp_peer *peer);
+/* The desktop's size changed: new graphics reset and surface. */
+bool rdp_gfx_resize(struct rdp_peer *peer);
+
+/* rdp_gfx_frame.c: the pipeline's frames. */
+/* Encodes damage (desktop coordinates) and sends it as frame peer->frame_id
+ * (H.264: once its thread encoded it). */
+bool rdp_gfx_send_frame(struct rdp_peer *peer, const pixman_region32_t *damage);
+/* Lossy frames have settled: a lossless refinement is due. */
+bool rdp_gfx_refine_due(struct rdp_peer *peer);
+/* Sends the refinement as one frame. */
+bool rdp_gfx_send_refine(struct rdp_peer *peer);
+
+/* rdp_gfx_h264.c: AVC420 frames, encoded in a thread of their own. */
+struct rdp_h264;
+/* Whether FreeRDP's H.264 encoder works here (tried once, then known). */
+bool rdp_h264_available(void);
+/* encoded(data) runs in the loop when a frame started is encoded. */
+struct rdp_h264 *rdp_h264_create(int width, int height, struct wl_event_loop *loop,
+	void (*encoded)(void *data), void *data);
+/* Waits for a frame being encoded. NULL is a no-op. */
+void rdp_h264_destroy(struct rdp_h264 *h264);
+/*
+ * Starts encoding fb (stride bytes a row) when no frame is being encoded:
+ * changed is what changed since the encoder's last frame, damage what the
+ * client is to take of this one.
+ */
+bool rdp_h264_start(struct rdp_h264 *h264, const uint8_t *fb, int stride,
+	const pixman_region32_t *changed, const pixman_region32_t *damage);
+/* Once encoded: fills cmd with the frame (valid until the next start). */
+bool rdp_h264_result(struct rdp_h264 *h264, RDPGFX_SURFACE_COMMAND *cmd);
+
+/* rdp_gfx_encode.c: the codecs of GFX frames that run in the loop. */
+struct rdp_gfx_encoder;
+struct rdp_gfx_encoder *rdp_gfx_encoder_create(int width, int height);
+void rdp_gfx_encoder_destroy(struct rdp_gfx_encoder *encoder);
+/*
+ * Fills cmd (codec, data, bounds) for damage of fb (stride bytes a row)
+ * with progressive RemoteFX; the data stays the encoder's until its next
+ * call. False on failure.
+ */
+bool rdp_gfx_encode_progressive(struct rdp_gfx_encoder *encoder, const uint8_t *fb,
+	int stride, const pixman_region32_t *damage, RDPGFX_SURFACE_COMMAND *cmd);
+/* Lossless tiles are at most this wide and high. */
+#define RDP_GFX_TILE 64
+/* Fills cmd with box (at most a tile) losslessly (planar); false on failure. */
+bool rdp_gfx_encode_lossless(struct rdp_gfx_encoder *encoder, const uint8_t *fb, int stride,
+	const pixman_box32_t *box, RDPGFX_SURFACE_COMMAND *cmd);
+
+/* rdp_disp.c: the Display Control channel. */
+bool rdp_disp_open(struct rdp_peer *peer);
+void rdp_disp_close(struct rdp_peer *peer);
 
 /* rdp_input.c */
 void rdp_input_init_peer(struct rdp_peer *peer);
 void rdp_input_peer_gone(struct rdp_peer *peer);
+
+/* rdp_clipboard.c: the cliprdr channel of a logged-on, active client. */
+void rdp_clipboard_activated(struct rdp_peer *peer);
+void rdp_clipboard_peer_gone(struct rdp_peer *peer);
 
 /* rdp_cursor.c: the cursor plane as pointer shape and position. */
 void rdp_cursor_attach(struct rdp_server *rdp);

@@ -5,9 +5,11 @@
 #include <freerdp/channels/channels.h>
 #include <winpr/ssl.h>
 #include <winpr/wlog.h>
+#include <winpr/wtsapi.h>
 #include <wlr/types/wlr_output.h>
 #include <wlr/util/log.h>
 #include "capture/output_capture.h"
+#include "capture/remote/desktop_size.h"
 #include "capture/rdp/rdp.h"
 #include "capture/rdp/rdp_private.h"
 #include "compositor/options.h"
@@ -28,11 +30,16 @@ int64_t rdp_now_ms(void) {
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+static int align16(int n) {
+	return (n + 15) & ~15;
+}
+
 static void resize_framebuffer(struct rdp_server *rdp, int width, int height) {
 	if (width <= 0 || height <= 0 || (width == rdp->width && height == rdp->height)) {
 		return;
 	}
-	uint8_t *fb = calloc((size_t)width * height, 4);
+	int padded_width = align16(width), padded_height = align16(height);
+	uint8_t *fb = calloc((size_t)padded_width * padded_height, 4);
 	if (!fb) {
 		wlr_log(WLR_ERROR, "RDP: out of memory for a %dx%d desktop", width, height);
 		return;
@@ -41,6 +48,9 @@ static void resize_framebuffer(struct rdp_server *rdp, int width, int height) {
 	rdp->fb = fb;
 	rdp->width = width;
 	rdp->height = height;
+	rdp->padded_width = padded_width;
+	rdp->padded_height = padded_height;
+	rdp->stride = padded_width * 4;
 	wlr_log(WLR_INFO, "RDP: the desktop is now %dx%d", width, height);
 	rdp_display_resized(rdp);
 	if (rdp->capture) {
@@ -57,7 +67,7 @@ static void handle_capture_frame(struct wl_listener *listener, void *data) {
 			frame->width, frame->height);
 	}
 	if (!output_capture_frame_copy(rdp->capture, frame, frame->damage, rdp->fb,
-			rdp->width * 4, rdp->width, rdp->height, 0, 0, false)) {
+			rdp->stride, rdp->width, rdp->height, 0, 0, false)) {
 		return;
 	}
 	pixman_region32_t damage;
@@ -138,13 +148,31 @@ void rdp_server_session_started(struct rdp_server *rdp, struct rdp_peer *peer) {
 		return;
 	}
 	/* The first client sizes the output; later ones see it as it is. */
-	if (width > 8192 || height > 8192) {
+	if (!remote_desktop_size_allowed(width, height)) {
 		return;
 	}
 	if (output_set_size(rdp->output, width, height)) {
 		wlr_log(WLR_INFO, "RDP: %s asked for %dx%d: the output follows", peer->host,
 			width, height);
 	}
+}
+
+bool rdp_server_client_resize(struct rdp_server *rdp, struct rdp_peer *peer,
+		int width, int height) {
+	if (!rdp->output || peer->view_only) {
+		return false;
+	}
+	if (width == rdp->width && height == rdp->height) {
+		return true;
+	}
+	if (!remote_desktop_size_allowed(width, height)) {
+		wlr_log(WLR_INFO, "RDP: %s asked for %dx%d: refused", peer->host, width, height);
+		return false;
+	}
+	wlr_log(WLR_INFO, "RDP: %s resizes %s to %dx%d", peer->host,
+		rdp->output->wlr_output->name, width, height);
+	/* The new size reaches every client through outputs_changed. */
+	return output_set_size(rdp->output, width, height);
 }
 
 /* One compositor, one RDP server: the control API finds it here. */
@@ -179,6 +207,8 @@ static struct rdp_server *server_create(struct server *server, bool listen) {
 		return NULL;
 	}
 	winpr_InitializeSSL(WINPR_SSL_INIT_DEFAULT);
+	/* Virtual channels through FreeRDP's own WTS API (winpr would look for FreeRDS). */
+	WTSRegisterWtsApiFunctionTable(FreeRDP_InitWtsApi());
 	if (!getenv("WLOG_LEVEL")) {
 		/* FreeRDP's own log: its errors, or everything with --debug. */
 		WLog_SetLogLevel(WLog_GetRoot(), server->options->debug ? WLOG_INFO : WLOG_ERROR);

@@ -19,6 +19,7 @@ struct account_checker {
 	const struct users_file *users;
 	char *pam_service;
 	char **pam_allowed; /* NULL-terminated, the running user first */
+	bool pam_anyone;
 	int event_fd;
 
 	pthread_mutex_t lock;
@@ -109,6 +110,9 @@ static bool pam_check(const struct account_checker *checker, const struct accoun
 }
 
 static bool pam_allowed(const struct account_checker *checker, const char *user) {
+	if (checker->pam_anyone) {
+		return true;
+	}
 	for (char **name = checker->pam_allowed; *name; name++) {
 		if (strcmp(*name, user) == 0) {
 			return true;
@@ -162,6 +166,7 @@ struct account_checker *account_checker_create(const struct account_checker_conf
 	}
 	checker->users = config->users;
 	checker->pam_service = config->pam_service ? xstrdup(config->pam_service) : NULL;
+	checker->pam_anyone = config->pam_anyone;
 	checker->pam_allowed = zalloc((size_t)(config->n_pam_allowed + 2) * sizeof(char *));
 	int n = 0;
 	struct passwd *self = getpwuid(getuid());
@@ -274,4 +279,19 @@ void account_check_cancel(struct account_check *check) {
 	pthread_mutex_lock(&checker->lock);
 	check->cancelled = true;
 	pthread_mutex_unlock(&checker->lock);
+}
+
+bool account_check_run(struct account_checker *checker, const char *user,
+		const char *password, const char *host, bool *view_only) {
+	struct account_check *check = zalloc(sizeof(*check));
+	check->checker = checker;
+	snprintf(check->user, sizeof(check->user), "%s", user);
+	snprintf(check->password, sizeof(check->password), "%s", password);
+	snprintf(check->host, sizeof(check->host), "%s", host ? host : "");
+	run_check(checker, check);
+	bool ok = check->ok;
+	*view_only = check->view_only;
+	wipe(check, sizeof(*check));
+	free(check);
+	return ok;
 }

@@ -24,6 +24,8 @@ struct account_checker_config {
 	/* Who may log in through PAM, besides the user running oriel. */
 	const char *const *pam_allowed;
 	int n_pam_allowed;
+	/* Anyone PAM lets in (oriel-gateway, whose own policy decides next). */
+	bool pam_anyone;
 };
 
 typedef void (*account_check_done_func)(void *data, bool ok, bool view_only);
@@ -42,5 +44,9 @@ struct account_check *account_check_start(struct account_checker *checker,
 	account_check_done_func done, void *data);
 /* The done function will not be called. */
 void account_check_cancel(struct account_check *check);
+
+/* The same check, on the caller's thread (which it blocks for seconds). */
+bool account_check_run(struct account_checker *checker, const char *user,
+	const char *password, const char *host, bool *view_only);
 
 #endif

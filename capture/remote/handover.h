@@ -50,7 +50,7 @@ enum handover_flags {
 	HANDOVER_TAKE_OVER = 1 << 1,
 };
 
-/* One direction of a TLS 1.3 connection's record layer. */
+/* One direction of a TLS connection's record layer. */
 struct handover_tls_direction {
 	uint8_t key[HANDOVER_KEY_MAX];
 	uint8_t iv[HANDOVER_IV_MAX];
@@ -58,10 +58,10 @@ struct handover_tls_direction {
 };
 
 struct handover_tls {
-	uint16_t version;  /* 0x0304: TLS 1.3, the only one handed over */
+	uint16_t version;  /* 0x0304: TLS 1.3; 0x0303: TLS 1.2 */
 	uint16_t cipher;   /* gnutls_cipher_algorithm_t: AES-128/256-GCM, ChaCha20-Poly1305 */
 	uint16_t key_size; /* bytes of key used */
-	uint16_t iv_size;  /* bytes of iv used */
+	uint16_t iv_size;  /* bytes of iv used: 12, or TLS 1.2 AES-GCM's 4-byte salt */
 	struct handover_tls_direction read;  /* client to server */
 	struct handover_tls_direction write; /* server to client */
 };
@@ -72,6 +72,8 @@ struct handover_message {
 	uint16_t request;  /* enum handover_request */
 	uint16_t protocol; /* enum handover_protocol */
 	uint16_t flags;    /* enum handover_flags */
+	uint16_t rfb_minor; /* VNC: the RFB 3.x version agreed on */
+	uint16_t reserved;
 	char user[64];     /* the login name, NUL-terminated */
 	char peer[128];    /* the client's numeric address, NUL-terminated */
 	struct handover_tls tls;
@@ -99,6 +101,9 @@ bool handover_message_check(const struct handover_message *message, size_t size,
  */
 bool handover_send(int sock, const struct handover_message *message, int fd,
 	int timeout_ms, struct handover_reply *reply);
+
+/* A STATUS request and its reply; false (errno) when the session does not answer. */
+bool handover_status(int sock, int timeout_ms, struct handover_reply *reply);
 
 /*
  * Receives one request: *fd is the passed socket or -1. Returns the

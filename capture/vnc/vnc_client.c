@@ -51,6 +51,7 @@ static void handle_client_gone(rfbClientPtr cl) {
 	wl_list_remove(&client->link);
 	if (client->logged_in) {
 		client->vnc->n_clients--;
+		vnc_unviewed_update(client->vnc);
 	} else {
 		client->vnc->n_logging_in--;
 	}
@@ -88,6 +89,7 @@ static void logged_in(struct vnc_client *client) {
 	client->login_deadline = NULL;
 	vnc->n_logging_in--;
 	vnc->n_clients++;
+	vnc_unviewed_update(vnc);
 	if (vnc->n_clients > vnc->options->max_clients) {
 		char why[96];
 		snprintf(why, sizeof(why), "already %d viewers (--vnc-max-clients)",
@@ -234,6 +236,7 @@ enum rfbNewClientAction vnc_client_new_hook(rfbClientPtr cl) {
 		return RFB_CLIENT_ACCEPT;
 	}
 	vnc->n_clients++;
+	vnc_unviewed_update(vnc);
 	if (admission->user[0]) {
 		wlr_log(WLR_INFO, "VNC: viewer %s logged in as \"%s\" (%s%s; %d now)", host,
 			admission->user, admission->method, cl->viewOnly ? ", view-only" : "",
@@ -245,14 +248,26 @@ enum rfbNewClientAction vnc_client_new_hook(rfbClientPtr cl) {
 	return RFB_CLIENT_ACCEPT;
 }
 
-bool vnc_client_open(struct vnc_server *vnc, int fd, gnutls_session_t tls,
+bool vnc_client_open(struct vnc_server *vnc, int fd, struct tls_stream *tls,
 		const struct vnc_admission *admission) {
+	/* The mark (or the wss request), then what the viewer sent already. */
+	const char *head = admission->authenticated ? RFB_MARK : admission->request;
+	size_t head_len = head ? strlen(head) : 0;
+	uint8_t *prefix = zalloc(head_len + admission->n_pending + 1);
+	if (head_len > 0) {
+		memcpy(prefix, head, head_len);
+	}
+	if (admission->n_pending > 0) {
+		memcpy(prefix + head_len, admission->pending, admission->n_pending);
+	}
 	struct vnc_relay_start start = {
 		.tls = tls,
 		.skip_outbound = admission->authenticated ? GREETING_LEN : 0,
-		.inbound_prefix = admission->authenticated ? RFB_MARK : admission->request,
+		.inbound_prefix = prefix,
+		.inbound_prefix_len = head_len + admission->n_pending,
 	};
 	int local_fd = vnc_backlog_open(vnc, fd, &start);
+	free(prefix);
 	if (local_fd < 0) {
 		return false;
 	}

@@ -1,96 +1,20 @@
 /* SPDX-License-Identifier: MIT */
-#include <errno.h>
-#include <fcntl.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-#include <wlr/types/wlr_data_device.h>
-#include <wlr/types/wlr_seat.h>
 #include <wlr/util/log.h>
 #include "capture/latin1.h"
+#include "capture/remote/clipboard_bridge.h"
 #include "capture/vnc/vnc_private.h"
 #include "compositor/options.h"
-#include "compositor/seat.h"
-#include "compositor/server.h"
-#include "compositor/util.h"
 
 /*
- * Clipboard both ways. Viewer cut text (UTF-8 through ExtendedClipboard
- * when the viewer has it, else Latin-1) becomes the seat selection, which
- * Xwayland's selection bridge hands to X apps too. A new seat selection
- * from the session is read (text only, up to --vnc-max-cut-text) and sent
- * to every viewer as UTF-8 with a Latin-1 fallback.
+ * Clipboard both ways, through capture/remote's clipboard bridge. Viewer
+ * cut text (UTF-8 through ExtendedClipboard when the viewer has it, else
+ * Latin-1) becomes the session's clipboard, which X apps get too. The
+ * session's new clipboard text (up to --vnc-max-cut-text) goes to every
+ * viewer as UTF-8 with a Latin-1 fallback.
  */
-
-static const char *const text_mime_types[] = {
-	"text/plain;charset=utf-8", "UTF8_STRING", "text/plain", "TEXT", "STRING",
-};
-
-struct vnc_data_source {
-	struct wlr_data_source base;
-	char *utf8;
-	size_t len;
-};
-
-struct vnc_selection_read {
-	struct vnc_server *vnc;
-	int fd;
-	struct wl_event_source *source;
-	char *data;
-	size_t len;
-	struct wl_list link;
-};
-
-static void source_send(struct wlr_data_source *wlr_source, const char *mime_type,
-		int32_t fd) {
-	struct vnc_data_source *source = (struct vnc_data_source *)wlr_source;
-	/* Small texts: a blocking write of up to max-cut-text bytes to a pipe. */
-	int flags = fcntl(fd, F_GETFL);
-	if (flags >= 0) {
-		fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
-	}
-	size_t done = 0;
-	while (done < source->len) {
-		ssize_t n = write(fd, source->utf8 + done, source->len - done);
-		if (n <= 0) {
-			if (n < 0 && errno == EINTR) {
-				continue;
-			}
-			break;
-		}
-		done += (size_t)n;
-	}
-	close(fd);
-}
-
-static void source_destroy(struct wlr_data_source *wlr_source) {
-	struct vnc_data_source *source = (struct vnc_data_source *)wlr_source;
-	free(source->utf8);
-	free(source);
-}
-
-static const struct wlr_data_source_impl source_impl = {
-	.send = source_send,
-	.destroy = source_destroy,
-};
-
-static void set_selection(struct vnc_server *vnc, char *utf8, size_t len) {
-	struct vnc_data_source *source = zalloc(sizeof(*source));
-	wlr_data_source_init(&source->base, &source_impl);
-	source->utf8 = utf8;
-	source->len = len;
-	for (size_t i = 0; i < ARRAY_LEN(text_mime_types); i++) {
-		char **p = wl_array_add(&source->base.mime_types, sizeof(*p));
-		if (p) {
-			*p = xstrdup(text_mime_types[i]);
-		}
-	}
-	struct wlr_seat *seat = vnc->server->seat->wlr_seat;
-	vnc->own_selection = &source->base;
-	wlr_seat_set_selection(seat, &source->base,
-		wl_display_next_serial(vnc->server->display));
-}
 
 /* The viewer that sent len bytes of cut text, if it may set the clipboard. */
 static struct vnc_server *cut_text_allowed(rfbClientPtr cl, int len) {
@@ -118,7 +42,8 @@ static void handle_cut_text_utf8(char *str, int len, rfbClientPtr cl) {
 	}
 	memcpy(utf8, str, (size_t)len);
 	utf8[len] = '\0';
-	set_selection(vnc, utf8, strnlen(utf8, (size_t)len));
+	clipboard_bridge_set_text(vnc->clipboard, utf8, strnlen(utf8, (size_t)len));
+	free(utf8);
 }
 
 static void handle_cut_text_latin1(char *str, int len, rfbClientPtr cl) {
@@ -131,15 +56,8 @@ static void handle_cut_text_latin1(char *str, int len, rfbClientPtr cl) {
 		return;
 	}
 	size_t o = latin1_to_utf8(str, (size_t)len, utf8);
-	set_selection(vnc, utf8, o);
-}
-
-static void read_destroy(struct vnc_selection_read *read) {
-	wl_event_source_remove(read->source);
-	close(read->fd);
-	wl_list_remove(&read->link);
-	free(read->data);
-	free(read);
+	clipboard_bridge_set_text(vnc->clipboard, utf8, o);
+	free(utf8);
 }
 
 /* Latin-1 to one viewer that lacks ExtendedClipboard. */
@@ -222,91 +140,28 @@ static void send_cut_text(struct vnc_server *vnc, const char *utf8, size_t len) 
 	free(latin1);
 }
 
-static int handle_read_fd(int fd, uint32_t mask, void *data) {
-	struct vnc_selection_read *read_state = data;
-	struct vnc_server *vnc = read_state->vnc;
-	size_t cap = (size_t)vnc->options->max_cut_text;
-	char buf[4096];
-	ssize_t n = read(fd, buf, sizeof(buf));
-	if (n < 0 && (errno == EAGAIN || errno == EINTR)) {
-		return 0;
-	}
-	if (n > 0) {
-		if (read_state->len + (size_t)n > cap) {
-			wlr_log(WLR_INFO, "VNC: the selection is larger than %zu bytes; "
-				"not sent to viewers", cap);
-			read_destroy(read_state);
-			return 0;
-		}
-		char *grown = realloc(read_state->data, read_state->len + (size_t)n);
-		if (!grown) {
-			read_destroy(read_state);
-			return 0;
-		}
-		read_state->data = grown;
-		memcpy(read_state->data + read_state->len, buf, (size_t)n);
-		read_state->len += (size_t)n;
-		return 0;
-	}
-	if (read_state->len > 0) {
-		send_cut_text(vnc, read_state->data, read_state->len);
-	}
-	read_destroy(read_state);
-	return 0;
+static bool bridge_wanted(void *data) {
+	struct vnc_server *vnc = data;
+	return vnc->n_clients > 0;
 }
 
-static void handle_selection(struct wl_listener *listener, void *data) {
-	struct vnc_server *vnc = wl_container_of(listener, vnc, selection);
-	struct wlr_seat *seat = vnc->server->seat->wlr_seat;
-	struct wlr_data_source *source = seat->selection_source;
-	if (!source || source == vnc->own_selection) {
-		if (!source) {
-			vnc->own_selection = NULL;
-		}
-		return;
-	}
-	vnc->own_selection = NULL;
-	if (vnc->n_clients == 0) {
-		return;
-	}
-	const char *mime = NULL;
-	for (size_t i = 0; i < ARRAY_LEN(text_mime_types) && !mime; i++) {
-		char **p;
-		wl_array_for_each(p, &source->mime_types) {
-			if (strcmp(*p, text_mime_types[i]) == 0) {
-				mime = text_mime_types[i];
-				break;
-			}
-		}
-	}
-	if (!mime) {
-		return;
-	}
-	int fds[2];
-	if (pipe2(fds, O_CLOEXEC | O_NONBLOCK) < 0) {
-		return;
-	}
-	struct vnc_selection_read *read_state = zalloc(sizeof(*read_state));
-	read_state->vnc = vnc;
-	read_state->fd = fds[0];
-	read_state->source = wl_event_loop_add_fd(vnc->server->loop, fds[0],
-		WL_EVENT_READABLE, handle_read_fd, read_state);
-	wl_list_insert(&vnc->selection_reads, &read_state->link);
-	wlr_data_source_send(source, mime, fds[1]);
+static void bridge_text(void *data, const char *utf8, size_t len) {
+	send_cut_text(data, utf8, len);
 }
+
+static const struct clipboard_bridge_impl bridge_impl = {
+	.wanted = bridge_wanted,
+	.text = bridge_text,
+};
 
 void vnc_clipboard_init(struct vnc_server *vnc) {
 	vnc->screen->setXCutText = handle_cut_text_latin1;
 	vnc->screen->setXCutTextUTF8 = handle_cut_text_utf8;
-	vnc->selection.notify = handle_selection;
-	wl_signal_add(&vnc->server->seat->wlr_seat->events.set_selection, &vnc->selection);
+	vnc->clipboard = clipboard_bridge_create(vnc->server,
+		(size_t)vnc->options->max_cut_text, &bridge_impl, vnc);
 }
 
 void vnc_clipboard_finish(struct vnc_server *vnc) {
-	wl_list_remove(&vnc->selection.link);
-	struct vnc_selection_read *read_state, *tmp;
-	wl_list_for_each_safe(read_state, tmp, &vnc->selection_reads, link) {
-		read_destroy(read_state);
-	}
-	vnc->own_selection = NULL;
+	clipboard_bridge_destroy(vnc->clipboard);
+	vnc->clipboard = NULL;
 }

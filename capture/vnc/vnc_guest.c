@@ -71,13 +71,11 @@ void vnc_guest_drop(struct vnc_guest *guest, const char *why) {
 	guest_free(guest, true);
 }
 
-void vnc_guest_admit(struct vnc_guest *guest, gnutls_session_t tls,
+void vnc_guest_admit(struct vnc_guest *guest, struct tls_stream *tls,
 		const struct vnc_admission *admission) {
 	struct vnc_server *vnc = guest->vnc;
 	if (vnc->n_clients >= vnc->options->max_clients) {
-		if (tls) {
-			gnutls_deinit(tls);
-		}
+		tls_stream_destroy(tls);
 		char why[96];
 		snprintf(why, sizeof(why), "already %d viewers (--vnc-max-clients)",
 			vnc->n_clients);

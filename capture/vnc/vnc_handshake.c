@@ -150,7 +150,7 @@ static void admit(struct vnc_handshake *hs) {
 			"(--vnc-insecure): anyone on the way can read and take over the session",
 			guest->host);
 	}
-	gnutls_session_t tls = hs->tls;
+	struct tls_stream *tls = hs->tls ? tls_stream_from_session(hs->tls) : NULL;
 	hs->tls = NULL; /* the relay's now */
 	guest->handshake = NULL;
 	vnc_handshake_destroy(hs);
@@ -220,7 +220,7 @@ static void read_request(struct vnc_handshake *hs) {
 		vnc_guest_drop(guest, "not a WebSocket request over TLS");
 		return;
 	}
-	gnutls_session_t tls = hs->tls;
+	struct tls_stream *tls = hs->tls ? tls_stream_from_session(hs->tls) : NULL;
 	hs->tls = NULL; /* the relay's now */
 	guest->handshake = NULL;
 	struct vnc_admission admission = { .request = xstrdup(hs->request) };

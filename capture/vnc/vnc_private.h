@@ -16,6 +16,7 @@
 #include <wayland-server-core.h>
 #include "capture/remote/auth_throttle.h"
 #include "capture/remote/tls_identity.h"
+#include "capture/remote/tls_stream.h"
 #include "capture/remote/users_file.h"
 
 struct output;
@@ -26,6 +27,7 @@ struct server;
 struct options_vnc;
 struct account_checker;
 struct vnc_handshake;
+struct clipboard_bridge;
 
 /* How a viewer that oriel authenticated itself comes to libvncserver. */
 struct vnc_admission {
@@ -36,6 +38,9 @@ struct vnc_admission {
 	const char *method; /* "None", "VncAuth", "X509Plain", ... */
 	/* What the viewer sent already, for libvncserver (a wss request). */
 	char *request;
+	/* After oriel's handshake: what the viewer sent already (its ClientInit). */
+	const uint8_t *pending;
+	size_t n_pending;
 };
 
 struct vnc_server {
@@ -92,10 +97,8 @@ struct vnc_server {
 	/* TLS for VeNCrypt and wss; NULL-free once loaded (vnc_auth.c). */
 	struct tls_identity tls;
 
-	/* Clipboard */
-	struct wlr_data_source *own_selection; /* ours, from a viewer */
-	struct wl_listener selection;
-	struct wl_list selection_reads; /* vnc_selection_read.link */
+	/* Clipboard (vnc_clipboard.c, through capture/remote's bridge) */
+	struct clipboard_bridge *clipboard;
 
 	/* Cursor plane (vnc_cursor.c): the source whose cursor is shown */
 	struct vnc_source *cursor_source;
@@ -108,6 +111,8 @@ struct vnc_server {
 	struct vnc_relay *handoff;
 	char handoff_host[1025]; /* NI_MAXHOST */
 	struct vnc_admission handoff_admission;
+	struct vnc_handover *handover; /* NULL: no --handover-socket */
+	struct wl_event_source *unviewed_timer; /* --exit-without-clients */
 };
 
 /* One served output: its capture, and where it sits in the framebuffer. */
@@ -215,7 +220,7 @@ void vnc_guest_drop(struct vnc_guest *guest, const char *why);
  * The guest is in: its socket (with tls, the session over it, both taken
  * over) goes to libvncserver as a viewer. The guest is freed.
  */
-void vnc_guest_admit(struct vnc_guest *guest, gnutls_session_t tls,
+void vnc_guest_admit(struct vnc_guest *guest, struct tls_stream *tls,
 	const struct vnc_admission *admission);
 void vnc_guests_finish(struct vnc_server *vnc);
 /* Whether buf starts an HTTP request (GET or HEAD). */
@@ -241,7 +246,7 @@ void vnc_handshake_destroy(struct vnc_handshake *handshake);
 
 /* vnc_client.c: a viewer's life in libvncserver. */
 /* Hands a socket to libvncserver; false if it refused it. */
-bool vnc_client_open(struct vnc_server *vnc, int fd, gnutls_session_t tls,
+bool vnc_client_open(struct vnc_server *vnc, int fd, struct tls_stream *tls,
 	const struct vnc_admission *admission);
 enum rfbNewClientAction vnc_client_new_hook(rfbClientPtr cl);
 /* The person at the viewer did something: its idle timeout starts again. */
@@ -254,6 +259,15 @@ int vnc_clients_logging_in(struct vnc_server *vnc, const char *host,
 	struct vnc_client **oldest);
 /* Closes a viewer, saying why in the log. */
 void vnc_client_drop(struct vnc_client *client, const char *why);
+
+/* vnc_handover.c: viewers that oriel-gateway logged in (--handover-socket). */
+bool vnc_handover_init(struct vnc_server *vnc, const char *path);
+void vnc_handover_finish(struct vnc_server *vnc);
+
+/* vnc_unviewed.c: --exit-without-clients. Update whenever n_clients changes. */
+void vnc_unviewed_init(struct vnc_server *vnc);
+void vnc_unviewed_update(struct vnc_server *vnc);
+void vnc_unviewed_finish(struct vnc_server *vnc);
 
 /* vnc_http.c: serves static files (noVNC) on the VNC port. */
 void vnc_http_start(struct vnc_server *vnc, int fd);

@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
-#include <gnutls/gnutls.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <linux/sockios.h>
@@ -17,6 +16,7 @@
 #include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
+#include "capture/remote/tls_stream.h"
 #include "capture/vnc/vnc_relay.h"
 
 /* Bytes from the viewer are passed on in pieces of this size. */
@@ -51,8 +51,7 @@ struct vnc_relay {
 	 * the queue (splicing cannot encrypt), and only this thread uses the
 	 * session once the relay runs.
 	 */
-	gnutls_session_t tls;
-	bool tls_retry;         /* the last record send must be retried */
+	struct tls_stream *tls;
 	size_t skip_outbound;   /* libvncserver's first bytes, not for the viewer */
 	int drained_fd;         /* eventfd */
 	atomic_int refs;        /* the relay thread and the caller */
@@ -109,9 +108,7 @@ static void relay_unref(struct vnc_relay *relay) {
 		return;
 	}
 	close(relay->drained_fd);
-	if (relay->tls) {
-		gnutls_deinit(relay->tls);
-	}
+	tls_stream_destroy(relay->tls);
 	pthread_mutex_destroy(&relay->lock);
 	free(relay->handoff);
 	free(relay->queue);
@@ -347,17 +344,13 @@ static void adopt_handoff(struct vnc_relay *relay) {
  * socket did not take is sent again first, as GnuTLS asks.
  */
 static ssize_t tls_send(struct vnc_relay *relay) {
-	ssize_t n = relay->tls_retry ? gnutls_record_send(relay->tls, NULL, 0) :
-		gnutls_record_send(relay->tls, relay->queue + relay->queue_start,
-			in_queue(relay) < 16384 ? in_queue(relay) : 16384);
-	relay->tls_retry = n == GNUTLS_E_AGAIN || n == GNUTLS_E_INTERRUPTED;
+	/* A retry pending keeps the bytes where they are: the queue does not shrink. */
+	ssize_t n = tls_stream_send(relay->tls, relay->queue + relay->queue_start,
+		in_queue(relay) < 16384 ? in_queue(relay) : 16384);
 	if (n > 0) {
 		relay->queue_start += (size_t)n;
-		return n;
 	}
-	/* A retry pending keeps the bytes where they are: the queue does not shrink. */
-	errno = relay->tls_retry ? EAGAIN : EPIPE;
-	return -1;
+	return n;
 }
 
 /* The viewer's bytes, decrypted when TLS; like recv(). */
@@ -365,12 +358,7 @@ static ssize_t peer_recv(struct vnc_relay *relay, void *buf, size_t len) {
 	if (!relay->tls) {
 		return recv(relay->peer.fd, buf, len, MSG_DONTWAIT);
 	}
-	ssize_t n = gnutls_record_recv(relay->tls, buf, len);
-	if (n >= 0) {
-		return n;
-	}
-	errno = n == GNUTLS_E_AGAIN || n == GNUTLS_E_INTERRUPTED ? EAGAIN : ECONNRESET;
-	return -1;
+	return tls_stream_recv(relay->tls, buf, len);
 }
 
 /* The queue, then the pipe → the viewer. False when it takes nothing more now. */
@@ -627,14 +615,12 @@ static bool add_end(struct vnc_relays *relays, struct relay_end *end) {
 
 struct vnc_relay *vnc_relay_open(struct vnc_relays *relays, int peer_fd,
 		const struct vnc_relay_start *start, size_t max_queued, int *local_fd) {
-	gnutls_session_t tls = start ? start->tls : NULL;
+	struct tls_stream *tls = start ? start->tls : NULL;
 	int pair[2];
 	struct vnc_relay *relay = calloc(1, sizeof(*relay));
 	if (!relay || socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0,
 			pair) < 0) {
-		if (tls) {
-			gnutls_deinit(tls);
-		}
+		tls_stream_destroy(tls);
 		close(peer_fd);
 		free(relay);
 		return NULL;
@@ -642,9 +628,9 @@ struct vnc_relay *vnc_relay_open(struct vnc_relays *relays, int peer_fd,
 	relay->relays = relays;
 	relay->tls = tls;
 	/* The prefix is there before libvncserver looks, whenever the thread runs. */
-	const char *prefix = start ? start->inbound_prefix : NULL;
-	bool prefixed = !prefix || send(pair[1], prefix, strlen(prefix),
-		MSG_NOSIGNAL | MSG_DONTWAIT) == (ssize_t)strlen(prefix);
+	size_t prefix_len = start ? start->inbound_prefix_len : 0;
+	bool prefixed = prefix_len == 0 || send(pair[1], start->inbound_prefix, prefix_len,
+		MSG_NOSIGNAL | MSG_DONTWAIT) == (ssize_t)prefix_len;
 	relay->skip_outbound = start ? start->skip_outbound : 0;
 	/*
 	 * Room for a whole framebuffer update, so libvncserver writes it at
@@ -701,15 +687,13 @@ struct vnc_relay *vnc_relay_open(struct vnc_relays *relays, int peer_fd,
 		if (relay->drained_fd >= 0) {
 			close(relay->drained_fd);
 		}
-		if (tls) {
-			gnutls_deinit(tls);
-		}
+		tls_stream_destroy(tls);
 		free(relay);
 		return NULL;
 	}
 	*local_fd = pair[0];
 	if (tls) {
-		/* GnuTLS may hold the viewer's first bytes already: look at once. */
+		/* TLS may hold the viewer's first bytes already: look at once. */
 		uint64_t one = 1;
 		if (write(relay->kick.fd, &one, sizeof(one)) < 0) {
 			/* A fresh eventfd takes it. */

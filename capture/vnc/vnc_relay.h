@@ -24,10 +24,10 @@
  * Pure: no wlroots, so unit tests link it directly.
  */
 
-#include <gnutls/gnutls.h>
 #include <stdbool.h>
 #include <stddef.h>
 
+struct tls_stream;
 struct vnc_relays;
 struct vnc_relay;
 
@@ -38,12 +38,13 @@ void vnc_relays_destroy(struct vnc_relays *relays);
 
 /* How a relay starts. */
 struct vnc_relay_start {
-	/* TLS toward the viewer: a session whose handshake is done, taken over. */
-	gnutls_session_t tls;
+	/* TLS toward the viewer, whose handshake is done, taken over; or NULL. */
+	struct tls_stream *tls;
 	/* libvncserver's first bytes, dropped (its greeting, after oriel's handshake). */
 	size_t skip_outbound;
-	/* Bytes given to libvncserver before the viewer's (NUL-terminated). */
-	const char *inbound_prefix;
+	/* Bytes given to libvncserver before the viewer's. */
+	const void *inbound_prefix;
+	size_t inbound_prefix_len;
 };
 
 /*

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include <wlr/types/wlr_output.h>
 #include <wlr/util/log.h>
+#include "capture/remote/desktop_size.h"
 #include "capture/vnc/vnc_private.h"
 #include "compositor/headless_backend.h"
 #include "compositor/output.h"
@@ -12,8 +13,6 @@
  * the same path a server-side resize (orielctl output-size) takes.
  */
 
-#define MAX_SIZE 8192
-
 static int handle_set_desktop_size(int width, int height, int n_screens,
 		struct rfbExtDesktopScreen *screens, rfbClientPtr cl) {
 	struct vnc_client *client = cl->clientData;
@@ -24,7 +23,7 @@ static int handle_set_desktop_size(int width, int height, int n_screens,
 	if (!vnc->output || !headless_output_is(vnc->output->wlr_output)) {
 		return rfbExtDesktopSize_ResizeProhibited;
 	}
-	if (width < 1 || height < 1 || width > MAX_SIZE || height > MAX_SIZE) {
+	if (!remote_desktop_size_allowed(width, height)) {
 		return rfbExtDesktopSize_InvalidScreenLayout;
 	}
 	if (width == vnc->width && height == vnc->height) {

@@ -376,7 +376,7 @@ static struct vnc_server *server_create(struct server *server, bool listen);
 
 struct vnc_server *vnc_server_create(struct server *server) {
 	const struct options_vnc *options = &server->options->vnc;
-	if (options->n_listen + options->n_unix == 0) {
+	if (options->n_listen + options->n_unix == 0 && !options->handover_socket) {
 		return NULL;
 	}
 	return server_create(server, true);
@@ -404,7 +404,6 @@ static struct vnc_server *server_create(struct server *server, bool listen) {
 	wl_list_init(&vnc->guests);
 	wl_list_init(&vnc->http_conns);
 	wl_list_init(&vnc->clients);
-	wl_list_init(&vnc->selection_reads);
 	wl_list_init(&vnc->sources);
 	vnc->layout = options->output && strcmp(options->output, "layout") == 0;
 
@@ -474,10 +473,12 @@ static struct vnc_server *server_create(struct server *server, bool listen) {
 	the_vnc = vnc;
 	if (!listen) {
 		vnc_listen_init_http(vnc); /* listeners come from the control API */
-	} else if (!vnc_listen_init(vnc)) {
+	} else if (!vnc_listen_init(vnc) || (options->handover_socket &&
+			!vnc_handover_init(vnc, options->handover_socket))) {
 		vnc_server_destroy(vnc);
 		return NULL;
 	}
+	vnc_unviewed_init(vnc);
 	if (vnc->layout) {
 		wlr_log(WLR_INFO, "VNC: serving the layout of %d output(s) (%dx%d at %d,%d)",
 			wl_list_length(&vnc->sources), vnc->width, vnc->height,
@@ -542,6 +543,8 @@ void vnc_server_destroy(struct vnc_server *vnc) {
 	if (the_vnc == vnc) {
 		the_vnc = NULL;
 	}
+	vnc_unviewed_finish(vnc);
+	vnc_handover_finish(vnc);
 	vnc_listen_finish(vnc);
 	vnc_http_finish(vnc);
 	/* Disconnects every viewer; our clientGoneHook frees each vnc_client. */

@@ -1388,6 +1388,18 @@ class Session:
             return True
         return self.wait_for(focused, what=what)
 
+    def wait_written(self, proc, out, who="xterm"):
+        """The text proc (a client of this session, such as an xterm whose
+        shell writes what it reads) wrote to the file out, once it is there."""
+        def written():
+            if not out.exists():
+                if not proc.alive():
+                    raise TestFailure("%s exited (%s) without writing %s"
+                                      % (who, proc.proc.returncode, out))
+                raise NotYet("%s not written yet" % out)
+            return out.read_text(encoding="utf-8", errors="replace")
+        return self.wait_for(written, what="%s to write the typed line" % who)
+
     def wait_x_window(self, cls, timeout=DEFAULT_TIMEOUT):
         def found():
             ids = self.x_search(cls=cls)

@@ -250,6 +250,41 @@ class XFreeRDP:
                 self.proc.wait()
 
 
+def wait_shows_colour(session, xvfb, client, colour, pos, size, tolerance=12):
+    """Wait until client's window shows colour over size at pos (desktop
+    coordinates), and not just above and left of it; returns the screen."""
+    def shown():
+        x, y, w, h, _ = client.window()
+        img = xvfb.screen()
+        rect = (x + pos[0], y + pos[1], size[0], size[1])
+        n = img.count_colour(rect, colour, tolerance=tolerance)
+        if n < size[0] * size[1] * 0.98:
+            raise NotYet("%d of %d pixels of the window are #%s; they are %s" % (
+                n, size[0] * size[1], harness.colour_hex(colour), img.describe(rect)))
+        outside = (x + pos[0] - 20, y + pos[1] - 20, 10, 10)
+        if img.count_colour(outside, colour, tolerance=12) != 0:
+            raise NotYet("outside the window has its colour: %s" % img.describe(outside))
+        return img
+    return session.wait_for(shown, what="xfreerdp to show #%s at %s" % (
+        harness.colour_hex(colour), tuple(pos)))
+
+
+def wait_settled(session, client, quiet=1.0):
+    """Wait until the RdpClient decoded no paint for quiet seconds: through
+    the graphics pipeline, lossy frames are refined losslessly once still,
+    after what changed has shown."""
+    state = {"mark": client.mark(), "since": time.monotonic()}
+
+    def settled():
+        if client.lines_since(state["mark"], "frame"):
+            state["mark"] = client.mark()
+            state["since"] = time.monotonic()
+        if time.monotonic() - state["since"] < quiet:
+            raise NotYet("paints still come")
+        return True
+    session.wait_for(settled, what="the client's paints to settle")
+
+
 @contextlib.contextmanager
 def client_in_xvfb(session, port, user, password, extra=(), keymap=None, **kwargs):
     """An Xvfb of its own (with an xkb layout, if given) and xfreerdp in it,
@@ -267,6 +302,60 @@ def client_in_xvfb(session, port, user, password, extra=(), keymap=None, **kwarg
         if client:
             client.close()
         xvfb.close()
+
+
+def shows_window(session, xvfb, client, win, what="xfreerdp to show the window"):
+    """Waits until xfreerdp's window shows a light window (an xterm with a
+    white background) where win is in the session; returns xfreerdp's
+    (x, y, width, height, wid) in the Xvfb."""
+    cx = win["x"] + win["width"] // 2
+    cy = win["y"] + win["height"] // 2
+
+    def shown():
+        x, y, w, h, wid = client.window()
+        px = xvfb.screen().pixel(x + cx, y + cy)
+        if min(px) < 200:
+            raise NotYet("xfreerdp shows #%s where the window is" % harness.colour_hex(px))
+        return x, y, w, h, wid
+    return session.wait_for(shown, what=what)
+
+
+def click_through(session, xvfb, client, win, what="the window to be focused "
+                  "after a click through RDP"):
+    """Clicks, in the Xvfb, into xfreerdp's window where it shows win (a
+    light window in the session) and waits for the session to focus it;
+    returns xfreerdp's window id in the Xvfb."""
+    x, y, _, _, wid = shows_window(session, xvfb, client, win)
+    xvfb.xdotool("windowfocus", "--sync", wid)
+    xvfb.xdotool("mousemove", "--sync", x + win["x"] + win["width"] // 2,
+                 y + win["y"] + win["height"] // 2)
+    xvfb.xdotool("click", "1")
+    session.wait_window(id=win["id"], where=lambda w: w["focused"], what=what)
+    return wid
+
+
+def xvfb_tool(xvfb, argv, input=None, check=True):
+    """A short-lived command on the client's Xvfb (e.g. xclip)."""
+    r = subprocess.run([str(a) for a in argv], env=xvfb.env(), capture_output=True,
+                       input=input, timeout=harness.T(15))
+    if check:
+        expect(r.returncode == 0, "%s failed: %s" % (
+            " ".join(map(str, argv)), r.stderr.decode(errors="replace")))
+    return r
+
+
+def line_xterm(session, geometry="80x10+40+60", title="rdp typing"):
+    """An xterm in the session whose shell reads one line and writes it to a
+    file: returns (xterm, its window, the file)."""
+    import shlex
+    out = session.tmp / ("typed-%s.txt" % title.replace(" ", "-"))
+    q = shlex.quote(str(out))
+    script = 'read l; printf "%%s\\n" "$l" > %s.tmp && mv %s.tmp %s' % (q, q, q)
+    xterm = session.spawn_x([harness.tool("xterm"), "-u8", "-bg", "white", "-fg", "black",
+                             "-geometry", geometry, "-title", title, "-e", "sh", "-c", script])
+    win = session.wait_window(app_id="XTerm", kind="x11", title=title,
+                              where=lambda w: w["width"] > 0 and w["height"] > 0)
+    return xterm, win, out
 
 
 # ---------------------------------------------------------------------------

@@ -9,13 +9,34 @@ import json
 import os
 import re
 import signal
+import socket
 import subprocess
 import threading
 from pathlib import Path
 
 import harness
 import vnc
-from harness import NotYet, T, TestFailure, expect, tool, wait_for
+from harness import NotYet, T, TestFailure, expect, expect_eq, tool, wait_for
+
+
+def rdp_negotiation(port):
+    """An RDP client's first message (X.224 Connection Request asking for
+    TLS); the server's choice of security protocol, from its Confirm."""
+    neg_req = bytes([0x01, 0, 8, 0]) + (1).to_bytes(4, "little")  # PROTOCOL_SSL
+    x224 = bytes([6 + len(neg_req), 0xE0, 0, 0, 0, 0, 0]) + neg_req
+    tpkt = bytes([3, 0]) + (4 + len(x224)).to_bytes(2, "big") + x224
+    with socket.create_connection(("127.0.0.1", port), T(5)) as s:
+        s.settimeout(T(5))
+        s.sendall(tpkt)
+        reply = b""
+        while len(reply) < 19:
+            chunk = s.recv(64)
+            if not chunk:
+                break
+            reply += chunk
+    expect(len(reply) >= 19 and reply[0] == 3 and reply[5] == 0xD0 and reply[11] == 2,
+           "an X.224 Connection Confirm with a negotiation response: %r" % reply)
+    return int.from_bytes(reply[15:19], "little")
 
 
 def read_env(path):
@@ -47,7 +68,9 @@ def main():
     build = os.environ.get("ORIEL_BUILD_DIR") or str(harness.REPO / "build")
     env = {k: v for k, v in os.environ.items() if k not in (
         "WAYLAND_DISPLAY", "DISPLAY", "DBUS_SESSION_BUS_ADDRESS", "XDG_RUNTIME_DIR")}
-    env.update({"BUILD_DIR": build, "VNC_PORT": str(vnc.free_port())})
+    rdp_port = vnc.free_port()
+    env.update({"BUILD_DIR": build, "VNC_PORT": str(vnc.free_port()),
+                "RDP_PORT": str(rdp_port)})
     demo = subprocess.Popen([str(harness.REPO / "tools" / "demo")], env=env,
                             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, start_new_session=True)
@@ -67,6 +90,9 @@ def main():
                 raise NotYet("the demo has not printed its instructions")
             return re.search(r"^\s*\. (/tmp/oriel-demo\.\w+)/env$", text, re.M)
         state = Path(wait_for(ready, 120, "tools/demo to come up").group(1))
+        expect("RDP:          127.0.0.1:%d" % rdp_port in "".join(lines),
+               "the demo names its RDP address")
+        expect_eq(rdp_negotiation(rdp_port), 1, "the demo's RDP server picks TLS")
         session_env = dict(os.environ)
         session_env.update(read_env(state / "env"))
 

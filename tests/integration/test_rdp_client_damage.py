@@ -12,7 +12,8 @@ prints the rectangles of every paint it decodes. Once it shows the window:
 - then, with nothing changing, over a few seconds it gets no paint and no
   byte.
 This runs with classic bitmaps and with the graphics pipeline asked for
-(AVC420), whichever the server serves.
+(AVC420), whichever the server serves; the toggle comes once the first
+frames settled (the pipeline refines lossy frames losslessly once still).
 """
 import os
 import signal
@@ -75,6 +76,7 @@ def main():
                 tolerance = 0 if gfx == "off" else 16
                 client.wait_colour((POS[0] + 200, POS[1] + 200, 100, 100), COLOUR,
                                    tolerance=tolerance, what="the window")
+                rdp.wait_settled(s, client)
                 shown = COLOUR if shown == PATCH_COLOUR else PATCH_COLOUR
                 rects, cost = toggle(s, client, colour, patch, shown, tolerance, gfx)
                 harness.log("--gfx %s (codecs %s): the 16x16 patch came as %s, %d bytes" % (

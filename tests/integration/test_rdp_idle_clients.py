@@ -3,8 +3,9 @@
 """Two RDP clients on an idle session cost oriel nothing (issue test 8).
 
 Two oriel-test-rdpclient clients (one with classic bitmaps, one asking for
-the graphics pipeline) are logged on and have decoded the static colour
-window. Then, over a 10 s window, oriel's CPU time (utime + stime of all
+the graphics pipeline) are logged on, have decoded the static colour
+window and got nothing more for a second (the pipeline's lossless
+refinement of its first frames has come). Then, over a 10 s window, oriel's CPU time (utime + stime of all
 its threads, /proc/PID/stat) stays under 1 % of a core, and neither client
 decodes a paint or receives a byte.
 """
@@ -39,6 +40,7 @@ def main():
             for c in clients:
                 c.wait_connected()
                 c.wait_colour(window, COLOUR, tolerance=16, what="the colour window")
+                rdp.wait_settled(s, c)
             before = [c.stats() for c in clients]
             marks = [c.mark() for c in clients]
             cpu, wakeups = harness.idle_cost(s.oriel.pid, WINDOW)

@@ -17,14 +17,13 @@ types '@' as AltGr+Q, '|' as AltGr+<, and 'ä' and '€' (AltGr+E) as de
 keys; the scancodes of those keys give the same characters in the
 session.
 """
-import shlex
 import tempfile
 from pathlib import Path
 
 import harness
 import rdp
 import vnc
-from harness import NotYet, Session, TestFailure, expect_eq, tool
+from harness import Session, expect_eq
 
 PASSWORD = "typist-Pass-5521"
 TYPED = {"us": "hello World@|", "de": "hello World@|\u00e4\u20ac"}
@@ -45,55 +44,22 @@ def typing(layout):
         config.write_text("[keyboard]\nlayout = %s\n\n[rdp]\nlisten = %s:%d\nusers = %s\n"
                           % (layout, rdp.LOCALHOST, port, users))
         with Session(outputs=["1024x768"], config=config) as s:
-            out = s.tmp / "typed.txt"
-            script = 'read l; printf "%%s\\n" "$l" > %s.tmp && mv %s.tmp %s' % (
-                shlex.quote(str(out)), shlex.quote(str(out)), shlex.quote(str(out)))
-            xterm = s.spawn_x([tool("xterm"), "-u8", "-bg", "white", "-fg", "black",
-                               "-geometry", "80x10+40+60", "-title", "rdp keyboard",
-                               "-e", "sh", "-c", script])
-            win = s.wait_window(app_id="XTerm", kind="x11",
-                                where=lambda w: w["width"] > 0 and w["height"] > 0)
+            xterm, win, out = rdp.line_xterm(s, title="rdp keyboard")
             rdp.wait_listening(s, port)
             s.park_pointer()
             keymap = None if layout == "us" else layout
             with rdp.client_in_xvfb(s, port, "typist", PASSWORD, ["/size:1024x768"],
                                     keymap=keymap) as (xvfb, client):
-                cx = win["x"] + win["width"] // 2
-                cy = win["y"] + win["height"] // 2
-
-                def shows_xterm():
-                    x, y, w, h, wid = client.window()
-                    px = xvfb.screen().pixel(x + cx, y + cy)
-                    if min(px) < 200:
-                        raise NotYet("xfreerdp shows #%s where the xterm is" %
-                                     harness.colour_hex(px))
-                    return x, y, wid
-                x, y, wid = s.wait_for(shows_xterm, what="xfreerdp to show the xterm")
-                xvfb.xdotool("windowfocus", "--sync", wid)
-                xvfb.xdotool("mousemove", "--sync", x + cx, y + cy)
-                xvfb.xdotool("click", "1")
-                s.wait_window(id=win["id"], where=lambda w: w["focused"],
-                              what="xterm to be focused after the click through RDP")
-                xwid = s.wait_x_window("XTerm")
-
-                s.wait_x_focus(xwid)
+                rdp.click_through(s, xvfb, client, win, what="xterm to be focused "
+                                  "after the click through RDP")
+                s.wait_x_focus(s.wait_x_window("XTerm"))
 
                 xvfb.xdotool("type", "--delay", "40", "hello ")
                 xvfb.xdotool("keydown", "shift", "key", "w", "keyup", "shift")
                 xvfb.xdotool("type", "--delay", "40", TYPED[layout][7:])
                 xvfb.xdotool("key", "Return")
-
-                def written():
-                    if not out.exists():
-                        if not xterm.alive():
-                            raise TestFailure("xterm exited (%s) without writing %s"
-                                              % (xterm.proc.returncode, out))
-                        raise NotYet("%s not written yet" % out)
-                    return out.read_text(encoding="utf-8", errors="replace")
-                got = s.wait_for(written, what="xterm's shell to read the typed line")
-                expect_eq(got, TYPED[layout] + "\n", "line typed through xfreerdp into "
-                          "xterm under %s" % layout)
-
+                expect_eq(s.wait_written(xterm, out), TYPED[layout] + "\n",
+                          "line typed through xfreerdp into xterm under %s" % layout)
 
 if __name__ == "__main__":
     harness.run(main)

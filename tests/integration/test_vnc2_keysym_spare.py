@@ -19,7 +19,7 @@ from pathlib import Path
 
 import harness
 import vnc
-from harness import NotYet, Session, T, TestFailure, tool
+from harness import Session, T, tool
 
 
 def xterm_reading(s, out, title, geometry):
@@ -37,17 +37,6 @@ def focus(s, v, win):
     s.wait_window(id=win["id"], where=lambda w: w["focused"],
                   what="xterm %s to be focused" % win["id"])
     time.sleep(T(0.3))
-
-
-def wait_written(s, xterm, out):
-    def written():
-        if not out.exists():
-            if not xterm.alive():
-                raise TestFailure("xterm exited (%s) without writing %s"
-                                  % (xterm.proc.returncode, out))
-            raise NotYet("%s not written yet" % out)
-        return out.read_text(encoding="utf-8", errors="replace")
-    return s.wait_for(written, what="xterm's shell to read the typed line")
 
 
 def main():
@@ -70,7 +59,7 @@ def main():
             v.keysym("EuroSign", "up")
             v.type("b")
             v.keysym("Return")
-            got = wait_written(s, xterm1, out1)
+            got = s.wait_written(xterm1, out1)
             harness.expect_eq(got, "a\u00e9\u20acb\n",
                               "eacute and EuroSign typed under a us layout")
 
@@ -83,7 +72,7 @@ def main():
             v.type("xy")
             v.keysym("EuroSign")
             v.keysym("Return")
-            got = wait_written(s, xterm2, out2)
+            got = s.wait_written(xterm2, out2)
             harness.expect_eq(got, "xy\u20ac\n",
                               "letters and EuroSign after the keymap was restored")
 

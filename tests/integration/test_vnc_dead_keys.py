@@ -23,7 +23,7 @@ from pathlib import Path
 
 import harness
 import vnc
-from harness import NotYet, Session, T, TestFailure, tool
+from harness import NotYet, Session, tool
 
 EXPECTED = "x\u00e9\u00f4\u00e4\u00e0\u00e9y"
 
@@ -43,17 +43,6 @@ def type_dead_keys(v):
     v.type("a")
     v.keysym("eacute")
     v.type("y")
-
-
-def wait_written(s, proc, out, what):
-    def written():
-        if not out.exists():
-            if not proc.alive():
-                raise TestFailure("%s exited (%s) without writing %s"
-                                  % (what, proc.proc.returncode, out))
-            raise NotYet("%s not written yet" % out)
-        return out.read_text(encoding="utf-8", errors="replace")
-    return s.wait_for(written, what="%s to write the typed line" % what)
 
 
 def focus(s, v, win):
@@ -82,7 +71,7 @@ def into_xterm(s, v, layout):
     s.wait_for(x_focus, what="X input focus on xterm")
     type_dead_keys(v)
     v.keysym("Return")
-    got = wait_written(s, xterm, out, "xterm")
+    got = s.wait_written(xterm, out, "xterm")
     harness.expect_eq(got, EXPECTED + "\n",
                       "dead keys typed into xterm with layout %s" % layout)
     xterm.kill()
@@ -101,7 +90,7 @@ def into_weston_terminal(s, v, layout):
     type_dead_keys(v)
     v.type("' > %s" % out)
     v.keysym("Return")
-    got = wait_written(s, term, out, "weston-terminal")
+    got = s.wait_written(term, out, "weston-terminal")
     harness.expect_eq(got, EXPECTED + "\n",
                       "dead keys typed into weston-terminal with layout %s" % layout)
     term.kill()

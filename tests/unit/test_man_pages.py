@@ -238,12 +238,38 @@ def check_config(args, root):
     print("oriel.ini: %d keys" % len(table))
 
 
+def check_gateway(args, root):
+    """oriel-gateway: --help and the getopt table against oriel-gateway.8, and
+    the keys of gateway.ini's parser table against its CONFIGURATION."""
+    page = read(os.path.join(root, "gateway", "oriel-gateway.8.scd"))
+    listed = help_options(run(args.gateway, "--help"))
+    source = read(os.path.join(root, "gateway", "gateway_config_args.c"))
+    table = {"--" + name for name in re.findall(
+        r'\{\s*"([a-z0-9-]+)"\s*,\s*(?:no|required|optional)_argument', source)}
+    if len(table) < 10:
+        fail("oriel-gateway: found only %d entries in its getopt table" % len(table))
+    for option in sorted(table - listed):
+        fail("oriel-gateway: --help does not list %s, which the getopt table has" % option)
+    check_options("oriel-gateway", listed, "oriel-gateway.8", page)
+    keys = set(re.findall(r'\{\s*"([a-z-]+)"\s*,\s*"([a-z-]+)"\s*,\s*set_',
+                          read(os.path.join(root, "gateway", "gateway_config.c"))))
+    if len(keys) < 10:
+        fail("gateway.ini: found only %d keys in gateway_config.c" % len(keys))
+    documented = page_config_keys(page)
+    for section, key in sorted(keys - documented):
+        fail("oriel-gateway.8: [%s] %s is missing" % (section, key))
+    for section, key in sorted(documented - keys):
+        fail("oriel-gateway.8: documents [%s] %s, which the parser does not know" %
+             (section, key))
+    print("oriel-gateway: %d options, %d keys" % (len(listed), len(keys)))
+
+
 def check_every_program(args, root):
     """Every installed program has an scdoc page (NAME.SECTION.scd)."""
     with open(os.path.join(args.build_root, "meson-info", "intro-installed.json")) as f:
         installed = json.load(f).values()
     programs = {os.path.basename(path) for path in installed
-                if os.path.basename(os.path.dirname(path)) in ("bin", "libexec")}
+                if os.path.basename(os.path.dirname(path)) in ("bin", "sbin", "libexec")}
     pages = {os.path.basename(path).split(".")[0]
              for path in glob.glob(os.path.join(root, "**", "*.scd"), recursive=True)}
     if "oriel" not in programs:
@@ -260,12 +286,15 @@ def main():
     parser.add_argument("--orielctl", required=True)
     parser.add_argument("--portal")
     parser.add_argument("--config-keys", required=True)
+    parser.add_argument("--gateway")
     args = parser.parse_args()
     root = args.source_root
     check_oriel(args, root)
     check_orielctl(args, root)
     check_portal(args, root)
     check_config(args, root)
+    if args.gateway:
+        check_gateway(args, root)
     check_every_program(args, root)
     if failures:
         print("%d problems" % len(failures), file=sys.stderr)

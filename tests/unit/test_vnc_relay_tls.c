@@ -19,6 +19,7 @@
 #include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
+#include "capture/remote/tls_stream.h"
 #include "capture/vnc/vnc_relay.h"
 #include "expect.h"
 
@@ -112,7 +113,8 @@ int main(void) {
 	struct vnc_relays *relays = vnc_relays_create();
 	int local;
 	struct vnc_relay_start start = {
-		.tls = server.session, .skip_outbound = 12, .inbound_prefix = "RFB ",
+		.tls = tls_stream_from_session(server.session), .skip_outbound = 12,
+		.inbound_prefix = "RFB ", .inbound_prefix_len = 4,
 	};
 	struct vnc_relay *relay = vnc_relay_open(relays, pair[1], &start, 64u << 20, &local);
 	EXPECT(relay != NULL, "relay");

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef ORIEL_CAPTURE_RDP_GFX_H
+#define ORIEL_CAPTURE_RDP_GFX_H
+
+/* Shared by rdp_gfx.c (the channel) and rdp_gfx_frame.c (its frames). */
+
+#include <freerdp/server/rdpgfx.h>
+#include <pixman.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <wayland-server-core.h>
+
+#define RDP_GFX_SURFACE_ID 1
+
+struct rdp_gfx {
+	struct rdp_peer *peer;
+	RdpgfxServerContext *context;
+	struct wl_event_source *source;
+	struct wl_event_source *caps_deadline;
+	bool failed;       /* classic updates instead */
+	bool confirmed;    /* capabilities confirmed */
+	bool h264;
+	bool surface;      /* created and mapped */
+	int width, height; /* the desktop the surface is for */
+	bool acks_suspended;
+	uint32_t acked_id;
+	bool holding;      /* a frame waits for acknowledgements */
+
+	/* Frames (rdp_gfx_frame.c) */
+	struct rdp_gfx_encoder *encoder; /* progressive and planar */
+	struct rdp_h264 *h264_encoder;
+	bool encoding;                   /* a frame is in H.264's thread */
+	uint32_t encoding_id;
+	pixman_region32_t encoding_damage;
+	pixman_region32_t h264_stale;    /* changed, not in H.264's copy yet */
+	pixman_region32_t lossy;         /* sent lossily, not refined yet */
+	struct wl_event_source *refine_timer;
+	bool refine_due;
+};
+
+/* H.264's thread finished a frame (rdp_h264_create's callback). */
+void rdp_gfx_handle_encoded(void *data);
+/* The lossy frames' area has been still long enough. */
+int rdp_gfx_handle_refine_timer(void *data);
+
+#endif

@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef ORIEL_GATEWAY_LOG_H
+#define ORIEL_GATEWAY_LOG_H
+
+#include <stdbool.h>
+
+/*
+ * One line on stderr, "oriel-gateway: " first: the journal (or the
+ * terminal) keeps the time. The gateway and its session monitors are
+ * small root processes: they link no compositor library for this.
+ */
+void gateway_log(const char *format, ...) __attribute__((format(printf, 1, 2)));
+/* Only with --debug: every connection and how it ended. */
+void gateway_log_debug(const char *format, ...) __attribute__((format(printf, 1, 2)));
+void gateway_log_set_debug(bool debug);
+
+#endif

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef ORIEL_GATEWAY_SESSION_MONITOR_H
+#define ORIEL_GATEWAY_SESSION_MONITOR_H
+
+/*
+ * The root process that watches over one session (see
+ * gateway_session_start.h): oriel-gateway --run-session USER DIR FD
+ * SERVICE ORIEL WIDTHxHEIGHT IDLE COMMAND, started by the gateway only.
+ * FD is a pipe on which it says why the session could not start; the
+ * gateway stops reading once the session answers.
+ */
+
+enum gateway_monitor_arg {
+	MONITOR_ARG_USER = 2,
+	MONITOR_ARG_DIR,
+	MONITOR_ARG_STATUS_FD,
+	MONITOR_ARG_PAM_SERVICE,
+	MONITOR_ARG_ORIEL,
+	MONITOR_ARG_OUTPUT,
+	MONITOR_ARG_IDLE_TIMEOUT,
+	MONITOR_ARG_COMMAND,
+	MONITOR_ARGC,
+};
+
+int gateway_session_monitor_main(int argc, char *argv[]);
+
+#endif

@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Unit tests for the gateway's hand-over messages (capture/remote/handover.c):
+ * a request with a socket crosses a SOCK_SEQPACKET pair with the socket
+ * still working on the other side, its reply comes back, malformed
+ * requests are named, and handover_connect holds the answering side to
+ * the expected uid.
+ */
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+#include "capture/remote/handover.h"
+#include "expect.h"
+
+static struct handover_message message(void) {
+	struct handover_message m = {
+		.magic = HANDOVER_MAGIC, .version = HANDOVER_VERSION,
+		.request = HANDOVER_CONNECTION, .protocol = HANDOVER_VNC,
+		.n_pending = 1, .pending = { 1 },
+	};
+	strcpy(m.user, "alice");
+	strcpy(m.peer, "192.0.2.7");
+	return m;
+}
+
+static void malformed(void) {
+	char error[128];
+	struct handover_message m = message();
+	EXPECT(handover_message_check(&m, sizeof(m), true, error, sizeof(error)), "%s", error);
+	EXPECT(!handover_message_check(&m, sizeof(m) - 1, true, error, sizeof(error)) &&
+		strstr(error, "size"), "short: %s", error);
+	EXPECT(!handover_message_check(&m, sizeof(m), false, error, sizeof(error)) &&
+		strstr(error, "socket"), "no socket: %s", error);
+	m.user[sizeof(m.user) - 1] = 'x';
+	memset(m.user, 'x', sizeof(m.user));
+	EXPECT(!handover_message_check(&m, sizeof(m), true, error, sizeof(error)) &&
+		strstr(error, "unterminated"), "name: %s", error);
+	m = message();
+	m.n_pending = HANDOVER_PENDING_MAX + 1;
+	EXPECT(!handover_message_check(&m, sizeof(m), true, error, sizeof(error)) &&
+		strstr(error, "pending"), "pending: %s", error);
+	m = message();
+	m.magic ^= 1;
+	EXPECT(!handover_message_check(&m, sizeof(m), true, error, sizeof(error)),
+		"magic: %s", error);
+	m = message();
+	m.tls.key_size = HANDOVER_KEY_MAX + 1;
+	EXPECT(!handover_message_check(&m, sizeof(m), true, error, sizeof(error)),
+		"key: %s", error);
+	m = message();
+	m.request = HANDOVER_STATUS;
+	EXPECT(handover_message_check(&m, sizeof(m), false, error, sizeof(error)), "status");
+}
+
+static void crosses(void) {
+	int pair[2], client[2];
+	EXPECT(socketpair(AF_UNIX, SOCK_SEQPACKET, 0, pair) == 0 &&
+		socketpair(AF_UNIX, SOCK_STREAM, 0, client) == 0, "sockets");
+	pid_t child = fork();
+	if (child == 0) {
+		/* The session: takes the socket, writes through it, answers. */
+		struct handover_message m;
+		int fd;
+		ssize_t n;
+		do {
+			n = handover_receive(pair[1], &m, &fd);
+		} while (n < 0 && errno == EAGAIN);
+		char error[128];
+		bool ok = n > 0 && handover_message_check(&m, (size_t)n, fd >= 0, error,
+			sizeof(error)) && strcmp(m.user, "alice") == 0;
+		if (ok) {
+			ok = write(fd, "taken", 5) == 5;
+		}
+		struct handover_reply reply = {
+			.magic = HANDOVER_MAGIC, .version = HANDOVER_VERSION, .ok = ok,
+			.clients = 3, .pid = (uint32_t)getpid(),
+		};
+		_exit(send(pair[1], &reply, sizeof(reply), 0) == sizeof(reply) ? 0 : 1);
+	}
+	struct handover_message m = message();
+	struct handover_reply reply;
+	EXPECT(handover_send(pair[0], &m, client[1], 5000, &reply), "sent: %m");
+	EXPECT(reply.ok && reply.clients == 3 && reply.pid == (uint32_t)child, "the reply");
+	close(client[1]);
+	char buf[8] = {0};
+	EXPECT(read(client[0], buf, sizeof(buf)) == 5 && strcmp(buf, "taken") == 0,
+		"the passed socket reaches the client");
+	close(client[0]);
+	close(pair[0]);
+	close(pair[1]);
+}
+
+static void holds_to_uid(void) {
+	char dir[] = "/tmp/oriel-handover-XXXXXX";
+	EXPECT(mkdtemp(dir) != NULL, "dir");
+	char path[108];
+	snprintf(path, sizeof(path), "%s/handover", dir);
+	int listener = socket(AF_UNIX, SOCK_SEQPACKET, 0);
+	struct sockaddr_un addr = { .sun_family = AF_UNIX };
+	strcpy(addr.sun_path, path);
+	EXPECT(bind(listener, (struct sockaddr *)&addr, sizeof(addr)) == 0 &&
+		listen(listener, 4) == 0, "listening");
+	pid_t pid = 0;
+	int sock = handover_connect(path, getuid(), &pid);
+	EXPECT(sock >= 0 && pid == getpid(), "our own uid answers");
+	close(sock);
+	errno = 0;
+	EXPECT(handover_connect(path, getuid() + 4242, NULL) < 0 && errno == EPERM,
+		"another uid's socket is refused");
+	close(listener);
+	unlink(path);
+	rmdir(dir);
+}
+
+int main(void) {
+	malformed();
+	crosses();
+	holds_to_uid();
+	return failures != 0;
+}

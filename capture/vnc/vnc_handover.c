@@ -76,15 +76,21 @@ static const char *take_connection(struct vnc_server *vnc,
 		take_over(vnc, message->user);
 	}
 	if (vnc->n_clients >= vnc->options->max_clients) {
+		close(fd);
 		return "the session has its --vnc-max-clients viewers already";
 	}
 	char error[160];
 	struct tls_record *record = tls_record_import(&message->tls, fd, error, sizeof(error));
 	if (!record) {
 		wlr_log(WLR_ERROR, "VNC: the gateway's viewer %s: %s", message->peer, error);
+		close(fd);
 		return "its TLS state cannot be carried on";
 	}
 	struct tls_stream *tls = tls_stream_from_record(record);
+	if (!tls) {
+		close(fd);
+		return "out of memory";
+	}
 	struct vnc_admission admission = {
 		.authenticated = true,
 		.minor = message->rfb_minor,
@@ -95,7 +101,7 @@ static const char *take_connection(struct vnc_server *vnc,
 	};
 	vnc_auth_printable(message->user, admission.user, sizeof(admission.user));
 	/* The relay takes fd and tls, also when it fails. */
-	if (!tls || !vnc_client_open(vnc, fd, tls, &admission)) {
+	if (!vnc_client_open(vnc, fd, tls, &admission)) {
 		return "libvncserver did not take the viewer";
 	}
 	return NULL;

@@ -40,6 +40,9 @@
  * Commands (each answered by `done COMMAND`):
  *   snapshot FILE.ppm     write the screen as it is now
  *   stats                 answered first by a `stats` line
+ *   unicode TEXT          type TEXT (UTF-8) as Unicode keyboard events, as
+ *                         mobile clients do: each UTF-16 unit pressed and
+ *                         released; `\n` in TEXT is Return
  *   quit
  *
  * Every line on stdout is machine-readable:
@@ -667,6 +670,44 @@ static void stats(struct client *c)
 	    (unsigned long long)c->counters);
 }
 
+/* Types utf8 as Unicode keyboard events; false on bad UTF-8. */
+static bool type_unicode(struct client *c, const char *utf8)
+{
+	rdpInput *input = c->context.input;
+	for (const unsigned char *p = (const unsigned char *)utf8; *p;) {
+		uint32_t cp;
+		int n = *p < 0x80 ? 1 : (*p >> 5) == 6 ? 2 : (*p >> 4) == 14 ? 3 :
+			(*p >> 3) == 30 ? 4 : 0;
+		if (!n)
+			return false;
+		cp = n == 1 ? *p : *p & (0x7f >> n);
+		for (int i = 1; i < n; i++) {
+			if ((p[i] & 0xc0) != 0x80)
+				return false;
+			cp = cp << 6 | (p[i] & 0x3f);
+		}
+		p += n;
+		if (cp == '\\' && *p == 'n') {
+			cp = '\r'; /* the line's end, typed as Return */
+			p++;
+		}
+		UINT16 units[2] = { (UINT16)cp, 0 };
+		int n_units = 1;
+		if (cp >= 0x10000) {
+			units[0] = (UINT16)(0xd800 + ((cp - 0x10000) >> 10));
+			units[1] = (UINT16)(0xdc00 + ((cp - 0x10000) & 0x3ff));
+			n_units = 2;
+		}
+		for (int i = 0; i < n_units; i++) {
+			if (!freerdp_input_send_unicode_keyboard_event(input, 0, units[i]) ||
+			    !freerdp_input_send_unicode_keyboard_event(input, KBD_FLAGS_RELEASE,
+									units[i]))
+				return false;
+		}
+	}
+	return true;
+}
+
 /* One command from stdin; false when told to quit. */
 static bool command(struct client *c, char *line)
 {
@@ -682,6 +723,11 @@ static bool command(struct client *c, char *line)
 		}
 	} else if (!strcmp(line, "stats")) {
 		stats(c);
+	} else if (!strncmp(line, "unicode ", 8)) {
+		if (!type_unicode(c, line + 8)) {
+			say("error cannot type %s", line + 8);
+			return true;
+		}
 	} else {
 		say("error unknown command %s", line);
 		return true;

@@ -1,0 +1,48 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Unicode keyboard events (as mobile clients send them) type into X apps.
+
+oriel-test-rdpclient logs on and types a line as RDP Unicode keyboard
+events, one UTF-16 unit pressed and released at a time, the way clients
+without a scancode keyboard do (xfreerdp 2.11 has no option for it). An
+xterm's shell in the session reads the line: letters outside the layout,
+the euro sign, a character beyond the BMP (two UTF-16 halves) and Return
+arrive as typed, under the `us` and `de` layouts.
+"""
+import tempfile
+from pathlib import Path
+
+import rdp
+import vnc
+from harness import Session, expect_eq
+
+PASSWORD = "uni-Pass-4410"
+TEXT = "Grüße ñ € ✓ \U0001F600 @|"
+
+
+def main():
+    for layout in ("us", "de"):
+        with tempfile.TemporaryDirectory(prefix="oriel-rdp-unicode-") as d:
+            d = Path(d)
+            users = vnc.write_users_file(d, [("unicoder", PASSWORD)])
+            port = vnc.free_port()
+            config = d / "oriel.ini"
+            config.write_text("[keyboard]\nlayout = %s\n\n[rdp]\nlisten = %s:%d\nusers = %s\n"
+                              % (layout, rdp.LOCALHOST, port, users))
+            with Session(outputs=["1024x768"], config=config) as s:
+                xterm, win, out = rdp.line_xterm(s, title="rdp unicode")
+                rdp.wait_listening(s, port)
+                s.wait_x_focus(s.wait_x_window("XTerm"))
+                secret = rdp.write_secret(s, PASSWORD)
+                client = rdp.RdpClient(s, port, name="unicode-" + layout, user="unicoder",
+                                       password_file=secret, size=(1024, 768))
+                client.wait_connected()
+                client.send("unicode " + TEXT + "\\n")
+                expect_eq(s.wait_written(xterm, out), TEXT + "\n",
+                          "the line typed as Unicode events under %s" % layout)
+                client.close()
+
+
+if __name__ == "__main__":
+    import harness
+    harness.run(main)

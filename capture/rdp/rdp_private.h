@@ -22,6 +22,7 @@ struct options_rdp;
 struct account_checker;
 struct account_check;
 struct rdp_watchdog;
+struct rdp_prelogon;
 
 struct rdp_server {
 	struct server *server;
@@ -90,6 +91,13 @@ struct rdp_peer {
 	struct wl_event_source *deadline;
 	struct account_check *check;
 	psPeerLicenseCallback library_license;
+	/*
+	 * Until its logon arrived, a guest's FreeRDP runs on a thread of its
+	 * own (rdp_prelogon.c); the loop leaves it alone while this is set.
+	 */
+	struct rdp_prelogon *prelogon;
+	bool logon_arrived;                      /* set on that thread */
+	uint32_t offered_width, offered_height;  /* the desktop that thread offers */
 
 	/* The size the client asked for at connection. */
 	uint32_t requested_width, requested_height;
@@ -159,6 +167,18 @@ void rdp_peers_finish(struct rdp_server *rdp);
  */
 void rdp_peer_enter_freerdp(struct rdp_peer *peer);
 bool rdp_peer_leave_freerdp(struct rdp_peer *peer);
+/* A guest's thread ended (rdp_prelogon.c): with its logon, or failed. */
+void rdp_peer_prelogon_ended(struct rdp_peer *peer, bool logon_arrived);
+
+/*
+ * rdp_prelogon.c: a guest's FreeRDP on a thread of its own until its
+ * logon arrived, so that a stalled TLS handshake stalls only that thread.
+ */
+bool rdp_prelogon_start(struct rdp_peer *peer);
+/* Ends the thread's wait (shuts the socket down); it ends soon after. */
+void rdp_prelogon_interrupt(struct rdp_peer *peer);
+/* Interrupts the thread and waits for it to end. */
+void rdp_prelogon_cancel(struct rdp_peer *peer);
 
 /* rdp_auth.c */
 bool rdp_auth_init(struct rdp_server *rdp);
@@ -201,6 +221,8 @@ bool rdp_peer_uses_acks(struct rdp_peer *peer);
 
 /* rdp_channels.c: static and dynamic virtual channels of a peer. */
 bool rdp_channels_init_peer(struct rdp_peer *peer);
+/* The loop starts watching the manager (not while a guest's thread runs). */
+bool rdp_channels_watch(struct rdp_peer *peer);
 void rdp_channels_finish_peer(struct rdp_peer *peer);
 /* After FreeRDP read from the client: opens the dynamic channels once the
  * client's drdynvc is ready, and sends what channels queued; false when

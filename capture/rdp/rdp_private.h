@@ -32,6 +32,7 @@ struct remote_monitor;
 struct rdp_screen {
 	struct rdp_server *rdp;
 	struct output *output;
+	char name[32];             /* the output's, for the log */
 	struct output_capture *capture;
 	int x, y, width, height;   /* in the desktop */
 	int layout_x, layout_y;    /* in the layout */

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -99,7 +100,8 @@ static void remove_screen(struct rdp_server *rdp, int i, bool put) {
 static void handle_capture_destroy(struct wl_listener *listener, void *data) {
 	struct rdp_screen *screen = wl_container_of(listener, screen, capture_destroy);
 	struct rdp_server *rdp = screen->rdp;
-	wlr_log(WLR_INFO, "RDP: output %s went away", screen->output->wlr_output->name);
+	/* The output itself may be freed already: only its name is left. */
+	wlr_log(WLR_INFO, "RDP: output %s went away", screen->name);
 	if (rdp->primary == screen->output) {
 		rdp->primary = NULL;
 	}
@@ -115,6 +117,7 @@ static struct rdp_screen *screen_create(struct rdp_server *rdp, struct output *o
 	struct rdp_screen *screen = zalloc(sizeof(*screen));
 	screen->rdp = rdp;
 	screen->output = output;
+	snprintf(screen->name, sizeof(screen->name), "%s", output->wlr_output->name);
 	screen->capture = output_capture_get(output);
 	screen->capture_frame.notify = handle_capture_frame;
 	screen->capture_destroy.notify = handle_capture_destroy;

@@ -36,6 +36,7 @@ struct rdp_screen {
 	struct output_capture *capture;
 	int x, y, width, height;   /* in the desktop */
 	int layout_x, layout_y;    /* in the layout */
+	int layout_width, layout_height; /* its box there (scaled outputs differ) */
 	struct wl_listener capture_frame;
 	struct wl_listener capture_destroy;
 	/* The output's cursor plane (rdp_cursor.c) */

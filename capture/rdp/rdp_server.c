@@ -207,9 +207,11 @@ void rdp_server_update_desktop(struct rdp_server *rdp) {
 	int n = served_outputs(rdp, outputs);
 	bool changed = follow_outputs(rdp, outputs, n);
 	int boxes[4 * RDP_MAX_SCREENS];
+	struct wlr_box layout_boxes[RDP_MAX_SCREENS];
 	for (int i = 0; i < n; i++) {
 		struct wlr_box box;
 		output_layout_box(rdp->screens[i]->output, &box);
+		layout_boxes[i] = box;
 		struct wlr_output *wlr_output = rdp->screens[i]->output->wlr_output;
 		boxes[4 * i] = box.x;
 		boxes[4 * i + 1] = box.y;
@@ -226,7 +228,9 @@ void rdp_server_update_desktop(struct rdp_server *rdp) {
 		struct rdp_screen *screen = rdp->screens[i];
 		const int *b = &boxes[4 * i];
 		changed = changed || screen->layout_x != b[0] || screen->layout_y != b[1] ||
-			screen->width != b[2] || screen->height != b[3];
+			screen->width != b[2] || screen->height != b[3] ||
+			screen->layout_width != layout_boxes[i].width ||
+			screen->layout_height != layout_boxes[i].height;
 	}
 	bool resized = width != rdp->width || height != rdp->height;
 	if (!changed && !resized) {
@@ -249,6 +253,8 @@ void rdp_server_update_desktop(struct rdp_server *rdp) {
 		screen->y = b[1] - y;
 		screen->width = b[2];
 		screen->height = b[3];
+		screen->layout_width = layout_boxes[i].width;
+		screen->layout_height = layout_boxes[i].height;
 		output_capture_request_full(screen->capture);
 	}
 	rdp->layout_serial++;
@@ -270,8 +276,11 @@ bool rdp_desktop_to_layout(struct rdp_server *rdp, int x, int y, double *lx, dou
 		const struct rdp_screen *screen = rdp->screens[i];
 		if (x >= screen->x && y >= screen->y && x < screen->x + screen->width &&
 				y < screen->y + screen->height) {
-			*lx = screen->layout_x + (x - screen->x) + 0.5;
-			*ly = screen->layout_y + (y - screen->y) + 0.5;
+			/* Scaled outputs: their layout box is not their buffer's size. */
+			*lx = screen->layout_x + (x - screen->x + 0.5) * screen->layout_width /
+				screen->width;
+			*ly = screen->layout_y + (y - screen->y + 0.5) * screen->layout_height /
+				screen->height;
 			return true;
 		}
 	}

@@ -151,11 +151,16 @@ static void apply(struct rdp_server *rdp, struct rdp_peer *peer,
 }
 
 void rdp_server_session_started(struct rdp_server *rdp, struct rdp_peer *peer) {
+	rdpSettings *settings = peer->client->settings;
 	/* The first client sizes the outputs; later ones see them as they are. */
 	if (rdp->n_sessions > 1) {
+		if (settings->MonitorCount > 1) {
+			wlr_log(WLR_INFO, "RDP: %s has %u monitors, but another session has the "
+				"outputs: it gets the desktop as it is", peer->host,
+				settings->MonitorCount);
+		}
 		return;
 	}
-	rdpSettings *settings = peer->client->settings;
 	int width = (int)peer->requested_width, height = (int)peer->requested_height;
 	struct remote_monitor monitors[REMOTE_MONITORS_MAX + 1];
 	UINT32 count = settings->MonitorCount;

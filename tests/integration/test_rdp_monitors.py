@@ -131,6 +131,30 @@ def main():
                            what="the X window on the second monitor (graphics pipeline)")
         wait_outputs(s, [PRIMARY, SECOND], "the same outputs, reused")
         client.close()
+
+        # xfreerdp /multimon, in an Xvfb whose RandR has the two monitors.
+        xvfb = rdp.Xvfb(s, size=(PRIMARY[0] + SECOND[0], PRIMARY[1]))
+        try:
+            for name, (w, h, x, y) in (("A", PRIMARY), ("B", SECOND)):
+                rdp.xvfb_tool(xvfb, ["xrandr", "--setmonitor", name,
+                                         "%d/%dx%d/%d+%d+%d" % (w, w // 4, h, h // 4, x, y),
+                                         "screen" if name == "A" else "none"])
+            xf = rdp.XFreeRDP(s, xvfb, port, "mon", "unused", ["/multimon"], name="xfreerdp")
+            try:
+                def shows():
+                    img = xvfb.screen()
+                    rect = inner(win)
+                    n = img.count_colour(rect, COLOUR, tolerance=16)
+                    if n < rect[2] * rect[3] * 0.98:
+                        raise NotYet("xfreerdp shows %s" % img.describe(rect))
+                    return True
+                s.wait_for(shows, what="xfreerdp /multimon to show the window on its "
+                           "second monitor")
+                wait_outputs(s, [PRIMARY, SECOND], "xfreerdp's monitors as the outputs")
+            finally:
+                xf.close()
+        finally:
+            xvfb.close()
         s.check_alive()
 
 

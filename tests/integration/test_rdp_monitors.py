@@ -16,7 +16,10 @@ it): 1024x768 at 0,0 (primary) and 800x600 at 1024,0.
 - Display Control layouts resize and add outputs, and take them away
   again; an overlapping layout is refused for that client with a log
   line, and the outputs stay;
-- the outputs stay when the client goes, and the next client finds them.
+- the outputs stay when the client goes, and the next client finds them
+  (the graphics pipeline this time, and its Display Control layouts);
+- xfreerdp /multimon, in an Xvfb with two RandR monitors, shows the window
+  on its second monitor.
 """
 import re
 
@@ -130,6 +133,21 @@ def main():
         client.wait_colour(inner(win), COLOUR, tolerance=16,
                            what="the X window on the second monitor (graphics pipeline)")
         wait_outputs(s, [PRIMARY, SECOND], "the same outputs, reused")
+        # Display Control through the graphics pipeline: a graphics reset
+        # with the new monitors, and the window still at its place.
+        client.wait_line("disp-ready")
+        client.send("layout " + ",".join("%dx%d+%d+%d" % m for m in third))
+        wait_outputs(s, third, "Display Control to add the third output again")
+
+        def wider(img):
+            if (img.width, img.height) != (2464, 768):
+                raise NotYet("the decoded desktop is %dx%d" % (img.width, img.height))
+            return img
+        client.wait_framebuffer(wider, what="the client's desktop to be 2464x768")
+        client.wait_colour(inner(win), COLOUR, tolerance=16,
+                           what="the X window after the graphics reset")
+        client.send("layout " + ",".join("%dx%d+%d+%d" % m for m in (PRIMARY, SECOND)))
+        wait_outputs(s, [PRIMARY, SECOND], "two outputs again")
         client.close()
 
         # xfreerdp /multimon, in an Xvfb whose RandR has the two monitors.

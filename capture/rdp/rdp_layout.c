@@ -14,7 +14,9 @@
  * Monitor Data at connection, Display Control later) gets one output per
  * monitor: the served (primary) output takes the primary monitor's size,
  * and headless outputs RDP-N, made here, take the others', each placed in
- * the layout where the client has the monitor, relative to the primary.
+ * the layout where the client has the monitor, relative to the primary;
+ * the layout's top left corner is where the desktop's was (a monitor
+ * left of the primary moves the primary right).
  * The rules are remote_monitor_layout_plan's: a client with one monitor
  * only sizes the primary output, as before; the outputs made stay when
  * their client goes (a client that comes back finds the session as it
@@ -81,11 +83,15 @@ static void apply_outputs(struct rdp_server *rdp, struct rdp_peer *peer,
 		const struct remote_monitor_layout *layout, const struct remote_layout_plan *plan,
 		const char *via) {
 	struct output *primary = rdp->primary;
-	struct wlr_box origin;
-	output_layout_box(primary, &origin);
+	/*
+	 * The layout's top left corner goes where the desktop's is, so that
+	 * monitors left of or above the primary do not lie at negative
+	 * coordinates, beyond what X apps reach (the root window starts at 0,0).
+	 */
+	int base_x = rdp->desktop_x - layout->x, base_y = rdp->desktop_y - layout->y;
 	rdp->applying_layout = true;
 	/* Placed, not automatic: the outputs made are placed against it. */
-	output_place(primary, origin.x, origin.y);
+	output_place(primary, base_x, base_y);
 	output_set_size(primary, layout->monitors[0].width, layout->monitors[0].height);
 	int used = plan->reuse;
 	for (int i = 0; i < plan->create; i++) {
@@ -101,14 +107,15 @@ static void apply_outputs(struct rdp_server *rdp, struct rdp_peer *peer,
 		rdp->monitor_outputs[rdp->n_monitor_outputs++] = made;
 		used++;
 	}
-	while (rdp->n_monitor_outputs > used) {
-		virtual_output_destroy(rdp->monitor_outputs[--rdp->n_monitor_outputs]);
-	}
 	for (int i = 0; i < used; i++) {
 		const struct remote_monitor *m = &layout->monitors[1 + i];
 		struct output *output = virtual_output_get(rdp->monitor_outputs[i]);
 		output_set_size(output, m->width, m->height);
-		output_place(output, origin.x + m->x, origin.y + m->y);
+		output_place(output, base_x + m->x, base_y + m->y);
+	}
+	/* Last: the windows on them gather onto outputs already in place. */
+	while (rdp->n_monitor_outputs > used) {
+		virtual_output_destroy(rdp->monitor_outputs[--rdp->n_monitor_outputs]);
 	}
 	rdp->applying_layout = false;
 	rdp_server_update_desktop(rdp);

@@ -25,8 +25,9 @@
  *                         without it the server has to send bitmaps
  *   --size WxH            the desktop size asked for (1024x768)
  *   --monitors LAYOUT     several monitors, as xfreerdp /multimon: LAYOUT is
- *                         WxH+X+Y,... (the first is the primary, at 0,0);
- *                         the desktop is their bounding box. The client also
+ *                         WxH+X+Y,... or WxH-X+Y,... (the first is the
+ *                         primary; FreeRDP sends the others relative to
+ *                         it); the desktop is their bounding box. The client also
  *                         offers Display Control (see `layout`)
  *   --no-rects            no `update` lines (the benchmark's meter)
  *   --counter             decode bench/apps/animate's frame counter from
@@ -679,15 +680,17 @@ static bool apply_settings(rdpSettings *s, const struct opts *o)
 		if (s->MonitorDefArraySize < (UINT32)o->n_monitors)
 			return false;
 		s->MonitorCount = (UINT32)o->n_monitors;
-		int x2 = 0, y2 = 0;
+		int x1 = 0, y1 = 0, x2 = 0, y2 = 0;
 		for (int i = 0; i < o->n_monitors; i++) {
 			s->MonitorDefArray[i] = o->monitors[i];
 			const rdpMonitor *m = &o->monitors[i];
+			x1 = m->x < x1 ? m->x : x1;
+			y1 = m->y < y1 ? m->y : y1;
 			x2 = m->x + m->width > x2 ? m->x + m->width : x2;
 			y2 = m->y + m->height > y2 ? m->y + m->height : y2;
 		}
-		s->DesktopWidth = (UINT32)x2;
-		s->DesktopHeight = (UINT32)y2;
+		s->DesktopWidth = (UINT32)(x2 - x1);
+		s->DesktopHeight = (UINT32)(y2 - y1);
 	}
 	return true;
 }
@@ -699,7 +702,7 @@ static int parse_monitors(const char *spec, rdpMonitor *monitors, int max)
 	for (const char *p = spec; *p;) {
 		int w, h, x, y, used = 0;
 		if (n == max || sscanf(p, "%dx%d%d%d%n", &w, &h, &x, &y, &used) != 4 || w <= 0 ||
-		    h <= 0 || x < 0 || y < 0)
+		    h <= 0)
 			return -1;
 		monitors[n] = (rdpMonitor){.x = x, .y = y, .width = w, .height = h,
 					   .is_primary = n == 0};

@@ -14,7 +14,8 @@ it): 1024x768 at 0,0 (primary) and 800x600 at 1024,0.
 - a click at a desktop coordinate on the second monitor focuses the X
   window there, and the X pointer is at that place;
 - Display Control layouts resize and add outputs, and take them away
-  again; an overlapping layout is refused for that client with a log
+  again; a monitor left of the primary puts the layout's corner at 0,0,
+  where X apps reach it; an overlapping layout is refused for that client with a log
   line, and the outputs stay;
 - the outputs stay when the client goes, and the next client finds them
   (the graphics pipeline this time, and its Display Control layouts);
@@ -121,8 +122,16 @@ def main():
         s.wait_for(refused, what="the overlapping layout to be refused")
         wait_outputs(s, third, "the outputs to stay")
 
+        # A monitor left of the primary: the layout starts at 0,0, where X
+        # apps reach it, and the primary moves right.
+        client.send("layout 1024x768+0+0,640x480-640+0")
+        wait_outputs(s, [(640, 480, 0, 0), (1024, 768, 640, 0)],
+                     "the monitor left of the primary at 0,0")
+        wait_randr(s, [(640, 480, 0, 0), (1024, 768, 640, 0)])
+        client.wait_line(lambda l: l == "resize 1664 768", what="the desktop to shrink")
+
         client.send("layout " + ",".join("%dx%d+%d+%d" % m for m in (PRIMARY, SECOND)))
-        wait_outputs(s, [PRIMARY, SECOND], "Display Control to take the third output away")
+        wait_outputs(s, [PRIMARY, SECOND], "Display Control to bring back the first layout")
         client.close()
 
         # The next client (the graphics pipeline) finds the outputs as they were.

@@ -100,7 +100,7 @@ static void remove_screen(struct rdp_server *rdp, int i, bool put) {
 static void handle_capture_destroy(struct wl_listener *listener, void *data) {
 	struct rdp_screen *screen = wl_container_of(listener, screen, capture_destroy);
 	struct rdp_server *rdp = screen->rdp;
-	/* The output itself may be freed already: only its name is left. */
+	/* Named from the copy: the output is on its way out. */
 	wlr_log(WLR_INFO, "RDP: output %s went away", screen->name);
 	if (rdp->primary == screen->output) {
 		rdp->primary = NULL;

@@ -88,6 +88,7 @@
 #include <netinet/in.h>
 #include <linux/tcp.h>
 #include <poll.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -410,16 +411,34 @@ static BOOL end_paint(rdpContext *context)
 	return TRUE;
 }
 
+/*
+ * A graphics reset resizes the desktop in FreeRDP's channel thread, while
+ * commands read the screen in the main one: a new screen is not freed
+ * under a snapshot.
+ */
+static pthread_mutex_t screen_lock = PTHREAD_MUTEX_INITIALIZER;
+
 static BOOL desktop_resize(rdpContext *context)
 {
 	struct client *c = (struct client *)context;
 	rdpSettings *s = context->settings;
-	if (!gdi_resize(context->gdi, s->DesktopWidth, s->DesktopHeight))
-		return FALSE;
-	if (c->painted)
+	pthread_mutex_lock(&screen_lock);
+	BOOL ok = gdi_resize(context->gdi, s->DesktopWidth, s->DesktopHeight);
+	if (ok && c->painted)
 		painted_reset(c, (int)s->DesktopWidth, (int)s->DesktopHeight);
+	pthread_mutex_unlock(&screen_lock);
+	if (!ok)
+		return FALSE;
 	say("resize %u %u", s->DesktopWidth, s->DesktopHeight);
 	return TRUE;
+}
+
+static bool write_screen(const rdpGdi *gdi, const char *path)
+{
+	pthread_mutex_lock(&screen_lock);
+	bool ok = write_ppm(gdi, path);
+	pthread_mutex_unlock(&screen_lock);
+	return ok;
 }
 
 static BOOL surface_bits(rdpContext *context, const SURFACE_BITS_COMMAND *cmd)
@@ -814,7 +833,7 @@ static bool command(struct client *c, char *line)
 	if (!strcmp(line, "quit"))
 		return false;
 	if (!strncmp(line, "snapshot ", 9)) {
-		if (!write_ppm(c->context.gdi, line + 9)) {
+		if (!write_screen(c->context.gdi, line + 9)) {
 			say("error cannot write %s", line + 9);
 			return true;
 		}
@@ -897,7 +916,7 @@ static int run(struct client *c)
 		}
 		if (snapshot) {
 			if (c->painted && c->unpainted == 0) {
-				if (!write_ppm(c->context.gdi, o->arg)) {
+				if (!write_screen(c->context.gdi, o->arg)) {
 					say("error cannot write %s", o->arg);
 					return 1;
 				}

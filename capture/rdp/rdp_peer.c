@@ -76,6 +76,7 @@ static void peer_free(struct rdp_peer *peer) {
 		freerdp_peer_context_free(client);
 	}
 	freerdp_peer_free(client);
+	rdp_handover_login_destroy(peer->handover); /* after FreeRDP closed its end */
 	ERR_clear_error(); /* its failure is no other client's (rdp_peer_enter_freerdp) */
 	free(peer);
 }
@@ -232,6 +233,24 @@ static LicenseCallbackResult handle_license(freerdp_peer *client, wStream *s) {
 	peer->requested_width = settings->DesktopWidth;
 	peer->requested_height = settings->DesktopHeight;
 	const char *user = settings->Username ? settings->Username : "";
+	if (peer->handover) {
+		/* oriel-gateway checked the account; the client proves it is the one it redirected. */
+		bool ok = rdp_handover_logon_ok(peer, user,
+			settings->Password ? settings->Password : "");
+		forget_password(settings);
+		if (!ok) {
+			rdp_auth_failed(rdp, peer->host, user);
+			wlr_log(WLR_INFO, "RDP: %s, handed over by oriel-gateway, did not bring the "
+				"password cookie of \"%s\"", peer->host, user);
+			return LICENSE_CB_ABORT;
+		}
+		peer->view_only = rdp_handover_view_only(peer);
+		wlr_log(WLR_INFO, "RDP: %s logged on as \"%s\" through oriel-gateway%s",
+			peer->host, user, peer->view_only ? " (view-only)" : "");
+		LicenseCallbackResult result = peer->library_license(client, s);
+		become_session(peer);
+		return peer->closing ? LICENSE_CB_ABORT : result;
+	}
 	if (!rdp_auth_allowed(rdp, peer->host)) {
 		forget_password(settings);
 		wlr_log(WLR_INFO, "RDP: %s must wait after failed logons", peer->host);
@@ -412,9 +431,8 @@ static bool setup_client(struct rdp_peer *peer) {
 		watch_client(peer);
 }
 
-void rdp_peer_create(struct rdp_server *rdp, int fd) {
-	char host[64];
-	peer_host(fd, host, sizeof(host));
+static void peer_create(struct rdp_server *rdp, int fd, const char *host,
+		struct rdp_handover_login *handover) {
 	struct preauth_limits limits = {
 		.per_address = rdp->options->max_pending_per_address,
 		.total = rdp->options->max_pending,
@@ -433,11 +451,13 @@ void rdp_peer_create(struct rdp_server *rdp, int fd) {
 	if (!client) {
 		wlr_log(WLR_ERROR, "RDP: cannot take the connection from %s", host);
 		close(fd);
+		rdp_handover_login_destroy(handover);
 		return;
 	}
 	struct rdp_peer *peer = zalloc(sizeof(*peer));
 	peer->rdp = rdp;
 	peer->client = client;
+	peer->handover = handover;
 	peer->id = ++rdp->last_peer_id;
 	snprintf(peer->host, sizeof(peer->host), "%s", host);
 	peer->state = RDP_PEER_GUEST;
@@ -450,6 +470,17 @@ void rdp_peer_create(struct rdp_server *rdp, int fd) {
 		return;
 	}
 	wlr_log(WLR_DEBUG, "RDP: connection from %s", host);
+}
+
+void rdp_peer_create(struct rdp_server *rdp, int fd) {
+	char host[64];
+	peer_host(fd, host, sizeof(host));
+	peer_create(rdp, fd, host, NULL);
+}
+
+void rdp_peer_create_handed_over(struct rdp_server *rdp, int fd, const char *host,
+		struct rdp_handover_login *login) {
+	peer_create(rdp, fd, host, login);
 }
 
 void rdp_peers_finish(struct rdp_server *rdp) {

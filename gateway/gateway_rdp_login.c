@@ -41,6 +41,10 @@
 
 struct first_leg {
 	struct gateway_guest *guest;
+	psPeerLicenseCallback library_license;
+	char user[64];
+	char token[GATEWAY_TOKEN_LEN + 1];  /* a ticket was issued: */
+	char cookie[GATEWAY_COOKIE_LEN + 1];
 	bool redirected;
 	char why[160];
 };
@@ -128,7 +132,10 @@ static bool send_plain(struct gateway_guest *guest, const uint8_t *buf, size_t l
 	return true;
 }
 
-/* The client's login came (Client Info PDU): checked, then redirected, or refused. */
+/*
+ * The client's login came (Client Info PDU): checked; then FreeRDP
+ * licenses the client, or it is refused.
+ */
 static LicenseCallbackResult handle_license(freerdp_peer *client, wStream *s) {
 	struct first_leg *leg = client->ContextExtra;
 	struct gateway_guest *guest = leg->guest;
@@ -146,20 +153,31 @@ static LicenseCallbackResult handle_license(freerdp_peer *client, wStream *s) {
 		snprintf(leg->why, sizeof(leg->why), "%s", reason);
 		return LICENSE_CB_ABORT;
 	}
-	char token[GATEWAY_TOKEN_LEN + 1], cookie[GATEWAY_COOKIE_LEN + 1];
+	snprintf(leg->user, sizeof(leg->user), "%s", user); /* checked: it fits */
 	if (!gateway_tickets_issue(tickets_of(guest->front), user, sock, flags,
-			gateway_now_ms(), token, cookie)) {
+			gateway_now_ms(), leg->token, leg->cookie)) {
 		snprintf(leg->why, sizeof(leg->why), "no ticket for its redirection");
 		return LICENSE_CB_ABORT;
 	}
-	/* Back to this address: the token routes it, the cookie is its password there. */
-	leg->redirected = client->SendServerRedirection(client, 0, NULL, token, user, NULL,
-		cookie, NULL, NULL, 0, NULL, 0, NULL);
-	explicit_bzero(cookie, sizeof(cookie));
-	if (!leg->redirected) {
-		snprintf(leg->why, sizeof(leg->why), "cannot send it the redirection");
+	return leg->library_license(client, s);
+}
+
+/*
+ * Licensed, the client waits for Demand Active: a Server Redirection
+ * comes instead, back to this address. The token routes it, the cookie is
+ * its password there. This connection is done either way.
+ */
+static BOOL handle_capabilities(freerdp_peer *client) {
+	struct first_leg *leg = client->ContextExtra;
+	if (leg->token[0]) {
+		leg->redirected = client->SendServerRedirection(client, 0, NULL, leg->token,
+			leg->user, NULL, leg->cookie, NULL, NULL, 0, NULL, 0, NULL);
+		if (!leg->redirected) {
+			snprintf(leg->why, sizeof(leg->why), "cannot send it the redirection");
+		}
 	}
-	return LICENSE_CB_ABORT; /* this connection is done either way */
+	explicit_bzero(leg->cookie, sizeof(leg->cookie));
+	return FALSE;
 }
 
 static void first_leg(struct gateway_guest *guest, char *why, size_t why_size) {
@@ -188,7 +206,9 @@ static void first_leg(struct gateway_guest *guest, char *why, size_t why_size) {
 			client->Initialize(client);
 	}
 	if (ok) {
+		leg.library_license = client->LicenseCallback;
 		client->LicenseCallback = handle_license;
+		client->Capabilities = handle_capabilities;
 		while (gateway_guest_wait(guest, POLLIN) && client->CheckFileDescriptor(client)) {
 		}
 	}
@@ -207,6 +227,7 @@ static void first_leg(struct gateway_guest *guest, char *why, size_t why_size) {
 		freerdp_peer_context_free(client);
 	}
 	freerdp_peer_free(client);
+	explicit_bzero(&leg, sizeof(leg));
 }
 
 /* The redirected connection: its ticket, then TLS, then the hand-over. */

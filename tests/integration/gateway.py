@@ -205,7 +205,7 @@ class Front(harness.Client):
     Its certificate is made on first use in host's XDG_STATE_HOME, so a
     restarted gateway shows the same one."""
 
-    def __init__(self, host, *extra, port=None):
+    def __init__(self, host, *extra, port=None, rdp=False, vnc=True):
         self.host = host
         self.tmp = host.base
         self.clients = host.clients
@@ -217,7 +217,12 @@ class Front(harness.Client):
             self.env.pop(var, None)
         n = next(self._counter)
         log_path = host.base / ("gateway-%02d.log" % n)
-        argv = [gateway_exe()] + host.args("--vnc", "127.0.0.1:%d" % self.port, *extra)
+        # rdp: also --rdp on 127.0.0.1:rdp_port; vnc=False: RDP alone.
+        self.rdp_port = vnc_free_port() if rdp else None
+        listen = ["--vnc", "127.0.0.1:%d" % self.port] if vnc else []
+        if rdp:
+            listen += ["--rdp", "127.0.0.1:%d" % self.rdp_port]
+        argv = [gateway_exe()] + host.args(*listen, *extra)
         with open(log_path, "wb") as logf:
             proc = subprocess.Popen(argv, env=self.env, stdin=subprocess.DEVNULL,
                                     stdout=logf, stderr=subprocess.STDOUT,
@@ -225,11 +230,15 @@ class Front(harness.Client):
         super().__init__(self, "oriel-gateway", argv, proc, log_path)
         host.fronts.append(self)
         self.cert = host.base / "state" / "oriel" / "tls" / "cert.pem"
-        self.wait_for(lambda: ("VNC certificate SHA-256" in self.log() and
+        # The RDP front logs its certificate once it listens, after the VNC one.
+        said = "RDP certificate SHA-256" if rdp else "VNC certificate SHA-256"
+        self.wait_for(lambda: (said in self.log() and
                                self.cert.exists()) or _not_yet("no certificate yet"),
                       what="the gateway to make its certificate")
-        import vnc
-        vnc.wait_listening(self, self.address)
+        import vnc as vnc_helpers
+        if vnc:
+            vnc_helpers.wait_listening(self, self.address)
+
 
     def check_alive(self):
         if self.proc.poll() is not None:

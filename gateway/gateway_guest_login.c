@@ -23,6 +23,10 @@
 #define HANDOVER_REPLY_MS 10000
 
 bool gateway_guest_wait(struct gateway_guest *guest, short events) {
+	return gateway_guest_wait_on(guest, guest->fd, events);
+}
+
+bool gateway_guest_wait_on(struct gateway_guest *guest, int fd, short events) {
 	struct gateway_front *front = guest->front;
 	pthread_mutex_lock(&front->lock);
 	int left = (int)(guest->deadline_ms - gateway_now_ms());
@@ -31,7 +35,7 @@ bool gateway_guest_wait(struct gateway_guest *guest, short events) {
 		errno = ETIMEDOUT;
 		return false;
 	}
-	struct pollfd p = { .fd = guest->fd, .events = events };
+	struct pollfd p = { .fd = fd, .events = events };
 	int rc = poll(&p, 1, left);
 	if (rc == 0) {
 		errno = ETIMEDOUT;

@@ -101,6 +101,8 @@ void gateway_guest_done(struct gateway_guest *guest);
  * deadline (ETIMEDOUT) or when the socket was shut down.
  */
 bool gateway_guest_wait(struct gateway_guest *guest, short events);
+/* The same, on another of its descriptors (e.g. a socketpair's end). */
+bool gateway_guest_wait_on(struct gateway_guest *guest, int fd, short events);
 /*
  * The TLS server handshake on the guest's socket, with the front's
  * certificate: TLS 1.3, or 1.2 with an AEAD cipher (what a session

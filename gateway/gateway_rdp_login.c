@@ -12,7 +12,9 @@
 #include <winpr/ssl.h>
 #include <winpr/wlog.h>
 #include "capture/remote/handover.h"
+#include "capture/remote/tls_bridge.h"
 #include "capture/remote/tls_record.h"
+#include "capture/remote/tls_stream.h"
 #include "capture/remote/x224.h"
 #include "gateway/gateway_guests.h"
 #include "gateway/gateway_log.h"
@@ -22,11 +24,13 @@
  * One RDP connection, on its own thread. Its first bytes, an X.224
  * Connection Request, tell which of two it is:
  *
- * - A first connection: FreeRDP's server runs it (TLS with the gateway's
- *   certificate, no NLA) up to the Client Info PDU, whose user name and
- *   password are checked through PAM; her session is found or started,
- *   and the client gets a Server Redirection back to the gateway, with
- *   a routing token and a password cookie (gateway_rdp_tickets.h).
+ * - A first connection: the gateway answers the Connection Request and
+ *   does the TLS handshake (its certificate, no NLA); then FreeRDP's
+ *   server runs it through a bridge up to the Client Info PDU, whose user
+ *   name and password are checked through PAM; her session is found or
+ *   started, and the client gets a Server Redirection back to the
+ *   gateway, with a routing token and a password cookie
+ *   (gateway_rdp_tickets.h).
  * - A redirected one, bringing its routing token: the gateway answers the
  *   Connection Request itself, selecting TLS, does the TLS handshake with
  *   the same certificate, and hands the socket with the TLS state, the
@@ -38,6 +42,8 @@
 /* MS-RDPBCGR 2.2.1.2.1 RDP_NEG_RSP flags: what oriel's own RDP server says. */
 #define EXTENDED_CLIENT_DATA_SUPPORTED 0x01
 #define DYNVC_GFX_PROTOCOL_SUPPORTED 0x02
+/* After the redirection, the bridge has this long to pass it on. */
+#define BRIDGE_DRAIN_MS 5000
 
 struct first_leg {
 	struct gateway_guest *guest;
@@ -75,10 +81,7 @@ void gateway_rdp_front_finish(struct gateway_front *front) {
 	}
 }
 
-/*
- * Waits until the first TPKT is there whole, without taking it: a first
- * connection's goes to FreeRDP. Its length, or 0 with a sentence in why.
- */
+/* Waits until the first TPKT is there whole, without taking it. Its length, or 0 with why. */
 static size_t peek_request(struct gateway_guest *guest, uint8_t *buf, char *why,
 		size_t why_size) {
 	size_t wanted = 4;
@@ -180,19 +183,83 @@ static BOOL handle_capabilities(freerdp_peer *client) {
 	return FALSE;
 }
 
-static void first_leg(struct gateway_guest *guest, char *why, size_t why_size) {
+/*
+ * The gateway's own answer to a Connection Request, selecting TLS, and
+ * the TLS handshake; with the plaintext read after it into pending (up to
+ * TLS_RECORD_PLAINTEXT_MAX). NULL, with a sentence in why, on failure.
+ */
+static gnutls_session_t answer_and_start_tls(struct gateway_guest *guest,
+		const struct x224_request *request, uint8_t *pending, size_t *n_pending,
+		char *why, size_t why_size) {
+	uint8_t confirm[X224_CONFIRM_LEN];
+	size_t n = x224_write_confirm(confirm,
+		EXTENDED_CLIENT_DATA_SUPPORTED | DYNVC_GFX_PROTOCOL_SUPPORTED, X224_PROTOCOL_SSL);
+	if (request->has_negotiation && !(request->requested_protocols & X224_PROTOCOL_SSL)) {
+		snprintf(why, why_size, "it does not offer TLS");
+		return NULL;
+	}
+	if (!send_plain(guest, confirm, n)) {
+		snprintf(why, why_size, "it hung up");
+		return NULL;
+	}
+	gnutls_session_t tls = gateway_guest_start_tls(guest, why, why_size);
+	*n_pending = 0;
+	ssize_t got = 1;
+	while (tls && gnutls_record_check_pending(tls) > 0 && got > 0 &&
+			*n_pending < TLS_RECORD_PLAINTEXT_MAX) {
+		got = gnutls_record_recv(tls, pending + *n_pending,
+			TLS_RECORD_PLAINTEXT_MAX - *n_pending);
+		*n_pending += got > 0 ? (size_t)got : 0;
+	}
+	if (tls && gnutls_record_check_pending(tls) > 0) {
+		snprintf(why, why_size, "it sent too much at once");
+		gnutls_deinit(tls);
+		return NULL;
+	}
+	return tls;
+}
+
+/*
+ * A first connection: the gateway answers its Connection Request and does
+ * the TLS handshake itself (cheap, and with the guest's stages, as at the
+ * VNC port), so that FreeRDP's server, costly to set up, only ever runs
+ * for clients that finished a TLS handshake. It runs behind a bridge
+ * (capture/remote/tls_bridge.h), up to the Client Info PDU.
+ */
+static void first_leg(struct gateway_guest *guest, const struct x224_request *request,
+		const uint8_t *cr, char *why, size_t why_size) {
 	struct gateway_front *front = guest->front;
-	struct first_leg leg = { .guest = guest };
-	/* FreeRDP closes its own copy; the guest's stays for shutdown() until it is done. */
-	int fd = dup(guest->fd);
-	freerdp_peer *client = fd >= 0 ? freerdp_peer_new(fd) : NULL;
+	uint8_t *pending = malloc(TLS_RECORD_PLAINTEXT_MAX);
+	size_t n_pending = 0;
+	gnutls_session_t tls = pending ? answer_and_start_tls(guest, request, pending,
+		&n_pending, why, why_size) : NULL;
+	if (!tls) {
+		free(pending);
+		return;
+	}
+	struct tls_stream *stream = tls_stream_from_session(tls);
+	/* The bridge closes its own copy; the guest's stays for shutdown() until it is done. */
+	int fd = stream ? dup(guest->fd) : -1;
+	int local_fd = -1;
+	struct tls_bridge *bridge = NULL;
+	if (fd >= 0) {
+		bridge = tls_bridge_start(stream, fd, cr, request->length, pending, n_pending,
+			&local_fd);
+	} else {
+		tls_stream_destroy(stream);
+	}
+	explicit_bzero(pending, TLS_RECORD_PLAINTEXT_MAX);
+	free(pending);
+	freerdp_peer *client = bridge ? freerdp_peer_new(local_fd) : NULL;
 	if (!client) {
-		if (fd >= 0) {
-			close(fd);
+		if (local_fd >= 0) {
+			close(local_fd);
 		}
+		tls_bridge_destroy(bridge);
 		snprintf(why, why_size, "cannot take the connection");
 		return;
 	}
+	struct first_leg leg = { .guest = guest };
 	client->ContextExtra = &leg;
 	bool ok = freerdp_peer_context_new(client);
 	rdpSettings *settings = ok ? client->settings : NULL;
@@ -209,7 +276,8 @@ static void first_leg(struct gateway_guest *guest, char *why, size_t why_size) {
 		leg.library_license = client->LicenseCallback;
 		client->LicenseCallback = handle_license;
 		client->Capabilities = handle_capabilities;
-		while (gateway_guest_wait(guest, POLLIN) && client->CheckFileDescriptor(client)) {
+		while (gateway_guest_wait_on(guest, local_fd, POLLIN) &&
+				client->CheckFileDescriptor(client)) {
 		}
 	}
 	if (leg.redirected) {
@@ -227,6 +295,8 @@ static void first_leg(struct gateway_guest *guest, char *why, size_t why_size) {
 		freerdp_peer_context_free(client);
 	}
 	freerdp_peer_free(client);
+	/* FreeRDP closed its end: what it sent last (the redirection) reaches the client. */
+	tls_bridge_finish(bridge, leg.redirected ? BRIDGE_DRAIN_MS : 0);
 	explicit_bzero(&leg, sizeof(leg));
 }
 
@@ -239,36 +309,27 @@ static void second_leg(struct gateway_guest *guest, const struct x224_request *r
 		snprintf(why, why_size, "an unknown, used or expired routing token");
 		return;
 	}
-	gnutls_session_t tls = NULL;
 	struct handover_message *message = calloc(1, sizeof(*message));
-	uint8_t confirm[X224_CONFIRM_LEN];
-	size_t n = x224_write_confirm(confirm,
-		EXTENDED_CLIENT_DATA_SUPPORTED | DYNVC_GFX_PROTOCOL_SUPPORTED, X224_PROTOCOL_SSL);
-	if (!message) {
+	uint8_t *pending = malloc(TLS_RECORD_PLAINTEXT_MAX);
+	size_t n_pending = 0;
+	gnutls_session_t tls = NULL;
+	if (!message || !pending) {
 		snprintf(why, why_size, "out of memory");
-	} else if (request->has_negotiation &&
-			!(request->requested_protocols & X224_PROTOCOL_SSL)) {
-		snprintf(why, why_size, "its reconnection does not offer TLS");
-	} else if (!send_plain(guest, confirm, n)) {
-		snprintf(why, why_size, "it hung up");
-	} else if ((tls = gateway_guest_start_tls(guest, why, why_size))) {
+	} else if ((tls = answer_and_start_tls(guest, request, pending, &n_pending, why,
+			why_size))) {
 		/* The session's FreeRDP reads the Connection Request, then what came after TLS. */
-		memcpy(message->pending, cr, request->length);
-		message->n_pending = (uint32_t)request->length;
-		ssize_t got = 1;
-		while (gnutls_record_check_pending(tls) > 0 && got > 0 &&
-				message->n_pending < HANDOVER_PENDING_MAX) {
-			got = gnutls_record_recv(tls, message->pending + message->n_pending,
-				HANDOVER_PENDING_MAX - message->n_pending);
-			message->n_pending += got > 0 ? (uint32_t)got : 0;
+		if (request->length + n_pending > HANDOVER_PENDING_MAX) {
+			snprintf(why, why_size, "it sent too much at once");
+			goto out;
 		}
+		memcpy(message->pending, cr, request->length);
+		memcpy(message->pending + request->length, pending, n_pending);
+		message->n_pending = (uint32_t)(request->length + n_pending);
 		message->protocol = HANDOVER_RDP;
 		message->flags = ticket.flags;
 		memcpy(message->user, ticket.user, sizeof(message->user));
 		snprintf(message->cookie, sizeof(message->cookie), "%s", ticket.cookie);
-		if (gnutls_record_check_pending(tls) > 0) {
-			snprintf(why, why_size, "it sent too much at once");
-		} else if (tls_record_export(tls, &message->tls, why, why_size) &&
+		if (tls_record_export(tls, &message->tls, why, why_size) &&
 				gateway_guest_hand_over(guest, ticket.sock, message, why, why_size)) {
 			why[0] = '\0';
 			char printable[128];
@@ -277,9 +338,14 @@ static void second_leg(struct gateway_guest *guest, const struct x224_request *r
 				guest->host);
 		}
 	}
+out:
 	if (message) {
 		explicit_bzero(message, sizeof(*message));
 		free(message);
+	}
+	if (pending) {
+		explicit_bzero(pending, TLS_RECORD_PLAINTEXT_MAX);
+		free(pending);
 	}
 	if (tls) {
 		gnutls_deinit(tls);
@@ -299,16 +365,16 @@ void gateway_rdp_login(struct gateway_guest *guest) {
 	if (!x224_parse_request(cr, length, &request, why, sizeof(why))) {
 		goto out;
 	}
-	if (!request.has_token) {
-		first_leg(guest, why, sizeof(why));
-		goto out;
-	}
-	/* Taken now: the gateway answers this one itself. */
+	/* Taken now: the gateway answers it itself. */
 	if (recv(guest->fd, cr, length, 0) != (ssize_t)length) {
 		snprintf(why, sizeof(why), "it hung up");
 		goto out;
 	}
-	second_leg(guest, &request, cr, why, sizeof(why));
+	if (request.has_token) {
+		second_leg(guest, &request, cr, why, sizeof(why));
+	} else {
+		first_leg(guest, &request, cr, why, sizeof(why));
+	}
 out:
 	if (why[0] && strcmp(why, "authentication failed") != 0) {
 		gateway_log("RDP: closing the connection from %s: %s", guest->host, why);

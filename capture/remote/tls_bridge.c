@@ -31,6 +31,7 @@ struct flow {
 struct tls_bridge {
 	pthread_t thread;
 	int stop_fd;
+	int done_fd; /* written when the thread ends */
 	struct tls_stream *client;
 	int client_fd;
 	struct tls_stream *inner;
@@ -211,6 +212,10 @@ static void *bridge_thread(void *data) {
 	/* Either side gone: the other learns it now. */
 	shutdown(bridge->client_fd, SHUT_RDWR);
 	shutdown(bridge->inner_fd, SHUT_RDWR);
+	uint64_t one = 1;
+	if (write(bridge->done_fd, &one, sizeof(one)) < 0) {
+		/* A fresh eventfd takes it. */
+	}
 	return NULL;
 }
 
@@ -227,9 +232,10 @@ struct tls_bridge *tls_bridge_start(struct tls_stream *client, int client_fd,
 	bridge->client_fd = client_fd;
 	bridge->inner_fd = pair[0];
 	bridge->stop_fd = eventfd(0, EFD_CLOEXEC);
+	bridge->done_fd = eventfd(0, EFD_CLOEXEC);
 	bridge->request = malloc(request_len);
 	bridge->pending = malloc(pending_len ? pending_len : 1);
-	if (bridge->stop_fd < 0 || !bridge->request || !bridge->pending) {
+	if (bridge->stop_fd < 0 || bridge->done_fd < 0 || !bridge->request || !bridge->pending) {
 		goto fail;
 	}
 	memcpy(bridge->request, request, request_len);
@@ -257,6 +263,9 @@ fail:
 	if (bridge) {
 		if (bridge->stop_fd > 0) {
 			close(bridge->stop_fd);
+		}
+		if (bridge->done_fd > 0) {
+			close(bridge->done_fd);
 		}
 		free(bridge->request);
 		free(bridge->pending);
@@ -287,8 +296,19 @@ void tls_bridge_destroy(struct tls_bridge *bridge) {
 	close(bridge->inner_fd);
 	close(bridge->client_fd);
 	close(bridge->stop_fd);
+	close(bridge->done_fd);
 	explicit_bzero(bridge->pending, bridge->pending_len);
 	free(bridge->request);
 	free(bridge->pending);
 	free(bridge);
+}
+
+void tls_bridge_finish(struct tls_bridge *bridge, int timeout_ms) {
+	if (!bridge) {
+		return;
+	}
+	struct pollfd p = { .fd = bridge->done_fd, .events = POLLIN };
+	while (poll(&p, 1, timeout_ms) < 0 && errno == EINTR) {
+	}
+	tls_bridge_destroy(bridge);
 }

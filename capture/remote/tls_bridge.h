@@ -42,5 +42,10 @@ struct tls_bridge *tls_bridge_start(struct tls_stream *client, int client_fd,
 	size_t pending_len, int *local_fd);
 /* Stops the thread if it still runs, waits for it, closes what it holds. NULL: no-op. */
 void tls_bridge_destroy(struct tls_bridge *bridge);
+/*
+ * Gives the thread up to timeout_ms to pass on what is left after
+ * FreeRDP closed its end (e.g. a last PDU), then destroys the bridge.
+ */
+void tls_bridge_finish(struct tls_bridge *bridge, int timeout_ms);
 
 #endif

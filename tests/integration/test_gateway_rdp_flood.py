@@ -1,0 +1,137 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Flooding the gateway's RDP port before authentication locks nobody out:
+
+- silent TCP connections from 127.0.0.2, half a Connection Request from
+  127.0.0.3, and whole first Connection Requests that then stall in
+  FreeRDP's TLS handshake, from many addresses 127.0.0.x, are opened
+  before alice logs in and go on being opened while she does;
+- alice, from 127.0.0.1, logs in through the libfreerdp test client and
+  gets her xterm;
+- every connection of the flood is closed by the gateway, at the latest
+  at its handshake deadline; none is let in.
+"""
+
+import socket
+import struct
+import threading
+
+import gateway
+import harness
+from harness import NotYet, expect, expect_eq, log
+import rdp
+
+DEADLINE = 6  # --handshake-timeout, seconds
+SILENT = 150
+STALLED_ADDRESSES = 60  # 127.0.0.10 and on
+# A first connection's Connection Request: a cookie, and TLS asked for.
+FIRST_REQUEST = (lambda body: bytes([3, 0, 0, 11 + len(body), 6 + len(body), 0xe0, 0, 0, 0, 0,
+                                     0]) + body)(b"Cookie: mstshash=flood\r\n" +
+                                                 struct.pack("<BBHI", 1, 0, 8, 1))
+
+
+class Flood:
+    def __init__(self, port):
+        self.port = port
+        self.sockets = []
+        self.lock = threading.Lock()
+        self.stop = threading.Event()
+        self.n = 0
+
+    def open(self, source, data):
+        s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        s.bind((source, 0))
+        s.settimeout(harness.T(10))
+        s.connect(("127.0.0.1", self.port))
+        try:
+            if data:
+                s.sendall(data)
+        except OSError:
+            pass  # pushed out already
+        with self.lock:
+            self.sockets.append(s)
+            self.n += 1
+
+    def one(self, i):
+        kind = i % 3
+        if kind == 0:
+            self.open("127.0.0.2", b"")
+        elif kind == 1:
+            self.open("127.0.0.3", FIRST_REQUEST[:7])
+        else:
+            self.open("127.0.0.%d" % (10 + i % STALLED_ADDRESSES), FIRST_REQUEST)
+
+    def run(self):
+        i = 0
+        while not self.stop.is_set():
+            try:
+                self.one(i)
+            except OSError:
+                pass
+            i += 1
+
+
+def closed(s):
+    """True when the gateway closed s (EOF or reset); False while open."""
+    s.setblocking(False)
+    try:
+        return s.recv(65536) == b""
+    except BlockingIOError:
+        return False
+    except ConnectionError:
+        return True
+
+
+def main():
+    host = gateway.Host(("alice",), config="[session]\ncommand = %s\n" %
+                        gateway.XTERM_COMMAND)
+    try:
+        front = gateway.Front(host, "--handshake-timeout", DEADLINE, "--debug", rdp=True, vnc=False)
+        flood = Flood(front.rdp_port)
+        for i in range(SILENT + STALLED_ADDRESSES):
+            flood.one(i)
+        log("%d connections open before the login" % flood.n)
+        threads = [threading.Thread(target=flood.run, daemon=True) for _ in range(2)]
+        for t in threads:
+            t.start()
+        try:
+            password = rdp.write_secret(front, host.passwords["alice"])
+            client = rdp.RdpClient(front, front.rdp_port, user=host.users["alice"],
+                                   password_file=password)
+            try:
+                client.wait_connected(timeout=60)
+            except Exception:
+                import sys
+                print("\n".join(l for l in front.log().splitlines() if "127.0.0.1:" in l or "127.0.0.1 " in l or "alice" in l)[-4000:], file=sys.stderr)
+                print(client.log()[-3000:], file=sys.stderr)
+                raise
+            box = client.wait_framebuffer(gateway.xterm_box, timeout=30, what="her xterm")
+            log("alice got in and sees her xterm at %r; %d flood connections so far" % (
+                box, flood.n))
+        finally:
+            flood.stop.set()
+            for t in threads:
+                t.join(harness.T(30))
+        expect(flood.n > SILENT + STALLED_ADDRESSES,
+               "the flood went on during the login (%d connections)" % flood.n)
+
+        def all_closed():
+            open_ = [s for s in flood.sockets if not closed(s)]
+            if open_:
+                raise NotYet("%d of %d flood connections still open" % (
+                    len(open_), len(flood.sockets)))
+            return True
+        front.wait_for(all_closed, DEADLINE + 30, "every flood connection to be closed")
+        rows = host.sessions()
+        expect_eq([(r["user"], r["clients"]) for r in rows], [(host.users["alice"], "1")],
+                  "--list: alice's session, her client its only one")
+        expect(front.log().count("logged in from") == 1, "one login in the gateway's log")
+        client.kill()
+        for s in flood.sockets:
+            s.close()
+    finally:
+        host.close()
+
+
+if __name__ == "__main__":
+    harness.run(main)

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <unistd.h>
 #include "capture/remote/account_check.h"
 #include "capture/remote/handover.h"
@@ -44,6 +45,24 @@ bool gateway_guest_wait_on(struct gateway_guest *guest, int fd, short events) {
 		gateway_guest_heard(guest);
 	}
 	return rc > 0 || (rc < 0 && errno == EINTR);
+}
+
+bool gateway_guest_send(struct gateway_guest *guest, const uint8_t *buf, size_t len) {
+	size_t sent = 0;
+	while (sent < len) {
+		ssize_t n = send(guest->fd, buf + sent, len - sent, MSG_NOSIGNAL);
+		if (n < 0 && (errno == EAGAIN || errno == EINTR)) {
+			if (!gateway_guest_wait(guest, POLLOUT)) {
+				return false;
+			}
+			continue;
+		}
+		if (n <= 0) {
+			return false;
+		}
+		sent += (size_t)n;
+	}
+	return true;
 }
 
 gnutls_session_t gateway_guest_start_tls(struct gateway_guest *guest, char *why,

@@ -101,6 +101,8 @@ void gateway_guest_done(struct gateway_guest *guest);
  * deadline (ETIMEDOUT) or when the socket was shut down.
  */
 bool gateway_guest_wait(struct gateway_guest *guest, short events);
+/* Sends all of buf, unencrypted, by the deadline; false when it cannot. */
+bool gateway_guest_send(struct gateway_guest *guest, const uint8_t *buf, size_t len);
 /* The same, on another of its descriptors (e.g. a socketpair's end). */
 bool gateway_guest_wait_on(struct gateway_guest *guest, int fd, short events);
 /*

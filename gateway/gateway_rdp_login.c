@@ -117,24 +117,6 @@ static size_t peek_request(struct gateway_guest *guest, uint8_t *buf, char *why,
 	}
 }
 
-static bool send_plain(struct gateway_guest *guest, const uint8_t *buf, size_t len) {
-	size_t sent = 0;
-	while (sent < len) {
-		ssize_t n = send(guest->fd, buf + sent, len - sent, MSG_NOSIGNAL);
-		if (n < 0 && (errno == EAGAIN || errno == EINTR)) {
-			if (!gateway_guest_wait(guest, POLLOUT)) {
-				return false;
-			}
-			continue;
-		}
-		if (n <= 0) {
-			return false;
-		}
-		sent += (size_t)n;
-	}
-	return true;
-}
-
 /*
  * The client's login came (Client Info PDU): checked; then FreeRDP
  * licenses the client, or it is refused.
@@ -198,7 +180,7 @@ static gnutls_session_t answer_and_start_tls(struct gateway_guest *guest,
 		snprintf(why, why_size, "it does not offer TLS");
 		return NULL;
 	}
-	if (!send_plain(guest, confirm, n)) {
+	if (!gateway_guest_send(guest, confirm, n)) {
 		snprintf(why, why_size, "it hung up");
 		return NULL;
 	}

@@ -35,27 +35,19 @@ static bool wait_for(struct login *login, short events) {
 }
 
 static bool send_all(struct login *login, const uint8_t *buf, size_t len) {
+	if (!login->tls) {
+		return gateway_guest_send(login->guest, buf, len);
+	}
 	size_t sent = 0;
 	while (sent < len) {
-		ssize_t n;
-		if (login->tls) {
-			n = gnutls_record_send(login->tls, buf + sent, len - sent);
-			if (n == GNUTLS_E_AGAIN || n == GNUTLS_E_INTERRUPTED) {
-				/* GnuTLS holds the record: resend with no data until it goes. */
-				while ((n = gnutls_record_send(login->tls, NULL, 0)) == GNUTLS_E_AGAIN ||
-						n == GNUTLS_E_INTERRUPTED) {
-					if (!wait_for(login, POLLOUT)) {
-						return false;
-					}
-				}
-			}
-		} else {
-			n = send(login->guest->fd, buf + sent, len - sent, MSG_NOSIGNAL);
-			if (n < 0 && (errno == EAGAIN || errno == EINTR)) {
+		ssize_t n = gnutls_record_send(login->tls, buf + sent, len - sent);
+		if (n == GNUTLS_E_AGAIN || n == GNUTLS_E_INTERRUPTED) {
+			/* GnuTLS holds the record: resend with no data until it goes. */
+			while ((n = gnutls_record_send(login->tls, NULL, 0)) == GNUTLS_E_AGAIN ||
+					n == GNUTLS_E_INTERRUPTED) {
 				if (!wait_for(login, POLLOUT)) {
 					return false;
 				}
-				continue;
 			}
 		}
 		if (n <= 0) {

@@ -6,7 +6,6 @@
 #include <wlr/util/log.h>
 #include "capture/remote/handover_server.h"
 #include "capture/remote/tls_bridge.h"
-#include "capture/remote/tls_record.h"
 #include "capture/remote/tls_stream.h"
 #include "capture/remote/x224.h"
 #include "capture/rdp/rdp_private.h"
@@ -62,16 +61,12 @@ static const char *take_connection(void *data, const struct handover_message *me
 		take_over(rdp, message->user);
 	}
 	char error[160];
-	struct tls_record *record = tls_record_import(&message->tls, fd, error, sizeof(error));
-	if (!record) {
+	struct tls_stream *tls = tls_stream_from_handover(&message->tls, fd, error,
+		sizeof(error));
+	if (!tls) {
 		wlr_log(WLR_ERROR, "RDP: the gateway's client %s: %s", message->peer, error);
 		close(fd);
 		return "its TLS state cannot be carried on";
-	}
-	struct tls_stream *tls = tls_stream_from_record(record);
-	if (!tls) {
-		close(fd);
-		return "out of memory";
 	}
 	struct rdp_handover_login *login = zalloc(sizeof(*login));
 	memcpy(login->user, message->user, sizeof(login->user));

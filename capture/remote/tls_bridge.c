@@ -56,30 +56,14 @@ static bool wait_fd(struct tls_bridge *bridge, int fd, short events, int timeout
 	return rc > 0 && !fds[1].revents && (fds[0].revents & (events | POLLHUP | POLLERR));
 }
 
-static bool write_plain(struct tls_bridge *bridge, const uint8_t *buf, size_t len) {
+/* Writes (out) or reads all of buf on the socketpair, before the inner TLS. */
+static bool plain_io(struct tls_bridge *bridge, uint8_t *buf, size_t len, bool out) {
 	size_t done = 0;
 	while (done < len) {
-		ssize_t n = send(bridge->inner_fd, buf + done, len - done, MSG_NOSIGNAL);
+		ssize_t n = out ? send(bridge->inner_fd, buf + done, len - done, MSG_NOSIGNAL) :
+			recv(bridge->inner_fd, buf + done, len - done, 0);
 		if (n < 0 && (errno == EAGAIN || errno == EINTR)) {
-			if (!wait_fd(bridge, bridge->inner_fd, POLLOUT, SETUP_MS)) {
-				return false;
-			}
-			continue;
-		}
-		if (n <= 0) {
-			return false;
-		}
-		done += (size_t)n;
-	}
-	return true;
-}
-
-static bool read_plain(struct tls_bridge *bridge, uint8_t *buf, size_t len) {
-	size_t done = 0;
-	while (done < len) {
-		ssize_t n = recv(bridge->inner_fd, buf + done, len - done, 0);
-		if (n < 0 && (errno == EAGAIN || errno == EINTR)) {
-			if (!wait_fd(bridge, bridge->inner_fd, POLLIN, SETUP_MS)) {
+			if (!wait_fd(bridge, bridge->inner_fd, out ? POLLOUT : POLLIN, SETUP_MS)) {
 				return false;
 			}
 			continue;
@@ -95,11 +79,11 @@ static bool read_plain(struct tls_bridge *bridge, uint8_t *buf, size_t len) {
 /* FreeRDP's Connection Confirm: read, dropped, and it must have selected TLS. */
 static bool drop_confirm(struct tls_bridge *bridge) {
 	uint8_t cc[64];
-	if (!read_plain(bridge, cc, 4) || cc[0] != 3 || cc[1] != 0) {
+	if (!plain_io(bridge, cc, 4, false) || cc[0] != 3 || cc[1] != 0) {
 		return false;
 	}
 	size_t len = (size_t)cc[2] << 8 | cc[3];
-	if (len != X224_CONFIRM_LEN || !read_plain(bridge, cc + 4, len - 4)) {
+	if (len != X224_CONFIRM_LEN || !plain_io(bridge, cc + 4, len - 4, false)) {
 		return false;
 	}
 	uint32_t selected = (uint32_t)cc[15] | (uint32_t)cc[16] << 8 |
@@ -205,7 +189,7 @@ out:
 
 static void *bridge_thread(void *data) {
 	struct tls_bridge *bridge = data;
-	if (write_plain(bridge, bridge->request, bridge->request_len) &&
+	if (plain_io(bridge, bridge->request, bridge->request_len, true) &&
 			drop_confirm(bridge) && inner_handshake(bridge)) {
 		pump(bridge);
 	}

@@ -3,7 +3,6 @@
 #include <unistd.h>
 #include <wlr/util/log.h>
 #include "capture/remote/handover_server.h"
-#include "capture/remote/tls_record.h"
 #include "capture/vnc/vnc_private.h"
 #include "compositor/options.h"
 #include "compositor/server.h"
@@ -38,16 +37,12 @@ static const char *take_connection(void *data, const struct handover_message *me
 		return "the session has its --vnc-max-clients viewers already";
 	}
 	char error[160];
-	struct tls_record *record = tls_record_import(&message->tls, fd, error, sizeof(error));
-	if (!record) {
+	struct tls_stream *tls = tls_stream_from_handover(&message->tls, fd, error,
+		sizeof(error));
+	if (!tls) {
 		wlr_log(WLR_ERROR, "VNC: the gateway's viewer %s: %s", message->peer, error);
 		close(fd);
 		return "its TLS state cannot be carried on";
-	}
-	struct tls_stream *tls = tls_stream_from_record(record);
-	if (!tls) {
-		close(fd);
-		return "out of memory";
 	}
 	struct vnc_admission admission = {
 		.authenticated = true,

@@ -120,6 +120,15 @@ class Host:
                          "pss_mib": float(f[-3]) if has_pss else None})
         return rows
 
+    def her_session(self, short, clients="1"):
+        """--list's one row: short's session, with clients clients, running
+        as short; returns the row."""
+        rows = self.sessions()
+        expect([(r["user"], r["clients"]) for r in rows] == [(self.users[short], clients)],
+               "--list: %s's one session with %s client(s): %r" % (short, clients, rows))
+        expect(_uid(rows[0]["pid"]) == self.uid(short), "%s's oriel's uid" % short)
+        return rows[0]
+
     def session_dir(self, pid):
         for row in self.sessions():
             if row["pid"] == pid:
@@ -155,6 +164,29 @@ def gone(path):
     if os.path.lexists(path):
         raise NotYet("%s is still there" % path)
     return True
+
+
+def closed(s):
+    """True when the gateway closed s (EOF or reset); False while open."""
+    s.setblocking(False)
+    try:
+        data = s.recv(65536)
+        return not data  # data: its greeting, or a TLS alert: read on
+    except BlockingIOError:
+        return False
+    except ConnectionError:
+        return True
+
+
+def wait_all_closed(front, sockets, timeout):
+    """Wait until the gateway closed every socket of sockets."""
+    def all_closed():
+        open_ = [s for s in sockets if not closed(s)]
+        if open_:
+            raise NotYet("%d of %d flood connections still open" % (
+                len(open_), len(sockets)))
+        return True
+    front.wait_for(all_closed, timeout, "every flood connection to be closed")
 
 
 def _no_processes_of(uid):

@@ -20,7 +20,7 @@ import time
 import gateway
 import harness
 import vnc
-from harness import NotYet, TestFailure, expect, expect_eq, log
+from harness import TestFailure, expect, expect_eq, log
 
 DEADLINE = 6  # --handshake-timeout, seconds
 SILENT = 300
@@ -89,20 +89,6 @@ class Flood:
             i += 1
 
 
-def closed(s):
-    """True when the gateway closed s (EOF or reset); False while open."""
-    s.setblocking(False)
-    try:
-        data = s.recv(65536)
-        if data:
-            return False  # its greeting, or a TLS alert: read on
-        return True
-    except BlockingIOError:
-        return False
-    except ConnectionError:
-        return True
-
-
 def main():
     host = gateway.Host(("alice",), config="[session]\ncommand = %s\n" %
                         gateway.XTERM_COMMAND)
@@ -132,13 +118,7 @@ def main():
                "the flood went on during the login (%d connections)" % flood.n)
         last = max(opened for _s, opened in flood.sockets)
 
-        def all_closed():
-            open_ = [s for s, _ in flood.sockets if not closed(s)]
-            if open_:
-                raise NotYet("%d of %d flood connections still open" % (
-                    len(open_), len(flood.sockets)))
-            return True
-        front.wait_for(all_closed, DEADLINE + 20, "every flood connection to be closed")
+        gateway.wait_all_closed(front, [s for s, _ in flood.sockets], DEADLINE + 20)
         # The last ones by their deadline (with slack for a loaded machine).
         expect(time.monotonic() - last <= harness.T(DEADLINE + 10),
                "the flood's last connections were closed %.1f s after they opened" %

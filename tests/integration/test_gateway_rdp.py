@@ -67,13 +67,9 @@ def main():
         log("her xterm shows at %r" % (box,))
         expect(box[2] >= 300 and box[3] >= 120, "the xterm's window is %r" % (box,))
 
-        rows = host.sessions()
-        expect_eq([(r["user"], r["clients"]) for r in rows], [(host.users["alice"], "1")],
-                  "--list: her session, with one client")
-        pid = rows[0]["pid"]
-        expect_eq(gateway.proc_uid(pid), host.uid("alice"), "her oriel's uid")
-        session_log = (host.runtime_dir / os.path.basename(rows[0]["dir"]) /
-                       "session.log")
+        row = host.her_session("alice")
+        pid = row["pid"]
+        session_log = host.runtime_dir / os.path.basename(row["dir"]) / "session.log"
         log_text = session_log.read_text(errors="replace") if session_log.exists() else ""
         expect(("logged on as \"%s\" through oriel-gateway" % host.users["alice"]) in log_text,
                "her session logs the gateway's client: %s" % log_text[-2000:])

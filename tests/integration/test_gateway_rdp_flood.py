@@ -19,7 +19,7 @@ import threading
 
 import gateway
 import harness
-from harness import NotYet, expect, expect_eq, log
+from harness import expect, log
 import rdp
 import vnc
 
@@ -80,17 +80,6 @@ class Flood:
             i += 1
 
 
-def closed(s):
-    """True when the gateway closed s (EOF or reset); False while open."""
-    s.setblocking(False)
-    try:
-        return s.recv(65536) == b""
-    except BlockingIOError:
-        return False
-    except ConnectionError:
-        return True
-
-
 def main():
     host = gateway.Host(("alice",), config="[session]\ncommand = %s\n" %
                         gateway.XTERM_COMMAND)
@@ -118,16 +107,8 @@ def main():
         expect(flood.n > SILENT + STALLED_ADDRESSES,
                "the flood went on during the login (%d connections)" % flood.n)
 
-        def all_closed():
-            open_ = [s for s in flood.sockets if not closed(s)]
-            if open_:
-                raise NotYet("%d of %d flood connections still open" % (
-                    len(open_), len(flood.sockets)))
-            return True
-        front.wait_for(all_closed, DEADLINE + 30, "every flood connection to be closed")
-        rows = host.sessions()
-        expect_eq([(r["user"], r["clients"]) for r in rows], [(host.users["alice"], "1")],
-                  "--list: alice's session, her client its only one")
+        gateway.wait_all_closed(front, flood.sockets, DEADLINE + 30)
+        host.her_session("alice")
         expect(front.log().count("logged in from") == 1, "one login in the gateway's log")
         client.kill()
         for s in flood.sockets:

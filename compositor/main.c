@@ -117,7 +117,8 @@ int main(int argc, char *argv[]) {
 	if (options.vnc.handover_socket) {
 #if HAVE_VNC || HAVE_RDP
 		/* Hosted by oriel-gateway: its VNC and RDP clients come through here. */
-		server.handover = handover_server_create(server.loop, options.vnc.handover_socket);
+		server.handover = handover_server_create(server.display, server.loop,
+			options.vnc.handover_socket, options.vnc.exit_without_clients);
 		if (!server.handover) {
 			startup_error("cannot take clients from oriel-gateway on %s",
 				options.vnc.handover_socket);
@@ -195,6 +196,7 @@ out:
 	control_destroy(server.control);
 #if HAVE_VNC || HAVE_RDP
 	handover_server_destroy(server.handover);
+	server.handover = NULL; /* the VNC and RDP servers below look */
 #endif
 #if HAVE_VNC
 	vnc_server_destroy(vnc);

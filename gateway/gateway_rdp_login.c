@@ -62,7 +62,12 @@ static struct gateway_tickets *tickets_of(struct gateway_front *front) {
 bool gateway_rdp_front_init(struct gateway_front *front) {
 	winpr_InitializeSSL(WINPR_SSL_INIT_DEFAULT);
 	if (!getenv("WLOG_LEVEL")) {
-		WLog_SetLogLevel(WLog_GetRoot(), WLOG_ERROR);
+		/*
+		 * FreeRDP logs every connection it does not finish as an error, and
+		 * the gateway ends each one after the redirection: its own log says
+		 * how each ended.
+		 */
+		WLog_SetLogLevel(WLog_GetRoot(), WLOG_FATAL);
 	}
 	struct gateway_tickets *tickets = calloc(1, sizeof(*tickets));
 	if (!tickets) {

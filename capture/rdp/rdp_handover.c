@@ -32,7 +32,8 @@ struct rdp_handover_login {
 	struct tls_bridge *bridge;
 };
 
-static void take_over(struct rdp_server *rdp, const char *user) {
+static void drop_all(void *data, const char *user) {
+	struct rdp_server *rdp = data;
 	struct rdp_peer *peer, *tmp;
 	wl_list_for_each_safe(peer, tmp, &rdp->peers, link) {
 		if (peer->state != RDP_PEER_SESSION || peer->closing) {
@@ -56,9 +57,6 @@ static const char *take_connection(void *data, const struct handover_message *me
 	if (request_len == 0 || request_len > message->n_pending) {
 		close(fd);
 		return "no X.224 Connection Request came along";
-	}
-	if (message->flags & HANDOVER_TAKE_OVER) {
-		take_over(rdp, message->user);
 	}
 	char error[160];
 	struct tls_stream *tls = tls_stream_from_handover(&message->tls, fd, error,
@@ -117,11 +115,20 @@ static uint32_t count_clients(void *data) {
 	return (uint32_t)rdp->n_sessions;
 }
 
+static const struct handover_taker taker = {
+	.take = take_connection,
+	.clients = count_clients,
+	.drop_all = drop_all,
+};
+
 void rdp_handover_init(struct rdp_server *rdp) {
-	handover_server_set_taker(rdp->server->handover, HANDOVER_RDP, take_connection,
-		count_clients, rdp);
+	handover_server_set_taker(rdp->server->handover, HANDOVER_RDP, &taker, rdp);
 }
 
 void rdp_handover_finish(struct rdp_server *rdp) {
-	handover_server_set_taker(rdp->server->handover, HANDOVER_RDP, NULL, NULL, NULL);
+	handover_server_set_taker(rdp->server->handover, HANDOVER_RDP, NULL, NULL);
+}
+
+void rdp_handover_clients_changed(struct rdp_server *rdp) {
+	handover_server_clients_changed(rdp->server->handover);
 }

@@ -65,6 +65,7 @@ static void peer_free(struct rdp_peer *peer) {
 	} else {
 		rdp->n_sessions--;
 		rdp_input_peer_gone(peer);
+		rdp_handover_clients_changed(rdp);
 	}
 	rdp_clipboard_peer_gone(peer);
 	rdp_channels_finish_peer(peer);
@@ -175,6 +176,7 @@ static void become_session(struct rdp_peer *peer) {
 	rdp->n_guests--;
 	rdp->n_sessions++;
 	peer->state = RDP_PEER_SESSION;
+	rdp_handover_clients_changed(rdp);
 	wl_event_source_remove(peer->deadline);
 	peer->deadline = NULL;
 	rdp_server_session_started(rdp, peer);

@@ -169,6 +169,8 @@ void rdp_peer_create_handed_over(struct rdp_server *rdp, int fd, const char *hos
 /* rdp_handover.c: clients that oriel-gateway logged in (--handover-socket). */
 void rdp_handover_init(struct rdp_server *rdp);
 void rdp_handover_finish(struct rdp_server *rdp);
+/* Its sessions came or went: --exit-without-clients of a hosted session counts them. */
+void rdp_handover_clients_changed(struct rdp_server *rdp);
 /* Whether the Client Info's user and password are the ones the gateway named. */
 bool rdp_handover_logon_ok(struct rdp_peer *peer, const char *user, const char *password);
 bool rdp_handover_view_only(struct rdp_peer *peer);

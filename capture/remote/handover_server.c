@@ -23,13 +23,15 @@
 #define PROTOCOLS 3 /* enum handover_protocol, and 0 */
 
 struct taker {
-	handover_take_fn take;
-	handover_clients_fn clients;
+	const struct handover_taker *impl;
 	void *data;
 };
 
 struct handover_server {
+	struct wl_display *display;
 	struct wl_event_loop *loop;
+	int exit_without_clients;
+	struct wl_event_source *unviewed_timer;
 	int fd;
 	char *path;
 	struct wl_event_source *source;
@@ -54,8 +56,8 @@ static void peer_destroy(struct handover_peer *peer) {
 static uint32_t count_clients(struct handover_server *server) {
 	uint32_t n = 0;
 	for (int i = 0; i < PROTOCOLS; i++) {
-		if (server->takers[i].clients) {
-			n += server->takers[i].clients(server->takers[i].data);
+		if (server->takers[i].impl) {
+			n += server->takers[i].impl->clients(server->takers[i].data);
 		}
 	}
 	return n;
@@ -75,12 +77,20 @@ static void reply(struct handover_peer *peer, bool ok, const char *error) {
 static const char *take_connection(struct handover_server *server,
 		const struct handover_message *message, int fd) {
 	const struct taker *taker = &server->takers[message->protocol];
-	if (!taker->take) {
+	if (!taker->impl) {
 		close(fd);
 		return message->protocol == HANDOVER_RDP ?
 			"this session serves no RDP" : "this session serves no VNC";
 	}
-	return taker->take(taker->data, message, fd);
+	if (message->flags & HANDOVER_TAKE_OVER) {
+		/* Her other clients go, whichever protocol they came by. */
+		for (int i = 0; i < PROTOCOLS; i++) {
+			if (server->takers[i].impl) {
+				server->takers[i].impl->drop_all(server->takers[i].data, message->user);
+			}
+		}
+	}
+	return taker->impl->take(taker->data, message, fd);
 }
 
 static void handle_request(struct handover_peer *peer) {
@@ -154,7 +164,24 @@ static int handle_listen_fd(int fd, uint32_t mask, void *data) {
 	return 0;
 }
 
-struct handover_server *handover_server_create(struct wl_event_loop *loop, const char *path) {
+static int handle_unviewed(void *data) {
+	struct handover_server *server = data;
+	wlr_log(WLR_INFO, "hand-over: no client for %d s (--exit-without-clients): ending the "
+		"session", server->exit_without_clients);
+	wl_display_terminate(server->display);
+	return 0;
+}
+
+void handover_server_clients_changed(struct handover_server *server) {
+	if (!server || !server->unviewed_timer) {
+		return;
+	}
+	wl_event_source_timer_update(server->unviewed_timer, count_clients(server) > 0 ? 0 :
+		server->exit_without_clients * 1000);
+}
+
+struct handover_server *handover_server_create(struct wl_display *display,
+		struct wl_event_loop *loop, const char *path, int exit_without_clients) {
 	struct sockaddr_un addr = { .sun_family = AF_UNIX };
 	if (strlen(path) >= sizeof(addr.sun_path)) {
 		wlr_log(WLR_ERROR, "hand-over: the socket's path is too long: %s", path);
@@ -175,7 +202,13 @@ struct handover_server *handover_server_create(struct wl_event_loop *loop, const
 		return NULL;
 	}
 	struct handover_server *server = zalloc(sizeof(*server));
+	server->display = display;
 	server->loop = loop;
+	server->exit_without_clients = exit_without_clients;
+	if (exit_without_clients > 0) {
+		server->unviewed_timer = wl_event_loop_add_timer(loop, handle_unviewed, server);
+		handover_server_clients_changed(server);
+	}
 	server->fd = fd;
 	server->path = xstrdup(path);
 	wl_list_init(&server->peers);
@@ -186,12 +219,11 @@ struct handover_server *handover_server_create(struct wl_event_loop *loop, const
 }
 
 void handover_server_set_taker(struct handover_server *server,
-		enum handover_protocol protocol, handover_take_fn take, handover_clients_fn clients,
-		void *data) {
+		enum handover_protocol protocol, const struct handover_taker *taker, void *data) {
 	if (!server || (int)protocol <= 0 || (int)protocol >= PROTOCOLS) {
 		return;
 	}
-	server->takers[protocol] = (struct taker){ take, take ? clients : NULL, data };
+	server->takers[protocol] = (struct taker){ taker, data };
 }
 
 void handover_server_destroy(struct handover_server *server) {
@@ -201,6 +233,9 @@ void handover_server_destroy(struct handover_server *server) {
 	struct handover_peer *peer, *tmp;
 	wl_list_for_each_safe(peer, tmp, &server->peers, link) {
 		peer_destroy(peer);
+	}
+	if (server->unviewed_timer) {
+		wl_event_source_remove(server->unviewed_timer);
 	}
 	wl_event_source_remove(server->source);
 	close(server->fd);

@@ -15,7 +15,8 @@
  * and opens the records from there.
  */
 
-static void take_over(struct vnc_server *vnc, const char *user) {
+static void drop_all(void *data, const char *user) {
+	struct vnc_server *vnc = data;
 	struct vnc_client *client, *tmp;
 	wl_list_for_each_safe(client, tmp, &vnc->clients, link) {
 		char why[128];
@@ -29,9 +30,6 @@ static void take_over(struct vnc_server *vnc, const char *user) {
 static const char *take_connection(void *data, const struct handover_message *message,
 		int fd) {
 	struct vnc_server *vnc = data;
-	if (message->flags & HANDOVER_TAKE_OVER) {
-		take_over(vnc, message->user);
-	}
 	if (vnc->n_clients >= vnc->options->max_clients) {
 		close(fd);
 		return "the session has its --vnc-max-clients viewers already";
@@ -65,11 +63,16 @@ static uint32_t count_clients(void *data) {
 	return (uint32_t)vnc->n_clients;
 }
 
+static const struct handover_taker taker = {
+	.take = take_connection,
+	.clients = count_clients,
+	.drop_all = drop_all,
+};
+
 void vnc_handover_init(struct vnc_server *vnc) {
-	handover_server_set_taker(vnc->server->handover, HANDOVER_VNC, take_connection,
-		count_clients, vnc);
+	handover_server_set_taker(vnc->server->handover, HANDOVER_VNC, &taker, vnc);
 }
 
 void vnc_handover_finish(struct vnc_server *vnc) {
-	handover_server_set_taker(vnc->server->handover, HANDOVER_VNC, NULL, NULL, NULL);
+	handover_server_set_taker(vnc->server->handover, HANDOVER_VNC, NULL, NULL);
 }

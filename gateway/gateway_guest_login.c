@@ -28,6 +28,11 @@ bool gateway_guest_wait(struct gateway_guest *guest, short events) {
 }
 
 bool gateway_guest_wait_on(struct gateway_guest *guest, int fd, short events) {
+	struct pollfd p = { .fd = fd, .events = events };
+	return gateway_guest_poll(guest, &p, 1);
+}
+
+bool gateway_guest_poll(struct gateway_guest *guest, struct pollfd *fds, int n) {
 	struct gateway_front *front = guest->front;
 	pthread_mutex_lock(&front->lock);
 	int left = (int)(guest->deadline_ms - gateway_now_ms());
@@ -36,13 +41,15 @@ bool gateway_guest_wait_on(struct gateway_guest *guest, int fd, short events) {
 		errno = ETIMEDOUT;
 		return false;
 	}
-	struct pollfd p = { .fd = fd, .events = events };
-	int rc = poll(&p, 1, left);
+	int rc = poll(fds, (nfds_t)n, left);
 	if (rc == 0) {
 		errno = ETIMEDOUT;
 	}
-	if (rc > 0 && (p.revents & POLLIN)) {
-		gateway_guest_heard(guest);
+	for (int i = 0; rc > 0 && i < n; i++) {
+		if (fds[i].revents & POLLIN) {
+			gateway_guest_heard(guest);
+			break;
+		}
 	}
 	return rc > 0 || (rc < 0 && errno == EINTR);
 }

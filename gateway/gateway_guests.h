@@ -105,6 +105,9 @@ bool gateway_guest_wait(struct gateway_guest *guest, short events);
 bool gateway_guest_send(struct gateway_guest *guest, const uint8_t *buf, size_t len);
 /* The same, on another of its descriptors (e.g. a socketpair's end). */
 bool gateway_guest_wait_on(struct gateway_guest *guest, int fd, short events);
+/* The same, on any of n descriptors. */
+struct pollfd;
+bool gateway_guest_poll(struct gateway_guest *guest, struct pollfd *fds, int n);
 /*
  * The TLS server handshake on the guest's socket, with the front's
  * certificate: TLS 1.3, or 1.2 with an AEAD cipher (what a session

@@ -10,6 +10,7 @@
 #include <freerdp/freerdp.h>
 #include <freerdp/peer.h>
 #include <winpr/ssl.h>
+#include <winpr/synch.h>
 #include <winpr/wlog.h>
 #include "capture/remote/handover.h"
 #include "capture/remote/tls_bridge.h"
@@ -263,8 +264,35 @@ static void first_leg(struct gateway_guest *guest, const struct x224_request *re
 		leg.library_license = client->LicenseCallback;
 		client->LicenseCallback = handle_license;
 		client->Capabilities = handle_capabilities;
-		while (gateway_guest_wait_on(guest, local_fd, POLLIN) &&
-				client->CheckFileDescriptor(client)) {
+		/*
+		 * FreeRDP's own events too: it stops reading after a while and
+		 * signals one to be called again, with records already read.
+		 */
+		HANDLE handles[8];
+		struct pollfd fds[8];
+		int n = 0;
+		DWORD count = client->GetEventHandles(client, handles, 8);
+		for (DWORD i = 0; i < count; i++) {
+			int handle_fd = GetEventFileDescriptor(handles[i]);
+			if (handle_fd >= 0) {
+				fds[n++] = (struct pollfd){ .fd = handle_fd, .events = POLLIN };
+			}
+		}
+		for (;;) {
+			if (!gateway_guest_poll(guest, fds, n)) {
+				if (!leg.why[0]) {
+					snprintf(leg.why, sizeof(leg.why), "it did not log in in time, "
+						"or gave way to another connection");
+				}
+				break;
+			}
+			if (!client->CheckFileDescriptor(client)) {
+				if (!leg.why[0]) {
+					snprintf(leg.why, sizeof(leg.why), "it hung up, or its RDP "
+						"connection failed before its login");
+				}
+				break;
+			}
 		}
 	}
 	if (leg.redirected) {

@@ -15,8 +15,10 @@ import itertools
 import secrets
 import shutil
 import signal
+import socket
 import subprocess
 import tempfile
+import threading
 from pathlib import Path
 
 import harness
@@ -166,6 +168,48 @@ def gone(path):
     return True
 
 
+# A TLS record header announcing a ClientHello, and its first bytes only.
+PARTIAL_CLIENT_HELLO = b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03" + bytes(16)
+
+
+class Flood:
+    """Connections to address that never finish logging in: a subclass's
+    one(i) opens the i-th; run() opens them until stop is set. sockets
+    holds (socket, when it was opened)."""
+
+    def __init__(self, address):
+        self.address = address
+        self.sockets = []
+        self.lock = threading.Lock()
+        self.stop = threading.Event()
+        self.errors = []
+        self.n = 0
+
+    def connect(self, source):
+        s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        s.bind((source, 0))
+        s.settimeout(harness.T(10))
+        s.connect(self.address)
+        return s
+
+    def keep(self, s, opened):
+        with self.lock:
+            self.sockets.append((s, opened))
+            self.n += 1
+
+    def one(self, i):
+        raise NotImplementedError
+
+    def run(self):
+        i = 0
+        while not self.stop.is_set():
+            try:
+                self.one(i)
+            except OSError as e:
+                self.errors.append(str(e))
+            i += 1
+
+
 def closed(s):
     """True when the gateway closed s (EOF or reset); False while open."""
     s.setblocking(False)
@@ -179,9 +223,9 @@ def closed(s):
 
 
 def wait_all_closed(front, sockets, timeout):
-    """Wait until the gateway closed every socket of sockets."""
+    """Wait until the gateway closed every socket of sockets (a Flood's)."""
     def all_closed():
-        open_ = [s for s in sockets if not closed(s)]
+        open_ = [s for s, _opened in sockets if not closed(s)]
         if open_:
             raise NotYet("%d of %d flood connections still open" % (
                 len(open_), len(sockets)))

@@ -12,7 +12,6 @@
   at its handshake deadline; none is let in.
 """
 
-import socket
 import struct
 import threading
 import time
@@ -26,31 +25,14 @@ DEADLINE = 6  # --handshake-timeout, seconds
 SILENT = 300
 HALF_TLS_ADDRESSES = 100  # 127.0.0.10 and on
 X509_PLAIN = 262
-# A TLS record header announcing a ClientHello, and its first bytes only.
-PARTIAL_CLIENT_HELLO = b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03" + bytes(16)
 
 
-class Flood:
-    def __init__(self, address):
-        self.address = address
-        self.sockets = []
-        self.lock = threading.Lock()
-        self.stop = threading.Event()
-        self.errors = []
-        self.n = 0
-
+class Flood(gateway.Flood):
     def silent(self):
-        s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        s.bind(("127.0.0.2", 0))
-        s.settimeout(harness.T(10))
-        s.connect(self.address)
-        self._keep(s, time.monotonic())
+        self.keep(self.connect("127.0.0.2"), time.monotonic())
 
     def half_tls(self, i):
-        s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        s.bind(("127.0.0.%d" % (10 + i % HALF_TLS_ADDRESSES), 0))
-        s.settimeout(harness.T(10))
-        s.connect(self.address)
+        s = self.connect("127.0.0.%d" % (10 + i % HALF_TLS_ADDRESSES))
         opened = time.monotonic()
         try:
             expect(vnc.recv_exactly(s, 12, 10).startswith(b"RFB 003."), "no RFB greeting")
@@ -65,28 +47,17 @@ class Flood:
             expect(ok == 0 and X509_PLAIN in subtypes, "no X509Plain: %r" % (subtypes,))
             s.sendall(struct.pack(">I", X509_PLAIN))
             expect(vnc.recv_exactly(s, 1, 10) == b"\x01", "X509Plain not accepted")
-            s.sendall(PARTIAL_CLIENT_HELLO)
+            s.sendall(gateway.PARTIAL_CLIENT_HELLO)
         except (OSError, TestFailure):
             # Pushed out by a newer guest before it got this far: closed too.
             pass
-        self._keep(s, opened)
+        self.keep(s, opened)
 
-    def _keep(self, s, opened):
-        with self.lock:
-            self.sockets.append((s, opened))
-            self.n += 1
-
-    def run(self):
-        i = 0
-        while not self.stop.is_set():
-            try:
-                if i % 2:
-                    self.silent()
-                else:
-                    self.half_tls(i // 2)
-            except OSError as e:
-                self.errors.append(str(e))
-            i += 1
+    def one(self, i):
+        if i % 2:
+            self.silent()
+        else:
+            self.half_tls(i // 2)
 
 
 def main():
@@ -118,7 +89,7 @@ def main():
                "the flood went on during the login (%d connections)" % flood.n)
         last = max(opened for _s, opened in flood.sockets)
 
-        gateway.wait_all_closed(front, [s for s, _ in flood.sockets], DEADLINE + 20)
+        gateway.wait_all_closed(front, flood.sockets, DEADLINE + 20)
         # The last ones by their deadline (with slack for a loaded machine).
         expect(time.monotonic() - last <= harness.T(DEADLINE + 10),
                "the flood's last connections were closed %.1f s after they opened" %

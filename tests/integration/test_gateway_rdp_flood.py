@@ -13,9 +13,9 @@
   at its handshake deadline; none is let in.
 """
 
-import socket
 import struct
 import threading
+import time
 
 import gateway
 import harness
@@ -23,8 +23,6 @@ from harness import expect, log
 import rdp
 import vnc
 
-# A TLS record header announcing a ClientHello, and its first bytes only.
-PARTIAL_CLIENT_HELLO = b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03" + bytes(16)
 DEADLINE = 6  # --handshake-timeout, seconds
 SILENT = 150
 STALLED_ADDRESSES = 60  # 127.0.0.10 and on
@@ -34,19 +32,10 @@ FIRST_REQUEST = (lambda body: bytes([3, 0, 0, 11 + len(body), 6 + len(body), 0xe
                                                  struct.pack("<BBHI", 1, 0, 8, 1))
 
 
-class Flood:
-    def __init__(self, port):
-        self.port = port
-        self.sockets = []
-        self.lock = threading.Lock()
-        self.stop = threading.Event()
-        self.n = 0
-
+class Flood(gateway.Flood):
     def open(self, source, data, then=None):
-        s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        s.bind((source, 0))
-        s.settimeout(harness.T(10))
-        s.connect(("127.0.0.1", self.port))
+        s = self.connect(source)
+        opened = time.monotonic()
         try:
             if data:
                 s.sendall(data)
@@ -56,9 +45,7 @@ class Flood:
                 s.sendall(then)
         except (OSError, harness.TestFailure):
             pass  # pushed out already
-        with self.lock:
-            self.sockets.append(s)
-            self.n += 1
+        self.keep(s, opened)
 
     def one(self, i):
         kind = i % 3
@@ -68,16 +55,7 @@ class Flood:
             self.open("127.0.0.3", FIRST_REQUEST[:7])
         else:
             self.open("127.0.0.%d" % (10 + i % STALLED_ADDRESSES), FIRST_REQUEST,
-                      PARTIAL_CLIENT_HELLO)
-
-    def run(self):
-        i = 0
-        while not self.stop.is_set():
-            try:
-                self.one(i)
-            except OSError:
-                pass
-            i += 1
+                      gateway.PARTIAL_CLIENT_HELLO)
 
 
 def main():
@@ -85,7 +63,7 @@ def main():
                         gateway.XTERM_COMMAND)
     try:
         front = gateway.Front(host, "--handshake-timeout", DEADLINE, rdp=True, vnc=False)
-        flood = Flood(front.rdp_port)
+        flood = Flood(("127.0.0.1", front.rdp_port))
         for i in range(SILENT + STALLED_ADDRESSES):
             flood.one(i)
         log("%d connections open before the login" % flood.n)
@@ -111,7 +89,7 @@ def main():
         host.her_session("alice")
         expect(front.log().count("logged in from") == 1, "one login in the gateway's log")
         client.kill()
-        for s in flood.sockets:
+        for s, _opened in flood.sockets:
             s.close()
     finally:
         host.close()

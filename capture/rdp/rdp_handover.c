@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <freerdp/error.h>
 #include <wlr/util/log.h>
 #include "capture/remote/handover_server.h"
 #include "capture/remote/tls_bridge.h"
@@ -25,6 +26,13 @@
  * checked here: the gateway did that.
  */
 
+/*
+ * At most this long, the loop waits for a closing client's bridge to pass
+ * on what FreeRDP sent last (it takes microseconds unless the client's
+ * socket is full).
+ */
+#define BRIDGE_DRAIN_MS 50
+
 struct rdp_handover_login {
 	char user[sizeof(((struct handover_message *)0)->user)];
 	char cookie[HANDOVER_COOKIE_MAX];
@@ -43,6 +51,10 @@ static void drop_all(void *data, const char *user) {
 		snprintf(why, sizeof(why), "\"%s\" logged in again and took the session over",
 			user);
 		rdp_peer_enter_freerdp(peer);
+		/* The client shows why (and does not reconnect on its own). */
+		freerdp_set_error_info(peer->client->context->rdp,
+			ERRINFO_DISCONNECTED_BY_OTHER_CONNECTION);
+		freerdp_send_error_info(peer->client->context->rdp);
 		peer->client->Close(peer->client);
 		if (rdp_peer_leave_freerdp(peer)) {
 			rdp_peer_drop(peer, why);
@@ -105,7 +117,8 @@ void rdp_handover_login_destroy(struct rdp_handover_login *login) {
 	if (!login) {
 		return;
 	}
-	tls_bridge_destroy(login->bridge);
+	/* FreeRDP closed its end: its last PDU (e.g. why it ends) still reaches the client. */
+	tls_bridge_finish(login->bridge, BRIDGE_DRAIN_MS);
 	explicit_bzero(login, sizeof(*login));
 	free(login);
 }

@@ -209,6 +209,10 @@ class Flood:
                 self.errors.append(str(e))
             i += 1
 
+    def close(self):
+        for s, _opened in self.sockets:
+            s.close()
+
 
 def closed(s):
     """True when the gateway closed s (EOF or reset); False while open."""

@@ -89,8 +89,7 @@ def main():
         host.her_session("alice")
         expect(front.log().count("logged in from") == 1, "one login in the gateway's log")
         client.kill()
-        for s, _opened in flood.sockets:
-            s.close()
+        flood.close()
     finally:
         host.close()
 

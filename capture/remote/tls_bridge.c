@@ -237,6 +237,7 @@ struct tls_bridge *tls_bridge_start(struct tls_stream *client, int client_fd,
 	if (err != 0) {
 		goto fail;
 	}
+	pthread_setname_np(bridge->thread, "tls-bridge"); /* for top -H and perf */
 	*local_fd = pair[1];
 	return bridge;
 

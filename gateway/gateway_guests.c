@@ -241,7 +241,8 @@ static void *accept_thread(void *data) {
 	}
 	fds[front->n_listen] = (struct pollfd){ .fd = front->stop_fd, .events = POLLIN };
 	for (;;) {
-		int timeout = expire_guests(front);
+		/* The VNC logins wait on nothing but the guest's socket, each by its deadline. */
+		int timeout = front->protocol == GATEWAY_RDP ? expire_guests(front) : -1;
 		if (poll(fds, (nfds_t)front->n_listen + 1, timeout) < 0 && errno != EINTR) {
 			break;
 		}

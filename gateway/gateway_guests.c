@@ -233,6 +233,9 @@ static int expire_guests(struct gateway_front *front) {
 	return next < 0 || next > 1000 ? 1000 : (int)next;
 }
 
+/* Connections taken in one go from a listener, before the deadlines are looked at again. */
+#define ACCEPT_BATCH 64
+
 static void *accept_thread(void *data) {
 	struct gateway_front *front = data;
 	struct pollfd fds[GATEWAY_FRONT_MAX_LISTEN + 1];
@@ -240,9 +243,17 @@ static void *accept_thread(void *data) {
 		fds[i] = (struct pollfd){ .fd = front->listen_fds[i], .events = POLLIN };
 	}
 	fds[front->n_listen] = (struct pollfd){ .fd = front->stop_fd, .events = POLLIN };
+	int64_t next_expiry = 0;
 	for (;;) {
 		/* The VNC logins wait on nothing but the guest's socket, each by its deadline. */
-		int timeout = front->protocol == GATEWAY_RDP ? expire_guests(front) : -1;
+		int timeout = -1;
+		if (front->protocol == GATEWAY_RDP) {
+			int64_t now = gateway_now_ms();
+			if (now >= next_expiry) {
+				next_expiry = now + expire_guests(front);
+			}
+			timeout = (int)(next_expiry - now);
+		}
 		if (poll(fds, (nfds_t)front->n_listen + 1, timeout) < 0 && errno != EINTR) {
 			break;
 		}
@@ -250,16 +261,18 @@ static void *accept_thread(void *data) {
 			break;
 		}
 		for (int i = 0; i < front->n_listen; i++) {
-			if (!fds[i].revents) {
-				continue;
-			}
-			int fd = accept4(fds[i].fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
-			if (fd >= 0) {
-				admit(front, fd);
-			} else if (errno == EMFILE || errno == ENFILE) {
-				/* Out of descriptors: guests end by their deadlines. */
-				struct timespec pause = { 0, 100 * 1000 * 1000 };
-				nanosleep(&pause, NULL);
+			for (int n = 0; fds[i].revents && n < ACCEPT_BATCH; n++) {
+				int fd = accept4(fds[i].fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
+				if (fd >= 0) {
+					admit(front, fd);
+					continue;
+				}
+				if (errno == EMFILE || errno == ENFILE) {
+					/* Out of descriptors: guests end by their deadlines. */
+					struct timespec pause = { 0, 100 * 1000 * 1000 };
+					nanosleep(&pause, NULL);
+				}
+				break;
 			}
 		}
 	}

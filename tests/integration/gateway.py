@@ -19,6 +19,7 @@ import socket
 import subprocess
 import tempfile
 import threading
+import time
 from pathlib import Path
 
 import harness
@@ -196,6 +197,18 @@ class Flood:
         with self.lock:
             self.sockets.append((s, opened))
             self.n += 1
+
+    def open(self, source, steps=None):
+        """A connection from source, taken through steps(s) as far as the
+        gateway lets it (pushed out by a newer guest first: closed too)."""
+        s = self.connect(source)
+        opened = time.monotonic()
+        try:
+            if steps:
+                steps(s)
+        except (OSError, TestFailure):
+            pass
+        self.keep(s, opened)
 
     def one(self, i):
         raise NotImplementedError

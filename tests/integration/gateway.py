@@ -222,6 +222,18 @@ class Flood:
                 self.errors.append(str(e))
             i += 1
 
+    def start(self, n_threads=2):
+        """Goes on opening connections from threads until finish()."""
+        self.threads = [threading.Thread(target=self.run, daemon=True)
+                        for _ in range(n_threads)]
+        for t in self.threads:
+            t.start()
+
+    def finish(self):
+        self.stop.set()
+        for t in self.threads:
+            t.join(harness.T(30))
+
     def close(self):
         for s, _opened in self.sockets:
             s.close()

@@ -13,7 +13,6 @@
 """
 
 import struct
-import threading
 import time
 
 import gateway
@@ -68,9 +67,7 @@ def main():
         for i in range(HALF_TLS_ADDRESSES):
             flood.half_tls(i)
         log("%d connections open before the login" % flood.n)
-        threads = [threading.Thread(target=flood.run, daemon=True) for _ in range(2)]
-        for t in threads:
-            t.start()
+        flood.start()
         try:
             start = time.monotonic()
             v = front.viewer("alice", name="alice", bind="127.0.0.250")
@@ -79,9 +76,7 @@ def main():
             log("alice got in and sees her xterm at %r after %.1f s; %d flood connections "
                 "so far" % (box, time.monotonic() - start, flood.n))
         finally:
-            flood.stop.set()
-            for t in threads:
-                t.join(harness.T(30))
+            flood.finish()
         expect(flood.n >= SILENT + HALF_TLS_ADDRESSES + 50,
                "the flood went on during the login (%d connections)" % flood.n)
         last = max(opened for _s, opened in flood.sockets)

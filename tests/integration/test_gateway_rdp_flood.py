@@ -14,7 +14,6 @@
 """
 
 import struct
-import threading
 
 import gateway
 import harness
@@ -59,9 +58,7 @@ def main():
         for i in range(SILENT + STALLED_ADDRESSES):
             flood.one(i)
         log("%d connections open before the login" % flood.n)
-        threads = [threading.Thread(target=flood.run, daemon=True) for _ in range(2)]
-        for t in threads:
-            t.start()
+        flood.start()
         try:
             password = rdp.write_secret(front, host.passwords["alice"])
             client = rdp.RdpClient(front, front.rdp_port, user=host.users["alice"],
@@ -71,9 +68,7 @@ def main():
             log("alice got in and sees her xterm at %r; %d flood connections so far" % (
                 box, flood.n))
         finally:
-            flood.stop.set()
-            for t in threads:
-                t.join(harness.T(30))
+            flood.finish()
         expect(flood.n > SILENT + STALLED_ADDRESSES,
                "the flood went on during the login (%d connections)" % flood.n)
 

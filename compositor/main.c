@@ -6,6 +6,9 @@
 #include <wlr/util/log.h>
 #include "oriel-config.h"
 #include "capture/virtual_input.h"
+#if HAVE_VNC || HAVE_RDP
+#include "capture/remote/handover_server.h"
+#endif
 #if HAVE_VNC
 #include "capture/vnc/vnc.h"
 #endif
@@ -111,6 +114,18 @@ int main(int argc, char *argv[]) {
 	if (!server_start(&server)) {
 		goto out;
 	}
+	if (options.vnc.handover_socket) {
+#if HAVE_VNC || HAVE_RDP
+		/* Hosted by oriel-gateway: its VNC and RDP clients come through here. */
+		server.handover = handover_server_create(server.display, server.loop,
+			options.vnc.handover_socket, options.vnc.exit_without_clients);
+		if (!server.handover) {
+			startup_error("cannot take clients from oriel-gateway on %s",
+				options.vnc.handover_socket);
+			goto out;
+		}
+#endif
+	}
 	if (options.vnc.n_listen + options.vnc.n_unix > 0 || options.vnc.handover_socket) {
 #if HAVE_VNC
 		vnc = vnc_server_create(&server);
@@ -124,7 +139,7 @@ int main(int argc, char *argv[]) {
 		goto out;
 #endif
 	}
-	if (options.rdp.n_listen > 0) {
+	if (options.rdp.n_listen > 0 || (HAVE_RDP && server.handover)) {
 #if HAVE_RDP
 		rdp = rdp_server_create(&server);
 		if (!rdp) {
@@ -179,6 +194,10 @@ out:
 		wl_event_source_remove(sigint);
 	}
 	control_destroy(server.control);
+#if HAVE_VNC || HAVE_RDP
+	handover_server_destroy(server.handover);
+	server.handover = NULL; /* the VNC and RDP servers below look */
+#endif
 #if HAVE_VNC
 	vnc_server_destroy(vnc);
 #endif

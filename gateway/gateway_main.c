@@ -17,7 +17,7 @@
 /* How long --terminate waits for the sessions' cleanup. */
 #define TERMINATE_TIMEOUT_MS 20000
 
-#include "gateway/gateway_vnc.h"
+#include "gateway/gateway_front.h"
 
 static int list_sessions(const struct gateway_config *config) {
 	struct gateway_session_info *sessions;
@@ -70,11 +70,6 @@ static int start_session(const struct gateway_config *config, const char *user) 
 }
 
 static int serve(const struct gateway_config *config) {
-	if (config->n_rdp_listen > 0) {
-		gateway_log("--rdp: the RDP hand-over to sessions is not "
-			"built yet; use --vnc");
-		return 2;
-	}
 	/* Signals are taken by sigwait below; every thread inherits the mask. */
 	sigset_t signals;
 	sigemptyset(&signals);
@@ -86,20 +81,34 @@ static int serve(const struct gateway_config *config) {
 
 	struct gateway_sessions *sessions = gateway_sessions_create(config);
 	char error[512] = "";
-	struct gateway_vnc *vnc = gateway_vnc_start(config, sessions, error, sizeof(error));
-	if (!vnc) {
-		gateway_log("%s", error);
+	struct gateway_front *vnc = NULL, *rdp = NULL;
+	if (config->n_vnc_listen > 0 && !(vnc = gateway_front_start(config, sessions,
+			GATEWAY_VNC, error, sizeof(error)))) {
+		gateway_log("VNC: %s", error);
 		gateway_sessions_destroy(sessions);
 		return 1;
 	}
-	gateway_log("VNC certificate SHA-256 %s", gateway_vnc_fingerprint(vnc));
+	if (config->n_rdp_listen > 0 && !(rdp = gateway_front_start(config, sessions,
+			GATEWAY_RDP, error, sizeof(error)))) {
+		gateway_log("RDP: %s", error);
+		gateway_front_stop(vnc);
+		gateway_sessions_destroy(sessions);
+		return 1;
+	}
+	if (vnc) {
+		gateway_log("VNC certificate SHA-256 %s", gateway_front_fingerprint(vnc));
+	}
+	if (rdp) {
+		gateway_log("RDP certificate SHA-256 %s", gateway_front_fingerprint(rdp));
+	}
 	gateway_log("serving; sessions live in %s", config->runtime_dir);
 	int sig = 0;
 	while (sigwait(&signals, &sig) != 0 || sig == SIGHUP) {
 		/* SIGHUP: nothing to reload yet; the sessions go on either way. */
 	}
 	gateway_log("signal %d: stopping; the sessions go on", sig);
-	gateway_vnc_stop(vnc);
+	gateway_front_stop(vnc);
+	gateway_front_stop(rdp);
 	gateway_sessions_destroy(sessions);
 	return 0;
 }

@@ -8,13 +8,11 @@
 #include <sys/socket.h>
 #include <unistd.h>
 #include <gnutls/gnutls.h>
-#include "capture/remote/account_check.h"
 #include "capture/remote/handover.h"
 #include "capture/remote/tls_record.h"
 #include "capture/vnc/rfb_security.h"
 #include "gateway/gateway_log.h"
-#include "gateway/gateway_sessions.h"
-#include "gateway/gateway_vnc_private.h"
+#include "gateway/gateway_guests.h"
 
 /*
  * One connection, on its own thread, from the RFB greeting to the
@@ -25,10 +23,6 @@
  * guest's deadline, or when another guest takes its place.
  */
 
-/* After the login, the session may take a while to start: the client waits this long. */
-#define AFTER_LOGIN_MS 15000
-#define HANDOVER_REPLY_MS 10000
-
 struct login {
 	struct gateway_guest *guest;
 	gnutls_session_t tls;
@@ -36,51 +30,24 @@ struct login {
 	uint8_t in[2 * RFB_SECURITY_MAX_CREDENTIAL + 16];
 };
 
-/* Waits for the socket; false at the deadline or when the socket was shut down. */
 static bool wait_for(struct login *login, short events) {
-	struct gateway_guest *guest = login->guest;
-	int left = (int)(guest->deadline_ms - gateway_now_ms());
-	if (left <= 0) {
-		errno = ETIMEDOUT;
-		return false;
-	}
-	struct pollfd p = { .fd = guest->fd, .events = events };
-	int rc = poll(&p, 1, left);
-	if (rc == 0) {
-		errno = ETIMEDOUT;
-	}
-	if (rc > 0 && (p.revents & POLLIN)) {
-		gateway_guest_heard(guest);
-	}
-	return rc > 0 || (rc < 0 && errno == EINTR);
-}
-
-static bool tls_wait(struct login *login) {
-	return wait_for(login, gnutls_record_get_direction(login->tls) ? POLLOUT : POLLIN);
+	return gateway_guest_wait(login->guest, events);
 }
 
 static bool send_all(struct login *login, const uint8_t *buf, size_t len) {
+	if (!login->tls) {
+		return gateway_guest_send(login->guest, buf, len);
+	}
 	size_t sent = 0;
 	while (sent < len) {
-		ssize_t n;
-		if (login->tls) {
-			n = gnutls_record_send(login->tls, buf + sent, len - sent);
-			if (n == GNUTLS_E_AGAIN || n == GNUTLS_E_INTERRUPTED) {
-				/* GnuTLS holds the record: resend with no data until it goes. */
-				while ((n = gnutls_record_send(login->tls, NULL, 0)) == GNUTLS_E_AGAIN ||
-						n == GNUTLS_E_INTERRUPTED) {
-					if (!wait_for(login, POLLOUT)) {
-						return false;
-					}
-				}
-			}
-		} else {
-			n = send(login->guest->fd, buf + sent, len - sent, MSG_NOSIGNAL);
-			if (n < 0 && (errno == EAGAIN || errno == EINTR)) {
+		ssize_t n = gnutls_record_send(login->tls, buf + sent, len - sent);
+		if (n == GNUTLS_E_AGAIN || n == GNUTLS_E_INTERRUPTED) {
+			/* GnuTLS holds the record: resend with no data until it goes. */
+			while ((n = gnutls_record_send(login->tls, NULL, 0)) == GNUTLS_E_AGAIN ||
+					n == GNUTLS_E_INTERRUPTED) {
 				if (!wait_for(login, POLLOUT)) {
 					return false;
 				}
-				continue;
 			}
 		}
 		if (n <= 0) {
@@ -128,124 +95,33 @@ static bool flush(struct login *login) {
 }
 
 static bool start_tls(struct login *login, char *why, size_t why_size) {
-	struct gateway_vnc *vnc = login->guest->vnc;
-	login->tls = tls_identity_new_session(&vnc->tls, login->guest->fd, false);
-	/* TLS 1.3, or 1.2 with an AEAD cipher: what a session carries on (tls_record.h). */
-	if (!login->tls || gnutls_priority_set_direct(login->tls,
-			"NORMAL:-VERS-TLS1.1:-VERS-TLS1.0:-CIPHER-ALL:+AES-256-GCM:+AES-128-GCM:"
-			"+CHACHA20-POLY1305", NULL) < 0) {
-		snprintf(why, why_size, "cannot start TLS");
-		return false;
-	}
-	int rc;
-	while ((rc = gnutls_handshake(login->tls)) < 0) {
-		if (gnutls_error_is_fatal(rc)) {
-			snprintf(why, why_size, "the TLS handshake failed: %s", gnutls_strerror(rc));
-			return false;
-		}
-		/* A whole ClientHello sets this guest apart from stalled ones. */
-		if ((int)gnutls_handshake_get_last_in(login->tls) >= GNUTLS_HANDSHAKE_CLIENT_HELLO) {
-			gateway_guest_reached(login->guest, GUEST_TLS_HELLO);
-		}
-		if (!tls_wait(login)) {
-			snprintf(why, why_size, "the TLS handshake did not finish in time");
-			return false;
-		}
-	}
-	gateway_guest_reached(login->guest, GUEST_TLS_DONE);
-	return true;
+	login->tls = gateway_guest_start_tls(login->guest, why, why_size);
+	return login->tls != NULL;
 }
 
 /* The login, and the session that takes the viewer: its hand-over socket, or -1. */
 static int check_login(struct login *login, uint16_t *flags, const char **reason) {
-	struct gateway_guest *guest = login->guest;
-	struct gateway_vnc *vnc = guest->vnc;
-	const char *user = login->sec.user;
-	pthread_mutex_lock(&vnc->lock);
-	bool allowed = auth_throttle_allowed(&vnc->throttle, guest->host, gateway_now_ms());
-	pthread_mutex_unlock(&vnc->lock);
-	if (!allowed) {
-		*reason = "too many failed logins from your address: wait, then try again";
-		gateway_log("VNC: %s must wait before logging in again",
-			guest->host);
-		return -1;
-	}
-	bool view_only = false;
-	/* From here it waits for us, not we for it: it gives way to nobody. */
-	gateway_guest_checking(guest, true);
-	/* A name longer than a session can be told is no account's. */
-	bool ok = account_check_run(vnc->checker, user, login->sec.password, guest->host,
-		&view_only) && strlen(user) < sizeof(((struct handover_message *)0)->user);
-	gnutls_memset(login->sec.password, 0, sizeof(login->sec.password));
-	pthread_mutex_lock(&vnc->lock);
-	if (ok) {
-		auth_throttle_succeeded(&vnc->throttle, guest->host);
-	} else {
-		auth_throttle_failed(&vnc->throttle, guest->host, gateway_now_ms());
-	}
-	pthread_mutex_unlock(&vnc->lock);
-	char printable[sizeof(login->sec.user)];
-	snprintf(printable, sizeof(printable), "%s", user);
-	for (char *c = printable; *c; c++) {
-		if ((unsigned char)*c < 0x20 || *c == 0x7f) {
-			*c = '?';
-		}
-	}
-	if (!ok) {
-		gateway_guest_checking(guest, false);
-		*reason = "authentication failed";
-		gateway_log("VNC: failed login as \"%s\" from %s", printable,
-			guest->host);
-		return -1;
-	}
-	guest->deadline_ms = gateway_now_ms() + AFTER_LOGIN_MS;
-	char error[256] = "";
 	login->sec.user[sizeof(login->sec.user) - 1] = '\0';
-	int sock = gateway_sessions_connect(vnc->sessions, user, flags, error, sizeof(error));
-	if (sock < 0) {
-		gateway_guest_checking(guest, false);
-		*reason = "your session cannot start";
-		gateway_log("VNC: \"%s\" from %s logged in, but: %s",
-			printable, guest->host, error);
-		return -1;
-	}
-	gateway_log("VNC: \"%s\" logged in from %s", printable,
-		guest->host);
+	int sock = gateway_guest_check_login(login->guest, login->sec.user,
+		login->sec.password, flags, reason);
+	gnutls_memset(login->sec.password, 0, sizeof(login->sec.password));
 	return sock;
 }
 
 /* SecurityResult is out: the socket and the TLS state go to the session. */
 static bool hand_over(struct login *login, int sock, uint16_t flags, char *why,
 		size_t why_size) {
-	struct gateway_guest *guest = login->guest;
-	if (!gateway_guest_logged_in(guest)) {
-		snprintf(why, why_size, "it gave way to another connection");
-		return false;
-	}
 	struct handover_message *message = calloc(1, sizeof(*message));
 	if (!message) {
 		snprintf(why, why_size, "out of memory");
 		return false;
 	}
-	message->magic = HANDOVER_MAGIC;
-	message->version = HANDOVER_VERSION;
-	message->request = HANDOVER_CONNECTION;
 	message->protocol = HANDOVER_VNC;
 	message->flags = flags; /* the session's policy: take-over drops her other viewers */
 	message->rfb_minor = (uint16_t)login->sec.minor;
 	memcpy(message->user, login->sec.user, strlen(login->sec.user) + 1); /* checked */
-	snprintf(message->peer, sizeof(message->peer), "%s", guest->host);
-	bool ok = tls_record_export(login->tls, &message->tls, why, why_size);
-	if (ok) {
-		struct handover_reply reply;
-		ok = handover_send(sock, message, guest->fd, HANDOVER_REPLY_MS, &reply);
-		if (!ok) {
-			snprintf(why, why_size, "the session did not answer: %s", strerror(errno));
-		} else if (!reply.ok) {
-			snprintf(why, why_size, "the session refused it: %s", reply.error);
-			ok = false;
-		}
-	}
+	bool ok = tls_record_export(login->tls, &message->tls, why, why_size) &&
+		gateway_guest_hand_over(login->guest, sock, message, why, why_size);
 	gnutls_memset(message, 0, sizeof(*message));
 	free(message);
 	return ok;

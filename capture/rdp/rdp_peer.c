@@ -68,6 +68,7 @@ static void peer_free(struct rdp_peer *peer) {
 	} else {
 		rdp->n_sessions--;
 		rdp_input_peer_gone(peer);
+		rdp_handover_clients_changed(rdp);
 	}
 	rdp_clipboard_peer_gone(peer);
 	rdp_channels_finish_peer(peer);
@@ -79,6 +80,7 @@ static void peer_free(struct rdp_peer *peer) {
 		freerdp_peer_context_free(client);
 	}
 	freerdp_peer_free(client);
+	rdp_handover_login_destroy(peer->handover); /* after FreeRDP closed its end */
 	ERR_clear_error(); /* its failure is no other client's (rdp_peer_enter_freerdp) */
 	free(peer);
 }
@@ -186,6 +188,7 @@ static void become_session(struct rdp_peer *peer) {
 	rdp->n_guests--;
 	rdp->n_sessions++;
 	peer->state = RDP_PEER_SESSION;
+	rdp_handover_clients_changed(rdp);
 	wl_event_source_remove(peer->deadline);
 	peer->deadline = NULL;
 	rdp_server_session_started(rdp, peer);
@@ -250,6 +253,24 @@ static void check_logon(struct rdp_peer *peer) {
 	struct rdp_server *rdp = peer->rdp;
 	rdpSettings *settings = peer->client->settings;
 	const char *user = settings->Username ? settings->Username : "";
+	if (peer->handover) {
+		/* oriel-gateway checked the account; the client proves it is the one it redirected. */
+		bool ok = rdp_handover_logon_ok(peer, user,
+			settings->Password ? settings->Password : "");
+		forget_password(settings);
+		if (!ok) {
+			rdp_auth_failed(rdp, peer->host, user);
+			wlr_log(WLR_INFO, "RDP: %s, handed over by oriel-gateway, did not bring the "
+				"password cookie of \"%s\"", peer->host, user);
+			rdp_peer_drop(peer, "not the logon oriel-gateway handed over");
+			return;
+		}
+		peer->view_only = rdp_handover_view_only(peer);
+		wlr_log(WLR_INFO, "RDP: %s logged on as \"%s\" through oriel-gateway%s",
+			peer->host, user, peer->view_only ? " (view-only)" : "");
+		become_session(peer);
+		return;
+	}
 	if (!rdp_auth_allowed(rdp, peer->host)) {
 		forget_password(settings);
 		refuse(peer, "it must wait after failed logons");
@@ -447,9 +468,8 @@ void rdp_peer_prelogon_ended(struct rdp_peer *peer, bool logon_arrived) {
 	check_logon(peer);
 }
 
-void rdp_peer_create(struct rdp_server *rdp, int fd) {
-	char host[64];
-	peer_host(fd, host, sizeof(host));
+static void peer_create(struct rdp_server *rdp, int fd, const char *host,
+		struct rdp_handover_login *handover) {
 	struct preauth_limits limits = {
 		.per_address = rdp->options->max_pending_per_address,
 		.total = rdp->options->max_pending,
@@ -468,11 +488,13 @@ void rdp_peer_create(struct rdp_server *rdp, int fd) {
 	if (!client) {
 		wlr_log(WLR_ERROR, "RDP: cannot take the connection from %s", host);
 		close(fd);
+		rdp_handover_login_destroy(handover);
 		return;
 	}
 	struct rdp_peer *peer = zalloc(sizeof(*peer));
 	peer->rdp = rdp;
 	peer->client = client;
+	peer->handover = handover;
 	peer->id = ++rdp->last_peer_id;
 	snprintf(peer->host, sizeof(peer->host), "%s", host);
 	peer->state = RDP_PEER_GUEST;
@@ -489,6 +511,17 @@ void rdp_peer_create(struct rdp_server *rdp, int fd) {
 		return;
 	}
 	wlr_log(WLR_DEBUG, "RDP: connection from %s", host);
+}
+
+void rdp_peer_create(struct rdp_server *rdp, int fd) {
+	char host[64];
+	peer_host(fd, host, sizeof(host));
+	peer_create(rdp, fd, host, NULL);
+}
+
+void rdp_peer_create_handed_over(struct rdp_server *rdp, int fd, const char *host,
+		struct rdp_handover_login *login) {
+	peer_create(rdp, fd, host, login);
 }
 
 void rdp_peers_finish(struct rdp_server *rdp) {

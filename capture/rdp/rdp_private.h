@@ -128,6 +128,8 @@ struct rdp_peer {
 	uint32_t offered_width, offered_height;  /* the desktop when it connected */
 	bool first_session; /* no session then: its logon sizes the desktop */
 	bool outputs_possible; /* outputs may be made for its monitors (headless) */
+	/* Handed over by oriel-gateway (rdp_handover.c); NULL: connected here. */
+	struct rdp_handover_login *handover;
 
 	/* The size the client asked for at connection. */
 	uint32_t requested_width, requested_height;
@@ -227,6 +229,21 @@ bool rdp_prelogon_start(struct rdp_peer *peer);
 void rdp_prelogon_interrupt(struct rdp_peer *peer);
 /* Interrupts the thread and waits for it to end. */
 void rdp_prelogon_cancel(struct rdp_peer *peer);
+
+/* A client oriel-gateway handed over, on FreeRDP's end (fd) of its bridge; takes login. */
+void rdp_peer_create_handed_over(struct rdp_server *rdp, int fd, const char *host,
+	struct rdp_handover_login *login);
+
+/* rdp_handover.c: clients that oriel-gateway logged in (--handover-socket). */
+void rdp_handover_init(struct rdp_server *rdp);
+void rdp_handover_finish(struct rdp_server *rdp);
+/* Its sessions came or went: --exit-without-clients of a hosted session counts them. */
+void rdp_handover_clients_changed(struct rdp_server *rdp);
+/* Whether the Client Info's user and password are the ones the gateway named. */
+bool rdp_handover_logon_ok(struct rdp_peer *peer, const char *user, const char *password);
+bool rdp_handover_view_only(struct rdp_peer *peer);
+/* Stops its bridge and frees it. NULL is a no-op. */
+void rdp_handover_login_destroy(struct rdp_handover_login *login);
 
 /* rdp_auth.c */
 bool rdp_auth_init(struct rdp_server *rdp);

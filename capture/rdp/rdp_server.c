@@ -297,7 +297,8 @@ struct rdp_server *rdp_server_of(struct server *server) {
 static struct rdp_server *server_create(struct server *server, bool listen);
 
 struct rdp_server *rdp_server_create(struct server *server) {
-	if (server->options->rdp.n_listen == 0) {
+	/* Hosted by oriel-gateway: its clients come without a listener of ours. */
+	if (server->options->rdp.n_listen == 0 && !server->handover) {
 		return NULL;
 	}
 	return server_create(server, true);
@@ -349,6 +350,7 @@ static struct rdp_server *server_create(struct server *server, bool listen) {
 		rdp_server_destroy(rdp);
 		return NULL;
 	}
+	rdp_handover_init(rdp);
 	wlr_log(WLR_INFO, "RDP: serving %s (%dx%d)", rdp->primary->wlr_output->name,
 		rdp->width, rdp->height);
 	return rdp;
@@ -361,6 +363,7 @@ void rdp_server_destroy(struct rdp_server *rdp) {
 	if (the_rdp == rdp) {
 		the_rdp = NULL;
 	}
+	rdp_handover_finish(rdp);
 	rdp_listen_finish(rdp);
 	rdp_peers_finish(rdp);
 	if (rdp->outputs_changed.notify) {

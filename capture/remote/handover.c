@@ -26,13 +26,16 @@ bool handover_message_check(const struct handover_message *message, size_t size,
 		why = "an unknown request";
 	} else if (!with_fd) {
 		why = "a connection without its socket";
-	} else if (message->protocol != HANDOVER_VNC) {
+	} else if (message->protocol != HANDOVER_VNC && message->protocol != HANDOVER_RDP) {
 		why = "a protocol this session does not take over";
 	} else if (!terminated(message->user, sizeof(message->user)) ||
-			!terminated(message->peer, sizeof(message->peer))) {
+			!terminated(message->peer, sizeof(message->peer)) ||
+			!terminated(message->cookie, sizeof(message->cookie))) {
 		why = "an unterminated name";
 	} else if (message->n_pending > HANDOVER_PENDING_MAX) {
 		why = "too much pending plaintext";
+	} else if (message->protocol == HANDOVER_RDP && strlen(message->cookie) < 16) {
+		why = "an RDP connection without its password cookie";
 	} else if (message->tls.key_size > HANDOVER_KEY_MAX ||
 			message->tls.iv_size > HANDOVER_IV_MAX) {
 		why = "a TLS key or IV too long";

@@ -18,6 +18,14 @@
  *     so the session encrypts and decrypts from then on and the gateway
  *     copies nothing. Plaintext the gateway already read from the client
  *     comes along as well.
+ *     For RDP the client was logged in on an earlier connection, which the
+ *     gateway redirected back to itself with a routing token and a
+ *     password cookie (MS-RDPBCGR Server Redirection). On this second
+ *     connection the gateway answered the X.224 Connection Request and did
+ *     the TLS handshake; pending holds the client's Connection Request
+ *     followed by what plaintext the gateway read after the handshake,
+ *     and cookie the secret the client's Client Info must carry as its
+ *     password.
  *   HANDOVER_STATUS: how many clients the session has.
  *
  * The session answers each request with one struct handover_reply.
@@ -30,10 +38,11 @@
 #include <sys/types.h>
 
 #define HANDOVER_MAGIC 0x4f48524fu /* "ORHO" */
-#define HANDOVER_VERSION 1
+#define HANDOVER_VERSION 2
 #define HANDOVER_PENDING_MAX 4096
 #define HANDOVER_KEY_MAX 32
 #define HANDOVER_IV_MAX 12
+#define HANDOVER_COOKIE_MAX 72
 
 enum handover_request {
 	HANDOVER_CONNECTION = 1,
@@ -42,6 +51,7 @@ enum handover_request {
 
 enum handover_protocol {
 	HANDOVER_VNC = 1,
+	HANDOVER_RDP = 2,
 };
 
 enum handover_flags {
@@ -76,6 +86,7 @@ struct handover_message {
 	uint16_t reserved;
 	char user[64];     /* the login name, NUL-terminated */
 	char peer[128];    /* the client's numeric address, NUL-terminated */
+	char cookie[HANDOVER_COOKIE_MAX]; /* RDP: the password cookie, NUL-terminated */
 	struct handover_tls tls;
 	uint32_t n_pending;
 	uint8_t pending[HANDOVER_PENDING_MAX]; /* plaintext already read from the client */

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include "capture/remote/tls_record.h"
 #include "capture/remote/tls_stream.h"
@@ -27,6 +28,16 @@ struct tls_stream *tls_stream_from_record(struct tls_record *record) {
 		return NULL;
 	}
 	stream->record = record;
+	return stream;
+}
+
+struct tls_stream *tls_stream_from_handover(const struct handover_tls *state, int fd,
+		char *error, size_t error_size) {
+	struct tls_record *record = tls_record_import(state, fd, error, error_size);
+	struct tls_stream *stream = record ? tls_stream_from_record(record) : NULL;
+	if (record && !stream) {
+		snprintf(error, error_size, "out of memory");
+	}
 	return stream;
 }
 

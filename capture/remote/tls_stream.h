@@ -20,6 +20,14 @@ struct tls_stream;
 struct tls_stream *tls_stream_from_session(gnutls_session_t session);
 /* Takes the record layer (destroyed with the stream). NULL on failure. */
 struct tls_stream *tls_stream_from_record(struct tls_record *record);
+/*
+ * The TLS of a client oriel-gateway handed over (handover.h): records on
+ * fd (not owned) from state. NULL, with a sentence in error, when state
+ * cannot be carried on.
+ */
+struct handover_tls;
+struct tls_stream *tls_stream_from_handover(const struct handover_tls *state, int fd,
+	char *error, size_t error_size);
 void tls_stream_destroy(struct tls_stream *stream);
 
 /*

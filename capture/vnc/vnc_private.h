@@ -111,7 +111,6 @@ struct vnc_server {
 	struct vnc_relay *handoff;
 	char handoff_host[1025]; /* NI_MAXHOST */
 	struct vnc_admission handoff_admission;
-	struct vnc_handover *handover; /* NULL: no --handover-socket */
 	struct wl_event_source *unviewed_timer; /* --exit-without-clients */
 };
 
@@ -261,7 +260,7 @@ int vnc_clients_logging_in(struct vnc_server *vnc, const char *host,
 void vnc_client_drop(struct vnc_client *client, const char *why);
 
 /* vnc_handover.c: viewers that oriel-gateway logged in (--handover-socket). */
-bool vnc_handover_init(struct vnc_server *vnc, const char *path);
+void vnc_handover_init(struct vnc_server *vnc);
 void vnc_handover_finish(struct vnc_server *vnc);
 
 /* vnc_unviewed.c: --exit-without-clients. Update whenever n_clients changes. */

@@ -473,12 +473,12 @@ static struct vnc_server *server_create(struct server *server, bool listen) {
 	the_vnc = vnc;
 	if (!listen) {
 		vnc_listen_init_http(vnc); /* listeners come from the control API */
-	} else if (!vnc_listen_init(vnc) || (options->handover_socket &&
-			!vnc_handover_init(vnc, options->handover_socket))) {
+	} else if (!vnc_listen_init(vnc)) {
 		vnc_server_destroy(vnc);
 		return NULL;
 	}
 	vnc_unviewed_init(vnc);
+	vnc_handover_init(vnc);
 	if (vnc->layout) {
 		wlr_log(WLR_INFO, "VNC: serving the layout of %d output(s) (%dx%d at %d,%d)",
 			wl_list_length(&vnc->sources), vnc->width, vnc->height,

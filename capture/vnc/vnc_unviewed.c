@@ -1,13 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 #include <wlr/util/log.h>
+#include "capture/remote/handover_server.h"
 #include "capture/vnc/vnc_private.h"
 #include "compositor/options.h"
 #include "compositor/server.h"
 
 /*
- * --exit-without-clients: a hosted session with nobody watching ends
- * after that long, like an idle xrdp session's disconnect timeout. The
- * timer runs only while no viewer is connected.
+ * --exit-without-clients: a session with nobody watching ends after that
+ * long, like an idle xrdp session's disconnect timeout. The timer runs
+ * only while no viewer is connected. A session hosted by oriel-gateway
+ * counts its RDP clients too: the hand-over server keeps that timer
+ * (capture/remote/handover_server.h).
  */
 
 static int handle_unviewed(void *data) {
@@ -19,7 +22,7 @@ static int handle_unviewed(void *data) {
 }
 
 void vnc_unviewed_init(struct vnc_server *vnc) {
-	if (vnc->options->exit_without_clients <= 0) {
+	if (vnc->options->exit_without_clients <= 0 || vnc->server->handover) {
 		return;
 	}
 	vnc->unviewed_timer = wl_event_loop_add_timer(vnc->server->loop, handle_unviewed, vnc);
@@ -27,6 +30,7 @@ void vnc_unviewed_init(struct vnc_server *vnc) {
 }
 
 void vnc_unviewed_update(struct vnc_server *vnc) {
+	handover_server_clients_changed(vnc->server->handover);
 	if (!vnc->unviewed_timer) {
 		return;
 	}

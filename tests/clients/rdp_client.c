@@ -35,6 +35,10 @@
  *   --cursor WxH          ... or its small-damage rectangle (animate
  *                         --cursor WxH): the frame number from its pixels
  *   --timeout SECONDS     give up connecting or snapshotting after this (20)
+ *   --bad-cookie          when the server redirects the client with a
+ *                         password cookie (oriel-gateway), send it back
+ *                         altered: an attacker holding the routing token
+ *                         alone
  *
  * Modes:
  *   snapshot FILE.ppm     wait until every pixel was painted once, write the
@@ -72,6 +76,8 @@
  *   counter N T BYTES     --counter/--cursor: the paint at time T (ns)
  *                         showed a new frame number N
  *   resize W H            the desktop size changed
+ *   redirected TOKEN      a Server Redirection came, with this routing
+ *                         token (after "Cookie: msts="); FreeRDP follows it
  *   stats PAINTS RECTS BYTES COUNTERS
  *   done COMMAND
  *   auth-failed           the logon was refused (exit 2)
@@ -128,7 +134,7 @@ struct opts {
 	int port;
 	const char *user, *password_file, *fingerprint;
 	enum gfx_mode gfx;
-	bool rfx, no_rects, counter;
+	bool rfx, no_rects, counter, bad_cookie;
 	int cursor_w, cursor_h;
 	int width, height;
 	/* --monitors */
@@ -144,6 +150,7 @@ struct client {
 	/* what arrived */
 	uint64_t paints, rects, counters;
 	int sock;         /* the connection's TCP socket, for TCP_INFO */
+	bool redirect_seen; /* its `redirected` line was said */
 	uint8_t *painted; /* snapshot: one byte a pixel, set once painted */
 	int painted_w, painted_h;
 	uint64_t unpainted;
@@ -566,11 +573,35 @@ static DWORD check_certificate(struct client *c, const char *fingerprint)
 	return 0;
 }
 
+/*
+ * FreeRDP follows a Server Redirection by itself: it reconnects with the
+ * routing token in its X.224 request and the cookie as its password. The
+ * reconnection's TLS handshake comes here before the Client Info goes, so
+ * the token is said (and the cookie altered for --bad-cookie) here.
+ */
+static void note_redirection(struct client *c, rdpSettings *s)
+{
+	static const char prefix[] = "Cookie: msts=";
+	if (c->redirect_seen || !(s->RedirectionFlags & LB_LOAD_BALANCE_INFO) ||
+	    !s->LoadBalanceInfo || s->LoadBalanceInfoLength <= sizeof(prefix) - 1 + 2 ||
+	    s->LoadBalanceInfoLength > 256)
+		return;
+	c->redirect_seen = true;
+	char token[256];
+	size_t n = s->LoadBalanceInfoLength - (sizeof(prefix) - 1) - 2;
+	memcpy(token, s->LoadBalanceInfo + sizeof(prefix) - 1, n);
+	token[n] = 0;
+	say("redirected %s", token);
+	if (c->opts->bad_cookie && s->RedirectionPassword && s->RedirectionPasswordLength >= 2)
+		s->RedirectionPassword[0] ^= 1; /* UTF-16: a hex digit becomes another character */
+}
+
 static DWORD verify_certificate(freerdp *instance, const char *host, UINT16 port,
 				const char *common_name, const char *subject, const char *issuer,
 				const char *fingerprint, DWORD flags)
 {
 	(void)host, (void)port, (void)common_name, (void)subject, (void)issuer, (void)flags;
+	note_redirection((struct client *)instance->context, instance->settings);
 	return check_certificate((struct client *)instance->context, fingerprint);
 }
 
@@ -974,7 +1005,7 @@ static void usage(void)
 		"         [--fingerprint FP] [--gfx off|avc420|avc444|nonh264] [--rfx]\n"
 		"         [--size WxH] [--monitors WxH+X+Y,...] [--no-rects]\n"
 		"         [--counter | --cursor WxH]\n"
-		"         [--timeout SECONDS] HOST:PORT snapshot FILE.ppm | watch\n");
+		"         [--timeout SECONDS] [--bad-cookie] HOST:PORT snapshot FILE.ppm | watch\n");
 }
 
 int main(int argc, char **argv)
@@ -992,6 +1023,7 @@ int main(int argc, char **argv)
 		{"counter", no_argument, 0, 'c'},
 		{"cursor", required_argument, 0, 'C'},
 		{"timeout", required_argument, 0, 't'},
+		{"bad-cookie", no_argument, 0, 'B'},
 		{"help", no_argument, 0, 'h'},
 		{0, 0, 0, 0},
 	};
@@ -1039,6 +1071,7 @@ int main(int argc, char **argv)
 			}
 			break;
 		case 't': o.timeout = atof(optarg); break;
+		case 'B': o.bad_cookie = true; break;
 		default: usage(); return opt == 'h' ? 0 : 1;
 		}
 	}

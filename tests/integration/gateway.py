@@ -15,8 +15,11 @@ import itertools
 import secrets
 import shutil
 import signal
+import socket
 import subprocess
 import tempfile
+import threading
+import time
 from pathlib import Path
 
 import harness
@@ -120,6 +123,15 @@ class Host:
                          "pss_mib": float(f[-3]) if has_pss else None})
         return rows
 
+    def her_session(self, short, clients="1"):
+        """--list's one row: short's session, with clients clients, running
+        as short; returns the row."""
+        rows = self.sessions()
+        expect([(r["user"], r["clients"]) for r in rows] == [(self.users[short], clients)],
+               "--list: %s's one session with %s client(s): %r" % (short, clients, rows))
+        expect(_uid(rows[0]["pid"]) == self.uid(short), "%s's oriel's uid" % short)
+        return rows[0]
+
     def session_dir(self, pid):
         for row in self.sessions():
             if row["pid"] == pid:
@@ -155,6 +167,99 @@ def gone(path):
     if os.path.lexists(path):
         raise NotYet("%s is still there" % path)
     return True
+
+
+# A TLS record header announcing a ClientHello, and its first bytes only.
+PARTIAL_CLIENT_HELLO = b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03" + bytes(16)
+
+
+class Flood:
+    """Connections to address that never finish logging in: a subclass's
+    one(i) opens the i-th; run() opens them until stop is set. sockets
+    holds (socket, when it was opened)."""
+
+    def __init__(self, address):
+        self.address = address
+        self.sockets = []
+        self.lock = threading.Lock()
+        self.stop = threading.Event()
+        self.errors = []
+        self.n = 0
+
+    def connect(self, source):
+        s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        s.bind((source, 0))
+        s.settimeout(harness.T(10))
+        s.connect(self.address)
+        return s
+
+    def keep(self, s, opened):
+        with self.lock:
+            self.sockets.append((s, opened))
+            self.n += 1
+
+    def open(self, source, steps=None):
+        """A connection from source, taken through steps(s) as far as the
+        gateway lets it (pushed out by a newer guest first: closed too)."""
+        s = self.connect(source)
+        opened = time.monotonic()
+        try:
+            if steps:
+                steps(s)
+        except (OSError, TestFailure):
+            pass
+        self.keep(s, opened)
+
+    def one(self, i):
+        raise NotImplementedError
+
+    def run(self):
+        i = 0
+        while not self.stop.is_set():
+            try:
+                self.one(i)
+            except OSError as e:
+                self.errors.append(str(e))
+            i += 1
+
+    def start(self, n_threads=2):
+        """Goes on opening connections from threads until finish()."""
+        self.threads = [threading.Thread(target=self.run, daemon=True)
+                        for _ in range(n_threads)]
+        for t in self.threads:
+            t.start()
+
+    def finish(self):
+        self.stop.set()
+        for t in self.threads:
+            t.join(harness.T(30))
+
+    def close(self):
+        for s, _opened in self.sockets:
+            s.close()
+
+
+def closed(s):
+    """True when the gateway closed s (EOF or reset); False while open."""
+    s.setblocking(False)
+    try:
+        data = s.recv(65536)
+        return not data  # data: its greeting, or a TLS alert: read on
+    except BlockingIOError:
+        return False
+    except ConnectionError:
+        return True
+
+
+def wait_all_closed(front, sockets, timeout):
+    """Wait until the gateway closed every socket of sockets (a Flood's)."""
+    def all_closed():
+        open_ = [s for s, _opened in sockets if not closed(s)]
+        if open_:
+            raise NotYet("%d of %d flood connections still open" % (
+                len(open_), len(sockets)))
+        return True
+    front.wait_for(all_closed, timeout, "every flood connection to be closed")
 
 
 def _no_processes_of(uid):
@@ -205,7 +310,7 @@ class Front(harness.Client):
     Its certificate is made on first use in host's XDG_STATE_HOME, so a
     restarted gateway shows the same one."""
 
-    def __init__(self, host, *extra, port=None):
+    def __init__(self, host, *extra, port=None, rdp=False, vnc=True):
         self.host = host
         self.tmp = host.base
         self.clients = host.clients
@@ -217,7 +322,12 @@ class Front(harness.Client):
             self.env.pop(var, None)
         n = next(self._counter)
         log_path = host.base / ("gateway-%02d.log" % n)
-        argv = [gateway_exe()] + host.args("--vnc", "127.0.0.1:%d" % self.port, *extra)
+        # rdp: also --rdp on 127.0.0.1:rdp_port; vnc=False: RDP alone.
+        self.rdp_port = vnc_free_port() if rdp else None
+        listen = ["--vnc", "127.0.0.1:%d" % self.port] if vnc else []
+        if rdp:
+            listen += ["--rdp", "127.0.0.1:%d" % self.rdp_port]
+        argv = [gateway_exe()] + host.args(*listen, *extra)
         with open(log_path, "wb") as logf:
             proc = subprocess.Popen(argv, env=self.env, stdin=subprocess.DEVNULL,
                                     stdout=logf, stderr=subprocess.STDOUT,
@@ -225,11 +335,15 @@ class Front(harness.Client):
         super().__init__(self, "oriel-gateway", argv, proc, log_path)
         host.fronts.append(self)
         self.cert = host.base / "state" / "oriel" / "tls" / "cert.pem"
-        self.wait_for(lambda: ("VNC certificate SHA-256" in self.log() and
+        # The RDP front logs its certificate once it listens, after the VNC one.
+        said = "RDP certificate SHA-256" if rdp else "VNC certificate SHA-256"
+        self.wait_for(lambda: (said in self.log() and
                                self.cert.exists()) or _not_yet("no certificate yet"),
                       what="the gateway to make its certificate")
-        import vnc
-        vnc.wait_listening(self, self.address)
+        import vnc as vnc_helpers
+        if vnc:
+            vnc_helpers.wait_listening(self, self.address)
+
 
     def check_alive(self):
         if self.proc.poll() is not None:

@@ -12,95 +12,48 @@
   at its handshake deadline; none is let in.
 """
 
-import socket
 import struct
-import threading
 import time
 
 import gateway
 import harness
 import vnc
-from harness import NotYet, TestFailure, expect, expect_eq, log
+from harness import expect, log
 
 DEADLINE = 6  # --handshake-timeout, seconds
 SILENT = 300
 HALF_TLS_ADDRESSES = 100  # 127.0.0.10 and on
 X509_PLAIN = 262
-# A TLS record header announcing a ClientHello, and its first bytes only.
-PARTIAL_CLIENT_HELLO = b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03" + bytes(16)
 
 
-class Flood:
-    def __init__(self, address):
-        self.address = address
-        self.sockets = []
-        self.lock = threading.Lock()
-        self.stop = threading.Event()
-        self.errors = []
-        self.n = 0
-
+class Flood(gateway.Flood):
     def silent(self):
-        s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        s.bind(("127.0.0.2", 0))
-        s.settimeout(harness.T(10))
-        s.connect(self.address)
-        self._keep(s, time.monotonic())
+        self.open("127.0.0.2")
 
     def half_tls(self, i):
-        s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        s.bind(("127.0.0.%d" % (10 + i % HALF_TLS_ADDRESSES), 0))
-        s.settimeout(harness.T(10))
-        s.connect(self.address)
-        opened = time.monotonic()
-        try:
-            expect(vnc.recv_exactly(s, 12, 10).startswith(b"RFB 003."), "no RFB greeting")
-            s.sendall(b"RFB 003.008\n")
-            (n,) = vnc.recv_exactly(s, 1, 10)
-            expect(vnc.VENCRYPT in vnc.recv_exactly(s, n, 10), "no VeNCrypt offered")
-            s.sendall(bytes([vnc.VENCRYPT]))
-            vnc.recv_exactly(s, 2, 10)
-            s.sendall(b"\x00\x02")
-            (ok, count) = vnc.recv_exactly(s, 2, 10)
-            subtypes = struct.unpack(">%dI" % count, vnc.recv_exactly(s, 4 * count, 10))
-            expect(ok == 0 and X509_PLAIN in subtypes, "no X509Plain: %r" % (subtypes,))
-            s.sendall(struct.pack(">I", X509_PLAIN))
-            expect(vnc.recv_exactly(s, 1, 10) == b"\x01", "X509Plain not accepted")
-            s.sendall(PARTIAL_CLIENT_HELLO)
-        except (OSError, TestFailure):
-            # Pushed out by a newer guest before it got this far: closed too.
-            pass
-        self._keep(s, opened)
+        self.open("127.0.0.%d" % (10 + i % HALF_TLS_ADDRESSES), self.half_tls_steps)
 
-    def _keep(self, s, opened):
-        with self.lock:
-            self.sockets.append((s, opened))
-            self.n += 1
+    @staticmethod
+    def half_tls_steps(s):
+        expect(vnc.recv_exactly(s, 12, 10).startswith(b"RFB 003."), "no RFB greeting")
+        s.sendall(b"RFB 003.008\n")
+        (n,) = vnc.recv_exactly(s, 1, 10)
+        expect(vnc.VENCRYPT in vnc.recv_exactly(s, n, 10), "no VeNCrypt offered")
+        s.sendall(bytes([vnc.VENCRYPT]))
+        vnc.recv_exactly(s, 2, 10)
+        s.sendall(b"\x00\x02")
+        (ok, count) = vnc.recv_exactly(s, 2, 10)
+        subtypes = struct.unpack(">%dI" % count, vnc.recv_exactly(s, 4 * count, 10))
+        expect(ok == 0 and X509_PLAIN in subtypes, "no X509Plain: %r" % (subtypes,))
+        s.sendall(struct.pack(">I", X509_PLAIN))
+        expect(vnc.recv_exactly(s, 1, 10) == b"\x01", "X509Plain not accepted")
+        s.sendall(gateway.PARTIAL_CLIENT_HELLO)
 
-    def run(self):
-        i = 0
-        while not self.stop.is_set():
-            try:
-                if i % 2:
-                    self.silent()
-                else:
-                    self.half_tls(i // 2)
-            except OSError as e:
-                self.errors.append(str(e))
-            i += 1
-
-
-def closed(s):
-    """True when the gateway closed s (EOF or reset); False while open."""
-    s.setblocking(False)
-    try:
-        data = s.recv(65536)
-        if data:
-            return False  # its greeting, or a TLS alert: read on
-        return True
-    except BlockingIOError:
-        return False
-    except ConnectionError:
-        return True
+    def one(self, i):
+        if i % 2:
+            self.silent()
+        else:
+            self.half_tls(i // 2)
 
 
 def main():
@@ -114,9 +67,7 @@ def main():
         for i in range(HALF_TLS_ADDRESSES):
             flood.half_tls(i)
         log("%d connections open before the login" % flood.n)
-        threads = [threading.Thread(target=flood.run, daemon=True) for _ in range(2)]
-        for t in threads:
-            t.start()
+        flood.start()
         try:
             start = time.monotonic()
             v = front.viewer("alice", name="alice", bind="127.0.0.250")
@@ -125,32 +76,21 @@ def main():
             log("alice got in and sees her xterm at %r after %.1f s; %d flood connections "
                 "so far" % (box, time.monotonic() - start, flood.n))
         finally:
-            flood.stop.set()
-            for t in threads:
-                t.join(harness.T(30))
+            flood.finish()
         expect(flood.n >= SILENT + HALF_TLS_ADDRESSES + 50,
                "the flood went on during the login (%d connections)" % flood.n)
         last = max(opened for _s, opened in flood.sockets)
 
-        def all_closed():
-            open_ = [s for s, _ in flood.sockets if not closed(s)]
-            if open_:
-                raise NotYet("%d of %d flood connections still open" % (
-                    len(open_), len(flood.sockets)))
-            return True
-        front.wait_for(all_closed, DEADLINE + 20, "every flood connection to be closed")
+        gateway.wait_all_closed(front, flood.sockets, DEADLINE + 20)
         # The last ones by their deadline (with slack for a loaded machine).
         expect(time.monotonic() - last <= harness.T(DEADLINE + 10),
                "the flood's last connections were closed %.1f s after they opened" %
                (time.monotonic() - last))
-        rows = host.sessions()
-        expect_eq([(r["user"], r["clients"]) for r in rows], [(host.users["alice"], "1")],
-                  "--list: alice's session, her viewer its only client")
+        host.her_session("alice")
         expect(front.log().count("logged in from") == 1, "one login in the gateway's log")
         v.send("quit")
         v.wait(20)
-        for s, _ in flood.sockets:
-            s.close()
+        flood.close()
     finally:
         host.close()
 

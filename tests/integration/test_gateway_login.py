@@ -36,11 +36,7 @@ def main():
         box = v.wait_framebuffer(gateway.xterm_box, timeout=30, what="her xterm")
         log("her xterm shows at %r" % (box,))
         expect(box[2] >= 300 and box[3] >= 120, "the xterm's window is %r" % (box,))
-        rows = host.sessions()
-        expect_eq([(r["user"], r["clients"]) for r in rows], [(host.users["alice"], "1")],
-                  "--list: her session, with one client")
-        pid = rows[0]["pid"]
-        expect_eq(gateway.proc_uid(pid), host.uid("alice"), "her oriel's uid")
+        pid = host.her_session("alice")["pid"]
         v.send("quit")
         v.wait(20)
 

@@ -55,6 +55,21 @@ static void malformed(void) {
 	m = message();
 	m.request = HANDOVER_STATUS;
 	EXPECT(handover_message_check(&m, sizeof(m), false, error, sizeof(error)), "status");
+	/* RDP: the password cookie comes along, terminated. */
+	m = message();
+	m.protocol = HANDOVER_RDP;
+	EXPECT(!handover_message_check(&m, sizeof(m), true, error, sizeof(error)) &&
+		strstr(error, "cookie"), "RDP without a cookie: %s", error);
+	strcpy(m.cookie, "0123456789abcdef0123456789abcdef");
+	EXPECT(handover_message_check(&m, sizeof(m), true, error, sizeof(error)), "RDP: %s",
+		error);
+	memset(m.cookie, 'a', sizeof(m.cookie));
+	EXPECT(!handover_message_check(&m, sizeof(m), true, error, sizeof(error)) &&
+		strstr(error, "unterminated"), "cookie: %s", error);
+	m = message();
+	m.protocol = 3;
+	EXPECT(!handover_message_check(&m, sizeof(m), true, error, sizeof(error)) &&
+		strstr(error, "protocol"), "protocol: %s", error);
 }
 
 static void crosses(void) {

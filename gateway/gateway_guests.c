@@ -1,0 +1,406 @@
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <netdb.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+#include "oriel-config.h"
+#include "capture/remote/account_check.h"
+#include "capture/remote/tcp_listen.h"
+#include "gateway/gateway_config.h"
+#include "gateway/gateway_log.h"
+#include "gateway/gateway_guests.h"
+
+/*
+ * Listening, and the guests: every connection gets a thread that logs it
+ * in (gateway_vnc_login.c, gateway_rdp_login.c). A full cap never refuses
+ * a newcomer: an older guest gives way (preauth_limits.h), so silent
+ * connections can only push each other out. The accepting thread also
+ * shuts down the sockets of guests past their deadline, which ends any
+ * wait on them, also one inside a library (FreeRDP's).
+ */
+
+int64_t gateway_now_ms(void) {
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static void peer_host(int fd, char *host, size_t size) {
+	struct sockaddr_storage addr;
+	socklen_t len = sizeof(addr);
+	if (getpeername(fd, (struct sockaddr *)&addr, &len) < 0 ||
+			getnameinfo((struct sockaddr *)&addr, len, host, size, NULL, 0,
+				NI_NUMERICHOST) != 0) {
+		snprintf(host, size, "?");
+	}
+}
+
+/* Under the lock: still logging in. */
+static bool is_guest(const struct gateway_guest *guest) {
+	return !guest->evicted && !guest->logged_in;
+}
+
+/* Under the lock: a guest that may give way to a newcomer. */
+static bool may_give_way(const struct gateway_guest *guest) {
+	return is_guest(guest) && !guest->checking;
+}
+
+/* Under the lock: how many guests of host may give way. */
+static int waiting_of(struct gateway_front *front, const char *host) {
+	int n = 0;
+	for (struct gateway_guest *g = front->guests; g; g = g->next) {
+		n += may_give_way(g) && strcmp(g->host, host) == 0;
+	}
+	return n;
+}
+
+/*
+ * Under the lock: who gives way to a newcomer, from host or, when host is
+ * NULL, from the addresses with the most guests. Of those, the one whose
+ * login got least far, then the one that has been silent the longest goes: a handshake that stalled, never one
+ * under way, and never one whose account is being checked. Among
+ * addresses with as many guests each, all of them are candidates, so
+ * that many addresses with one stalled connection each push out their
+ * own, never a login from another address that is moving.
+ */
+static struct gateway_guest *oldest_guest(struct gateway_front *front, const char *host) {
+	int most = 0;
+	if (!host) {
+		for (struct gateway_guest *g = front->guests; g; g = g->next) {
+			int n = may_give_way(g) ? waiting_of(front, g->host) : 0;
+			most = n > most ? n : most;
+		}
+	}
+	struct gateway_guest *oldest = NULL;
+	for (struct gateway_guest *g = front->guests; g; g = g->next) {
+		if (!may_give_way(g) || (host ? strcmp(g->host, host) != 0 :
+				waiting_of(front, g->host) < most)) {
+			continue;
+		}
+		if (!oldest || g->stage < oldest->stage ||
+				(g->stage == oldest->stage && g->heard_ms <= oldest->heard_ms)) {
+			oldest = g;
+		}
+	}
+	return oldest;
+}
+
+/* Under the lock: makes room for a guest from host. */
+static void make_room(struct gateway_front *front, const char *host) {
+	int n_total = 0, n_same = 0;
+	for (struct gateway_guest *g = front->guests; g; g = g->next) {
+		if (is_guest(g)) {
+			n_total++;
+			n_same += strcmp(g->host, host) == 0;
+		}
+	}
+	enum preauth_decision decision = preauth_decide(&front->limits, n_total, n_same);
+	if (decision == PREAUTH_ADMIT) {
+		return;
+	}
+	struct gateway_guest *victim = oldest_guest(front,
+		decision == PREAUTH_EVICT_SAME_ADDRESS ? host : NULL);
+	if (victim) {
+		gateway_log("%s: %s gives way to a newer connection "
+			"(too many still logging in)", front->name, victim->host);
+		victim->evicted = true;
+		/* Its thread wakes from any wait on the socket, and ends. */
+		shutdown(victim->fd, SHUT_RDWR);
+	}
+}
+
+void gateway_guest_heard(struct gateway_guest *guest) {
+	struct gateway_front *front = guest->front;
+	pthread_mutex_lock(&front->lock);
+	guest->heard_ms = gateway_now_ms();
+	pthread_mutex_unlock(&front->lock);
+}
+
+void gateway_guest_reached(struct gateway_guest *guest, enum gateway_guest_stage stage) {
+	struct gateway_front *front = guest->front;
+	pthread_mutex_lock(&front->lock);
+	guest->stage = (int)stage > guest->stage ? (int)stage : guest->stage;
+	pthread_mutex_unlock(&front->lock);
+}
+
+void gateway_guest_checking(struct gateway_guest *guest, bool checking) {
+	struct gateway_front *front = guest->front;
+	pthread_mutex_lock(&front->lock);
+	guest->checking = checking;
+	pthread_mutex_unlock(&front->lock);
+}
+
+void gateway_guest_extend(struct gateway_guest *guest, int ms) {
+	struct gateway_front *front = guest->front;
+	pthread_mutex_lock(&front->lock);
+	guest->deadline_ms = gateway_now_ms() + ms;
+	pthread_mutex_unlock(&front->lock);
+}
+
+bool gateway_guest_logged_in(struct gateway_guest *guest) {
+	struct gateway_front *front = guest->front;
+	pthread_mutex_lock(&front->lock);
+	bool in = !guest->evicted;
+	guest->logged_in = in;
+	pthread_mutex_unlock(&front->lock);
+	return in;
+}
+
+void gateway_guest_done(struct gateway_guest *guest) {
+	struct gateway_front *front = guest->front;
+	pthread_mutex_lock(&front->lock);
+	for (struct gateway_guest **p = &front->guests; *p; p = &(*p)->next) {
+		if (*p == guest) {
+			*p = guest->next;
+			break;
+		}
+	}
+	front->n_guests--;
+	pthread_cond_broadcast(&front->guests_gone);
+	pthread_mutex_unlock(&front->lock);
+	/* Only now: while listed, its number may be shut down by others. */
+	close(guest->fd);
+	free(guest);
+}
+
+static void *guest_thread(void *data) {
+	struct gateway_guest *guest = data;
+	guest->front->login(guest);
+	return NULL;
+}
+
+static void admit(struct gateway_front *front, int fd) {
+	struct gateway_guest *guest = calloc(1, sizeof(*guest));
+	if (!guest) {
+		close(fd);
+		return;
+	}
+	guest->front = front;
+	guest->fd = fd;
+	peer_host(fd, guest->host, sizeof(guest->host));
+	gateway_log_debug("%s: a connection from %s", front->name, guest->host);
+	guest->started_ms = gateway_now_ms();
+	guest->heard_ms = guest->started_ms;
+	guest->deadline_ms = guest->started_ms + front->config->handshake_timeout * 1000;
+
+	pthread_mutex_lock(&front->lock);
+	make_room(front, guest->host);
+	guest->next = front->guests;
+	front->guests = guest;
+	front->n_guests++;
+	pthread_mutex_unlock(&front->lock);
+
+	pthread_attr_t attr;
+	pthread_attr_init(&attr);
+	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	pthread_t thread;
+	int err = pthread_create(&thread, &attr, guest_thread, guest);
+	pthread_attr_destroy(&attr);
+	if (err != 0) {
+		gateway_log("%s: no thread for %s: %s", front->name, guest->host,
+			strerror(err));
+		gateway_guest_done(guest);
+	}
+}
+
+/*
+ * Shuts down the sockets of guests past their deadline (not one whose
+ * account is being checked); returns the ms until the next deadline, or -1.
+ */
+static int expire_guests(struct gateway_front *front) {
+	int64_t now = gateway_now_ms(), next = -1;
+	pthread_mutex_lock(&front->lock);
+	for (struct gateway_guest *g = front->guests; g; g = g->next) {
+		if (!may_give_way(g)) {
+			continue;
+		}
+		if (g->deadline_ms <= now) {
+			g->evicted = true;
+			shutdown(g->fd, SHUT_RDWR);
+		} else if (next < 0 || g->deadline_ms - now < next) {
+			next = g->deadline_ms - now;
+		}
+	}
+	pthread_mutex_unlock(&front->lock);
+	/* A guest checking now may be back at its wait later: look again then. */
+	return next < 0 || next > 1000 ? 1000 : (int)next;
+}
+
+/* Connections taken in one go from a listener, before the deadlines are looked at again. */
+#define ACCEPT_BATCH 64
+
+static void *accept_thread(void *data) {
+	struct gateway_front *front = data;
+	struct pollfd fds[GATEWAY_FRONT_MAX_LISTEN + 1];
+	for (int i = 0; i < front->n_listen; i++) {
+		fds[i] = (struct pollfd){ .fd = front->listen_fds[i], .events = POLLIN };
+	}
+	fds[front->n_listen] = (struct pollfd){ .fd = front->stop_fd, .events = POLLIN };
+	int64_t next_expiry = 0;
+	for (;;) {
+		/* The VNC logins wait on nothing but the guest's socket, each by its deadline. */
+		int timeout = -1;
+		if (front->protocol == GATEWAY_RDP) {
+			int64_t now = gateway_now_ms();
+			if (now >= next_expiry) {
+				next_expiry = now + expire_guests(front);
+			}
+			timeout = (int)(next_expiry - now);
+		}
+		if (poll(fds, (nfds_t)front->n_listen + 1, timeout) < 0 && errno != EINTR) {
+			break;
+		}
+		if (fds[front->n_listen].revents) {
+			break;
+		}
+		for (int i = 0; i < front->n_listen; i++) {
+			for (int n = 0; fds[i].revents && n < ACCEPT_BATCH; n++) {
+				int fd = accept4(fds[i].fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
+				if (fd >= 0) {
+					admit(front, fd);
+					continue;
+				}
+				if (errno == EMFILE || errno == ENFILE) {
+					/* Out of descriptors: guests end by their deadlines. */
+					struct timespec pause = { 0, 100 * 1000 * 1000 };
+					nanosleep(&pause, NULL);
+				}
+				break;
+			}
+		}
+	}
+	return NULL;
+}
+
+static void front_free(struct gateway_front *front) {
+#if HAVE_RDP
+	if (front->protocol == GATEWAY_RDP) {
+		gateway_rdp_front_finish(front);
+	}
+#endif
+	account_checker_destroy(front->checker);
+	tls_identity_finish(&front->tls);
+	for (int i = 0; i < front->n_listen; i++) {
+		close(front->listen_fds[i]);
+	}
+	if (front->stop_fd >= 0) {
+		close(front->stop_fd);
+	}
+	pthread_mutex_destroy(&front->lock);
+	pthread_cond_destroy(&front->guests_gone);
+	free(front);
+}
+
+struct gateway_front *gateway_front_start(const struct gateway_config *config,
+		struct gateway_sessions *sessions, enum gateway_protocol protocol, char *error,
+		size_t error_size) {
+	struct gateway_front *front = calloc(1, sizeof(*front));
+	if (!front) {
+		snprintf(error, error_size, "out of memory");
+		return NULL;
+	}
+	front->config = config;
+	front->protocol = protocol;
+	front->name = protocol == GATEWAY_RDP ? "RDP" : "VNC";
+	front->login = gateway_vnc_login;
+	front->limits = (struct preauth_limits){
+		.per_address = config->max_pending_per_address, .total = config->max_pending,
+	};
+	front->sessions = sessions;
+	front->stop_fd = -1;
+	pthread_mutex_init(&front->lock, NULL);
+	pthread_cond_init(&front->guests_gone, NULL);
+	if (!tls_identity_init(&front->tls, config->tls_cert, config->tls_key, error,
+			error_size)) {
+		goto fail;
+	}
+	struct account_checker_config checks = {
+		.pam_service = config->pam_service, .pam_anyone = true,
+	};
+	front->checker = account_checker_create(&checks);
+	if (!front->checker) {
+		snprintf(error, error_size, "cannot check accounts: %s", strerror(errno));
+		goto fail;
+	}
+#if HAVE_RDP
+	if (protocol == GATEWAY_RDP) {
+		front->login = gateway_rdp_login;
+		if (!gateway_rdp_front_init(front)) {
+			snprintf(error, error_size, "cannot set RDP up");
+			goto fail;
+		}
+	}
+#else
+	if (protocol == GATEWAY_RDP) {
+		snprintf(error, error_size, "oriel-gateway was built without RDP");
+		goto fail;
+	}
+#endif
+	char *const *listen = protocol == GATEWAY_RDP ? config->rdp_listen : config->vnc_listen;
+	int n_listen = protocol == GATEWAY_RDP ? config->n_rdp_listen : config->n_vnc_listen;
+	for (int i = 0; i < n_listen; i++) {
+		int room = GATEWAY_FRONT_MAX_LISTEN - front->n_listen;
+		int n = room > 0 ? remote_listen_tcp(listen[i],
+			front->listen_fds + front->n_listen, room, error, error_size) : 0;
+		if (n == 0) {
+			if (room == 0) {
+				snprintf(error, error_size, "too many listening addresses");
+			}
+			goto fail;
+		}
+		front->n_listen += n;
+	}
+	front->stop_fd = eventfd(0, EFD_CLOEXEC);
+	/* Signals stay with the main thread. */
+	sigset_t all, old;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	int err = front->stop_fd < 0 ? errno :
+		pthread_create(&front->accept_thread, NULL, accept_thread, front);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (err != 0) {
+		snprintf(error, error_size, "cannot start accepting: %s", strerror(err));
+		goto fail;
+	}
+	return front;
+
+fail:
+	front_free(front);
+	return NULL;
+}
+
+const char *gateway_front_fingerprint(const struct gateway_front *front) {
+	return front->tls.fingerprint;
+}
+
+void gateway_front_stop(struct gateway_front *front) {
+	if (!front) {
+		return;
+	}
+	uint64_t one = 1;
+	if (write(front->stop_fd, &one, sizeof(one)) < 0) {
+		/* A fresh eventfd takes it. */
+	}
+	pthread_join(front->accept_thread, NULL);
+	/* Every guest stops; a hand-over already under way finishes first. */
+	pthread_mutex_lock(&front->lock);
+	front->stopping = true;
+	for (struct gateway_guest *g = front->guests; g; g = g->next) {
+		if (!g->logged_in) {
+			g->evicted = true;
+			shutdown(g->fd, SHUT_RDWR);
+		}
+	}
+	while (front->n_guests > 0) {
+		pthread_cond_wait(&front->guests_gone, &front->lock);
+	}
+	pthread_mutex_unlock(&front->lock);
+	front_free(front);
+}

@@ -1,0 +1,136 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef ORIEL_GATEWAY_GUESTS_H
+#define ORIEL_GATEWAY_GUESTS_H
+
+/*
+ * What the VNC and RDP fronts share: the listeners, the guests (each on
+ * a thread of its own, with a deadline, the pending caps and give-way
+ * eviction), the failed-login throttle, the TLS handshake, the account
+ * check and the hand-over. A front adds its protocol's login
+ * (gateway_vnc_login.c, gateway_rdp_login.c).
+ */
+
+#include <gnutls/gnutls.h>
+#include <pthread.h>
+#include <stdint.h>
+#include "capture/remote/auth_throttle.h"
+#include "capture/remote/preauth_limits.h"
+#include "capture/remote/tls_identity.h"
+#include "gateway/gateway_front.h"
+
+#define GATEWAY_FRONT_MAX_LISTEN 16
+
+struct handover_message;
+
+enum gateway_guest_stage {
+	GUEST_CONNECTED,
+	GUEST_TLS_HELLO,   /* its whole TLS ClientHello arrived */
+	GUEST_TLS_DONE,    /* its TLS handshake finished */
+};
+
+/* A connection that has not logged in yet, on a thread of its own. */
+struct gateway_guest {
+	struct gateway_front *front;
+	int fd;
+	char host[64];
+	int64_t started_ms;
+	/* Under the front's lock: */
+	int64_t deadline_ms;
+	int64_t heard_ms; /* when its last bytes arrived (or it connected) */
+	/*
+	 * How far its login got (enum gateway_guest_stage): of the guests
+	 * that may give way, the one least far goes first, so a flood of
+	 * stalled handshakes cannot push out a login that is further along.
+	 */
+	int stage;
+	bool checking;  /* its account is being checked: it gives way to nobody */
+	bool evicted;   /* another guest took its place, or its time is up: its socket is shut down */
+	bool logged_in; /* handing over: no longer a guest, and never shut down */
+	struct gateway_guest *next;
+};
+
+struct gateway_front {
+	const struct gateway_config *config;
+	enum gateway_protocol protocol;
+	const char *name; /* "VNC", "RDP": for the log */
+	void (*login)(struct gateway_guest *guest);
+	void *data; /* the protocol's own (gateway_rdp_login.c: its tickets) */
+	struct preauth_limits limits;
+	struct gateway_sessions *sessions;
+	struct tls_identity tls;
+	struct account_checker *checker;
+	int listen_fds[GATEWAY_FRONT_MAX_LISTEN];
+	int n_listen;
+	int stop_fd; /* eventfd: the accepting thread ends */
+	pthread_t accept_thread;
+
+	pthread_mutex_t lock; /* what follows */
+	pthread_cond_t guests_gone;
+	struct gateway_guest *guests;
+	int n_guests;
+	bool stopping;
+	struct auth_throttle throttle;
+};
+
+int64_t gateway_now_ms(void);
+
+/* gateway_vnc_login.c, gateway_rdp_login.c: one guest's handshake, login and hand-over. */
+void gateway_vnc_login(struct gateway_guest *guest);
+void gateway_rdp_login(struct gateway_guest *guest);
+/* gateway_rdp_login.c: the front's own state (its tickets); false on failure. */
+bool gateway_rdp_front_init(struct gateway_front *front);
+void gateway_rdp_front_finish(struct gateway_front *front);
+
+/* gateway_guests.c */
+/* The guest logged in: it stops being one. False when it was evicted before. */
+bool gateway_guest_logged_in(struct gateway_guest *guest);
+/* Bytes from the guest arrived: it is not idle. */
+void gateway_guest_heard(struct gateway_guest *guest);
+/* Its credentials are being checked (true), or no longer (false). */
+void gateway_guest_checking(struct gateway_guest *guest, bool checking);
+/* The guest's login got this far. */
+void gateway_guest_reached(struct gateway_guest *guest, enum gateway_guest_stage stage);
+/* Its deadline is now ms from now. */
+void gateway_guest_extend(struct gateway_guest *guest, int ms);
+/* The guest's thread is done with it: closes its socket (the gateway's copy) and frees it. */
+void gateway_guest_done(struct gateway_guest *guest);
+
+/* gateway_guest_login.c: the steps of a login that both fronts take. */
+/*
+ * Waits for the guest's socket (POLLIN or POLLOUT); false at the
+ * deadline (ETIMEDOUT) or when the socket was shut down.
+ */
+bool gateway_guest_wait(struct gateway_guest *guest, short events);
+/* Sends all of buf, unencrypted, by the deadline; false when it cannot. */
+bool gateway_guest_send(struct gateway_guest *guest, const uint8_t *buf, size_t len);
+/* The same, on another of its descriptors (e.g. a socketpair's end). */
+bool gateway_guest_wait_on(struct gateway_guest *guest, int fd, short events);
+/* The same, on any of n descriptors. */
+struct pollfd;
+bool gateway_guest_poll(struct gateway_guest *guest, struct pollfd *fds, int n);
+/*
+ * The TLS server handshake on the guest's socket, with the front's
+ * certificate: TLS 1.3, or 1.2 with an AEAD cipher (what a session
+ * carries on, tls_record.h). NULL, with a sentence in why, when it fails
+ * or does not finish by the deadline.
+ */
+gnutls_session_t gateway_guest_start_tls(struct gateway_guest *guest, char *why,
+	size_t why_size);
+/*
+ * The login (throttled per address; checked through PAM; not root; an
+ * allowed user), and then the session that takes her client: its
+ * hand-over socket, or -1 with a reason for the client. Wipes password.
+ */
+int gateway_guest_check_login(struct gateway_guest *guest, const char *user,
+	char *password, uint16_t *flags, const char **reason);
+/* user with control characters made '?', for the log. */
+void gateway_printable(const char *user, char *out, size_t size);
+/*
+ * Sends message (magic, version, request and peer filled in here) with
+ * the guest's socket to the session on sock and waits for its answer.
+ * False with a sentence in why.
+ */
+bool gateway_guest_hand_over(struct gateway_guest *guest, int sock,
+	struct handover_message *message, char *why, size_t why_size);
+
+#endif

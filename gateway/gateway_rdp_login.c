@@ -1,0 +1,398 @@
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+#include <freerdp/error.h>
+#include <freerdp/freerdp.h>
+#include <freerdp/peer.h>
+#include <winpr/ssl.h>
+#include <winpr/synch.h>
+#include <winpr/wlog.h>
+#include "capture/remote/handover.h"
+#include "capture/remote/tls_bridge.h"
+#include "capture/remote/tls_record.h"
+#include "capture/remote/tls_stream.h"
+#include "capture/remote/x224.h"
+#include "gateway/gateway_guests.h"
+#include "gateway/gateway_log.h"
+#include "gateway/gateway_rdp_tickets.h"
+
+/*
+ * One RDP connection, on its own thread. Its first bytes, an X.224
+ * Connection Request, tell which of two it is:
+ *
+ * - A first connection: the gateway answers the Connection Request and
+ *   does the TLS handshake (its certificate, no NLA); then FreeRDP's
+ *   server runs it through a bridge up to the Client Info PDU, whose user
+ *   name and password are checked through PAM; her session is found or
+ *   started, and the client gets a Server Redirection back to the
+ *   gateway, with a routing token and a password cookie
+ *   (gateway_rdp_tickets.h).
+ * - A redirected one, bringing its routing token: the gateway answers the
+ *   Connection Request itself, selecting TLS, does the TLS handshake with
+ *   the same certificate, and hands the socket with the TLS state, the
+ *   Connection Request and the cookie to her session, which serves the
+ *   client from there (capture/rdp/rdp_handover.c). The client sees the
+ *   gateway's certificate both times; the gateway copies no pixels.
+ */
+
+/* MS-RDPBCGR 2.2.1.2.1 RDP_NEG_RSP flags: what oriel's own RDP server says. */
+#define EXTENDED_CLIENT_DATA_SUPPORTED 0x01
+#define DYNVC_GFX_PROTOCOL_SUPPORTED 0x02
+/* After the redirection, the bridge has this long to pass it on. */
+#define BRIDGE_DRAIN_MS 5000
+
+struct first_leg {
+	struct gateway_guest *guest;
+	psPeerLicenseCallback library_license;
+	char user[64];
+	char token[GATEWAY_TOKEN_LEN + 1];  /* a ticket was issued: */
+	char cookie[GATEWAY_COOKIE_LEN + 1];
+	bool redirected;
+	char why[160];
+};
+
+static struct gateway_tickets *tickets_of(struct gateway_front *front) {
+	return front->data;
+}
+
+bool gateway_rdp_front_init(struct gateway_front *front) {
+	winpr_InitializeSSL(WINPR_SSL_INIT_DEFAULT);
+	if (!getenv("WLOG_LEVEL")) {
+		/*
+		 * FreeRDP logs every connection it does not finish as an error, and
+		 * the gateway ends each one after the redirection: its own log says
+		 * how each ended.
+		 */
+		WLog_SetLogLevel(WLog_GetRoot(), WLOG_FATAL);
+	}
+	struct gateway_tickets *tickets = calloc(1, sizeof(*tickets));
+	if (!tickets) {
+		return false;
+	}
+	gateway_tickets_init(tickets);
+	front->data = tickets;
+	return true;
+}
+
+void gateway_rdp_front_finish(struct gateway_front *front) {
+	if (front->data) {
+		gateway_tickets_finish(front->data);
+		free(front->data);
+		front->data = NULL;
+	}
+}
+
+/* Waits until the first TPKT is there whole, without taking it. Its length, or 0 with why. */
+static size_t peek_request(struct gateway_guest *guest, uint8_t *buf, char *why,
+		size_t why_size) {
+	size_t wanted = 4;
+	for (;;) {
+		int lowat = (int)wanted;
+		setsockopt(guest->fd, SOL_SOCKET, SO_RCVLOWAT, &lowat, sizeof(lowat));
+		if (!gateway_guest_wait(guest, POLLIN)) {
+			snprintf(why, why_size, "it sent no Connection Request in time");
+			return 0;
+		}
+		ssize_t n = recv(guest->fd, buf, X224_REQUEST_MAX, MSG_PEEK);
+		if (n < 0 && (errno == EAGAIN || errno == EINTR)) {
+			continue;
+		}
+		if (n <= 0) {
+			snprintf(why, why_size, "it hung up");
+			return 0;
+		}
+		if ((size_t)n < 4) {
+			continue;
+		}
+		size_t length = x224_tpkt_length(buf, (size_t)n);
+		if (length == 0) {
+			snprintf(why, why_size, "it does not speak RDP");
+			return 0;
+		}
+		if ((size_t)n >= length) {
+			int one = 1;
+			setsockopt(guest->fd, SOL_SOCKET, SO_RCVLOWAT, &one, sizeof(one));
+			return length;
+		}
+		wanted = length;
+	}
+}
+
+/*
+ * The client's login came (Client Info PDU): checked; then FreeRDP
+ * licenses the client, or it is refused.
+ */
+static LicenseCallbackResult handle_license(freerdp_peer *client, wStream *s) {
+	struct first_leg *leg = client->ContextExtra;
+	struct gateway_guest *guest = leg->guest;
+	rdpSettings *settings = client->settings;
+	const char *user = settings->Username ? settings->Username : "";
+	char none[1] = "";
+	char *password = settings->Password ? settings->Password : none;
+	uint16_t flags = 0;
+	const char *reason = NULL;
+	int sock = gateway_guest_check_login(guest, user, password, &flags, &reason);
+	if (sock < 0) {
+		/* The client shows why (and does not reconnect on its own). */
+		freerdp_set_error_info(client->context->rdp, ERRINFO_SERVER_INSUFFICIENT_PRIVILEGES);
+		freerdp_send_error_info(client->context->rdp);
+		snprintf(leg->why, sizeof(leg->why), "%s", reason);
+		return LICENSE_CB_ABORT;
+	}
+	snprintf(leg->user, sizeof(leg->user), "%s", user); /* checked: it fits */
+	if (!gateway_tickets_issue(tickets_of(guest->front), user, sock, flags,
+			gateway_now_ms(), leg->token, leg->cookie)) {
+		snprintf(leg->why, sizeof(leg->why), "no ticket for its redirection");
+		return LICENSE_CB_ABORT;
+	}
+	return leg->library_license(client, s);
+}
+
+/*
+ * Licensed, the client waits for Demand Active: a Server Redirection
+ * comes instead, back to this address. The token routes it, the cookie is
+ * its password there. This connection is done either way.
+ */
+static BOOL handle_capabilities(freerdp_peer *client) {
+	struct first_leg *leg = client->ContextExtra;
+	if (leg->token[0]) {
+		leg->redirected = client->SendServerRedirection(client, 0, NULL, leg->token,
+			leg->user, NULL, leg->cookie, NULL, NULL, 0, NULL, 0, NULL);
+		if (!leg->redirected) {
+			snprintf(leg->why, sizeof(leg->why), "cannot send it the redirection");
+		}
+	}
+	explicit_bzero(leg->cookie, sizeof(leg->cookie));
+	return FALSE;
+}
+
+/*
+ * The gateway's own answer to a Connection Request, selecting TLS, and
+ * the TLS handshake; with the plaintext read after it into pending (up to
+ * TLS_RECORD_PLAINTEXT_MAX). NULL, with a sentence in why, on failure.
+ */
+static gnutls_session_t answer_and_start_tls(struct gateway_guest *guest,
+		const struct x224_request *request, uint8_t *pending, size_t *n_pending,
+		char *why, size_t why_size) {
+	uint8_t confirm[X224_CONFIRM_LEN];
+	size_t n = x224_write_confirm(confirm,
+		EXTENDED_CLIENT_DATA_SUPPORTED | DYNVC_GFX_PROTOCOL_SUPPORTED, X224_PROTOCOL_SSL);
+	if (request->has_negotiation && !(request->requested_protocols & X224_PROTOCOL_SSL)) {
+		snprintf(why, why_size, "it does not offer TLS");
+		return NULL;
+	}
+	if (!gateway_guest_send(guest, confirm, n)) {
+		snprintf(why, why_size, "it hung up");
+		return NULL;
+	}
+	gnutls_session_t tls = gateway_guest_start_tls(guest, why, why_size);
+	*n_pending = 0;
+	ssize_t got = 1;
+	while (tls && gnutls_record_check_pending(tls) > 0 && got > 0 &&
+			*n_pending < TLS_RECORD_PLAINTEXT_MAX) {
+		got = gnutls_record_recv(tls, pending + *n_pending,
+			TLS_RECORD_PLAINTEXT_MAX - *n_pending);
+		*n_pending += got > 0 ? (size_t)got : 0;
+	}
+	if (tls && gnutls_record_check_pending(tls) > 0) {
+		snprintf(why, why_size, "it sent too much at once");
+		gnutls_deinit(tls);
+		return NULL;
+	}
+	return tls;
+}
+
+/*
+ * A first connection: the gateway answers its Connection Request and does
+ * the TLS handshake itself (cheap, and with the guest's stages, as at the
+ * VNC port), so that FreeRDP's server, costly to set up, only ever runs
+ * for clients that finished a TLS handshake. It runs behind a bridge
+ * (capture/remote/tls_bridge.h), up to the Client Info PDU.
+ */
+static void first_leg(struct gateway_guest *guest, const struct x224_request *request,
+		const uint8_t *cr, char *why, size_t why_size) {
+	struct gateway_front *front = guest->front;
+	uint8_t *pending = malloc(TLS_RECORD_PLAINTEXT_MAX);
+	size_t n_pending = 0;
+	gnutls_session_t tls = pending ? answer_and_start_tls(guest, request, pending,
+		&n_pending, why, why_size) : NULL;
+	if (!tls) {
+		free(pending);
+		return;
+	}
+	struct tls_stream *stream = tls_stream_from_session(tls);
+	/* The bridge closes its own copy; the guest's stays for shutdown() until it is done. */
+	int fd = stream ? dup(guest->fd) : -1;
+	int local_fd = -1;
+	struct tls_bridge *bridge = NULL;
+	if (fd >= 0) {
+		bridge = tls_bridge_start(stream, fd, cr, request->length, pending, n_pending,
+			&local_fd);
+	} else {
+		tls_stream_destroy(stream);
+	}
+	explicit_bzero(pending, TLS_RECORD_PLAINTEXT_MAX);
+	free(pending);
+	freerdp_peer *client = bridge ? freerdp_peer_new(local_fd) : NULL;
+	if (!client) {
+		if (local_fd >= 0) {
+			close(local_fd);
+		}
+		tls_bridge_destroy(bridge);
+		snprintf(why, why_size, "cannot take the connection");
+		return;
+	}
+	struct first_leg leg = { .guest = guest };
+	client->ContextExtra = &leg;
+	bool ok = freerdp_peer_context_new(client);
+	rdpSettings *settings = ok ? client->settings : NULL;
+	if (ok) {
+		settings->CertificateFile = strdup(front->tls.cert_path);
+		settings->PrivateKeyFile = strdup(front->tls.key_path);
+		settings->RdpSecurity = FALSE;
+		settings->TlsSecurity = TRUE;
+		settings->NlaSecurity = FALSE;
+		ok = settings->CertificateFile && settings->PrivateKeyFile &&
+			client->Initialize(client);
+	}
+	if (ok) {
+		leg.library_license = client->LicenseCallback;
+		client->LicenseCallback = handle_license;
+		client->Capabilities = handle_capabilities;
+		/*
+		 * FreeRDP's own events too: it stops reading after a while and
+		 * signals one to be called again, with records already read.
+		 */
+		HANDLE handles[8];
+		struct pollfd fds[8];
+		int n = 0;
+		DWORD count = client->GetEventHandles(client, handles, 8);
+		for (DWORD i = 0; i < count; i++) {
+			int handle_fd = GetEventFileDescriptor(handles[i]);
+			if (handle_fd >= 0) {
+				fds[n++] = (struct pollfd){ .fd = handle_fd, .events = POLLIN };
+			}
+		}
+		for (;;) {
+			if (!gateway_guest_poll(guest, fds, n)) {
+				if (!leg.why[0]) {
+					snprintf(leg.why, sizeof(leg.why), "it did not log in in time, "
+						"or gave way to another connection");
+				}
+				break;
+			}
+			if (!client->CheckFileDescriptor(client)) {
+				if (!leg.why[0]) {
+					snprintf(leg.why, sizeof(leg.why), "it hung up, or its RDP "
+						"connection failed before its login");
+				}
+				break;
+			}
+		}
+	}
+	if (leg.redirected) {
+		why[0] = '\0';
+		gateway_log_debug("RDP: %s was redirected to its session", guest->host);
+	} else {
+		snprintf(why, why_size, "%s", leg.why[0] ? leg.why :
+			"it hung up, or did not log in in time");
+	}
+	if (settings && settings->Password) {
+		explicit_bzero(settings->Password, strlen(settings->Password));
+	}
+	if (client->context) {
+		client->Disconnect(client);
+		freerdp_peer_context_free(client);
+	}
+	freerdp_peer_free(client);
+	/* FreeRDP closed its end: what it sent last (the redirection) reaches the client. */
+	tls_bridge_finish(bridge, leg.redirected ? BRIDGE_DRAIN_MS : 0);
+	explicit_bzero(&leg, sizeof(leg));
+}
+
+/* The redirected connection: its ticket, then TLS, then the hand-over. */
+static void second_leg(struct gateway_guest *guest, const struct x224_request *request,
+		const uint8_t *cr, char *why, size_t why_size) {
+	struct gateway_ticket ticket;
+	if (!gateway_tickets_redeem(tickets_of(guest->front), request->token,
+			gateway_now_ms(), &ticket)) {
+		snprintf(why, why_size, "an unknown, used or expired routing token");
+		return;
+	}
+	struct handover_message *message = calloc(1, sizeof(*message));
+	uint8_t *pending = malloc(TLS_RECORD_PLAINTEXT_MAX);
+	size_t n_pending = 0;
+	gnutls_session_t tls = NULL;
+	if (!message || !pending) {
+		snprintf(why, why_size, "out of memory");
+	} else if ((tls = answer_and_start_tls(guest, request, pending, &n_pending, why,
+			why_size))) {
+		/* The session's FreeRDP reads the Connection Request, then what came after TLS. */
+		if (request->length + n_pending > HANDOVER_PENDING_MAX) {
+			snprintf(why, why_size, "it sent too much at once");
+			goto out;
+		}
+		memcpy(message->pending, cr, request->length);
+		memcpy(message->pending + request->length, pending, n_pending);
+		message->n_pending = (uint32_t)(request->length + n_pending);
+		message->protocol = HANDOVER_RDP;
+		message->flags = ticket.flags;
+		memcpy(message->user, ticket.user, sizeof(message->user));
+		snprintf(message->cookie, sizeof(message->cookie), "%s", ticket.cookie);
+		if (tls_record_export(tls, &message->tls, why, why_size) &&
+				gateway_guest_hand_over(guest, ticket.sock, message, why, why_size)) {
+			why[0] = '\0';
+			char printable[128];
+			gateway_printable(ticket.user, printable, sizeof(printable));
+			gateway_log("RDP: \"%s\" from %s went to its session", printable,
+				guest->host);
+		}
+	}
+out:
+	if (message) {
+		explicit_bzero(message, sizeof(*message));
+		free(message);
+	}
+	if (pending) {
+		explicit_bzero(pending, TLS_RECORD_PLAINTEXT_MAX);
+		free(pending);
+	}
+	if (tls) {
+		gnutls_deinit(tls);
+	}
+	close(ticket.sock);
+	explicit_bzero(&ticket, sizeof(ticket));
+}
+
+void gateway_rdp_login(struct gateway_guest *guest) {
+	uint8_t cr[X224_REQUEST_MAX];
+	char why[256] = "";
+	struct x224_request request;
+	size_t length = peek_request(guest, cr, why, sizeof(why));
+	if (length == 0) {
+		goto out;
+	}
+	if (!x224_parse_request(cr, length, &request, why, sizeof(why))) {
+		goto out;
+	}
+	/* Taken now: the gateway answers it itself. */
+	if (recv(guest->fd, cr, length, 0) != (ssize_t)length) {
+		snprintf(why, sizeof(why), "it hung up");
+		goto out;
+	}
+	if (request.has_token) {
+		second_leg(guest, &request, cr, why, sizeof(why));
+	} else {
+		first_leg(guest, &request, cr, why, sizeof(why));
+	}
+out:
+	if (why[0] && strcmp(why, "authentication failed") != 0) {
+		gateway_log("RDP: closing the connection from %s: %s", guest->host, why);
+	}
+	gateway_guest_done(guest);
+}

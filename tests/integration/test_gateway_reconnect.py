@@ -56,7 +56,10 @@ def main():
             if changed < 100:
                 raise NotYet("only %d pixels of the xterm changed" % changed)
             return img
-        before = v.wait_framebuffer(shows_line, what="her line in the xterm")
+        v.wait_framebuffer(shows_line, what="her line in the xterm")
+        # The echo may still be drawing: what she left is the settled picture.
+        v.quiesce()
+        before = v.framebuffer()
         v.send("quit")
         v.wait(20)
         front.wait_for(lambda: host.sessions()[0]["clients"] == "0" or

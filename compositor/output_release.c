@@ -9,7 +9,7 @@
 #include "compositor/util.h"
 
 /*
- * A headless output that has shown the same frame for OUTPUT_RELEASE_MS
+ * A headless output that has shown the same frame for OUTPUT_RELEASE_MS (10 s)
  * lets its render buffers go: at 1920x1080 that is 8 MiB of shared memory
  * per output that an idle session would otherwise keep for nothing. What
  * viewers see is not in it: the VNC server keeps its own framebuffer, a

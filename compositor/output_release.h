@@ -8,7 +8,7 @@
  * whole into a new buffer.
  */
 
-#define OUTPUT_RELEASE_MS 3000
+#define OUTPUT_RELEASE_MS 10000
 
 struct output;
 struct output_release;

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 #include <sys/mman.h>
+#include <wlr/types/wlr_output.h>
 #include <wlr/util/log.h>
 #include "capture/output_capture.h"
 #include "capture/vnc/vnc_private.h"
+#include "compositor/output.h"
 #include "compositor/server.h"
 
 /*
@@ -53,7 +55,9 @@ static bool viewers_have_everything(struct vnc_server *vnc) {
 
 static int handle_quiet(void *data) {
 	struct vnc_server *vnc = data;
-	if (vnc->fb_released || vnc->layout || !vnc->output || !vnc->fb) {
+	/* A disabled output would not send the picture back. */
+	if (vnc->fb_released || vnc->layout || !vnc->output || !vnc->fb ||
+			!vnc->output->wlr_output->enabled) {
 		return 0;
 	}
 	if (!viewers_have_everything(vnc)) {

@@ -77,6 +77,26 @@ void vnc_schedule_updates(struct vnc_server *vnc) {
 
 static void source_destroy(struct vnc_source *source, bool put);
 
+/*
+ * Copies the frame's damage into the framebuffer; a released one
+ * (vnc_fb.c) takes the whole frame instead, the output's buffer holding
+ * the whole picture, and is whole again.
+ */
+static bool copy_frame(struct vnc_source *source, const struct output_capture_frame *frame) {
+	struct vnc_server *vnc = source->vnc;
+	bool restore = vnc->fb_released;
+	pixman_region32_t whole;
+	pixman_region32_init_rect(&whole, 0, 0, (unsigned)frame->width, (unsigned)frame->height);
+	bool ok = output_capture_frame_copy(source->capture, frame,
+		restore ? &whole : frame->damage, vnc->fb, vnc->width * 4, vnc->width,
+		vnc->height, source->x, source->y, vnc->fb_rgbx);
+	pixman_region32_fini(&whole);
+	if (ok && restore) {
+		vnc_fb_restored(vnc);
+	}
+	return ok;
+}
+
 static void handle_capture_frame(struct wl_listener *listener, void *data) {
 	struct vnc_source *source = wl_container_of(listener, source, capture_frame);
 	struct vnc_server *vnc = source->vnc;
@@ -88,30 +108,16 @@ static void handle_capture_frame(struct wl_listener *listener, void *data) {
 			frame->width, frame->height);
 		resized = true;
 	}
-	/*
-	 * A released framebuffer (vnc_fb.c) takes the whole frame, the
-	 * output's buffer holding the whole picture; only the damage is new
-	 * to viewers. It has no old pixels to find a copy in.
-	 */
-	bool restore = vnc->fb_released && !resized;
-	pixman_region32_t whole;
-	pixman_region32_init_rect(&whole, 0, 0, (unsigned)frame->width, (unsigned)frame->height);
 	/* Framebuffer coordinates; looks at the framebuffer before the copy below. */
 	pixman_region32_t copied;
 	pixman_region32_init(&copied);
-	if (!resized && !restore) {
+	/* A released framebuffer has no old pixels to find a copy in. */
+	if (!resized && !vnc->fb_released) {
 		vnc_copyrect_frame(source, frame, &copied);
 	}
-	bool ok = output_capture_frame_copy(source->capture, frame,
-		restore ? &whole : frame->damage, vnc->fb, vnc->width * 4, vnc->width,
-		vnc->height, source->x, source->y, vnc->fb_rgbx);
-	pixman_region32_fini(&whole);
-	if (!ok) {
+	if (!copy_frame(source, frame)) {
 		pixman_region32_fini(&copied);
 		return;
-	}
-	if (restore) {
-		vnc_fb_restored(vnc);
 	}
 	vnc_fb_busy(vnc);
 	pixman_region32_t modified;
@@ -136,16 +142,8 @@ static void handle_capture_pixels(struct wl_listener *listener, void *data) {
 	struct vnc_source *source = wl_container_of(listener, source, capture_pixels);
 	struct vnc_server *vnc = source->vnc;
 	struct output_capture_frame *frame = data;
-	if (!vnc->fb_released || frame->width != vnc->width || frame->height != vnc->height) {
-		return;
-	}
-	pixman_region32_t whole;
-	pixman_region32_init_rect(&whole, 0, 0, (unsigned)frame->width, (unsigned)frame->height);
-	bool ok = output_capture_frame_copy(source->capture, frame, &whole, vnc->fb,
-		vnc->width * 4, vnc->width, vnc->height, source->x, source->y, vnc->fb_rgbx);
-	pixman_region32_fini(&whole);
-	if (ok) {
-		vnc_fb_restored(vnc);
+	if (vnc->fb_released && frame->width == vnc->width && frame->height == vnc->height &&
+			copy_frame(source, frame)) {
 		vnc_schedule_updates(vnc);
 	}
 }

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include <malloc.h>
+#include <time.h>
 #include <wlr/types/wlr_output.h>
 #include <wlr/util/log.h>
 #include "compositor/headless_backend.h"
@@ -34,12 +35,28 @@ void wlr_swapchain_destroy(struct wlr_swapchain *swapchain);
 struct output_release {
 	struct output *output;
 	struct wl_event_source *timer;
+	bool armed;
+	int64_t presented_ms; /* CLOCK_MONOTONIC of the last frame */
 	struct wl_listener commit;
 };
+
+static int64_t now_ms(void) {
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
 
 static int handle_timer(void *data) {
 	struct output_release *release = data;
 	struct wlr_output *wlr_output = release->output->wlr_output;
+	release->armed = false;
+	int64_t quiet_for = now_ms() - release->presented_ms;
+	if (quiet_for < OUTPUT_RELEASE_MS) {
+		/* Frames came since the timer was set: it waits for the rest. */
+		release->armed = true;
+		wl_event_source_timer_update(release->timer, (int)(OUTPUT_RELEASE_MS - quiet_for));
+		return 0;
+	}
 	if (wlr_output->swapchain && !wlr_output->back_buffer) {
 		wlr_swapchain_destroy(wlr_output->swapchain);
 		wlr_output->swapchain = NULL;
@@ -53,7 +70,13 @@ static int handle_timer(void *data) {
 static void handle_commit(struct wl_listener *listener, void *data) {
 	struct output_release *release = wl_container_of(listener, release, commit);
 	struct wlr_output_event_commit *event = data;
-	if (event->committed & WLR_OUTPUT_STATE_BUFFER) {
+	if (!(event->committed & WLR_OUTPUT_STATE_BUFFER)) {
+		return;
+	}
+	/* The clock only, on every frame: no timer syscall each time. */
+	release->presented_ms = now_ms();
+	if (!release->armed) {
+		release->armed = true;
 		wl_event_source_timer_update(release->timer, OUTPUT_RELEASE_MS);
 	}
 }

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include <sys/mman.h>
+#include <time.h>
 #include <wlr/types/wlr_output.h>
 #include <wlr/util/log.h>
 #include "capture/output_capture.h"
@@ -53,14 +54,32 @@ static bool viewers_have_everything(struct vnc_server *vnc) {
 	return all;
 }
 
+static int64_t now_ms(void) {
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
 static int handle_quiet(void *data) {
 	struct vnc_server *vnc = data;
+	vnc->fb_quiet_armed = false;
+	int64_t quiet_for = now_ms() - vnc->fb_busy_ms;
+	if (quiet_for < VNC_FB_QUIET_MS) {
+		/* Busy since the timer was set: it waits for the rest. */
+		vnc->fb_quiet_armed = true;
+		wl_event_source_timer_update(vnc->fb_quiet, (int)(VNC_FB_QUIET_MS - quiet_for));
+		return 0;
+	}
 	/* A disabled output would not send the picture back. */
 	if (vnc->fb_released || vnc->layout || !vnc->output || !vnc->fb ||
 			!vnc->output->wlr_output->enabled) {
 		return 0;
 	}
-	if (!viewers_have_everything(vnc)) {
+	/*
+	 * libvncserver's scaled screens (a viewer's SetScale) are filled from
+	 * the framebuffer as it is marked: they would miss what is not.
+	 */
+	if (vnc->screen->scaledScreenNext || !viewers_have_everything(vnc)) {
 		/* Asked again after the next update or frame. */
 		return 0;
 	}
@@ -83,7 +102,10 @@ void vnc_fb_finish(struct vnc_server *vnc) {
 }
 
 void vnc_fb_busy(struct vnc_server *vnc) {
-	if (vnc->fb_quiet) {
+	/* The clock only, on every frame and send: no timer syscall each time. */
+	vnc->fb_busy_ms = now_ms();
+	if (vnc->fb_quiet && !vnc->fb_quiet_armed) {
+		vnc->fb_quiet_armed = true;
 		wl_event_source_timer_update(vnc->fb_quiet, VNC_FB_QUIET_MS);
 	}
 }
@@ -106,4 +128,8 @@ void vnc_fb_restored(struct vnc_server *vnc) {
 	vnc->fb_released = false;
 	vnc->fb_wanted = false;
 	vnc_fb_busy(vnc);
+	if (vnc->screen->scaledScreenNext) {
+		/* A scaled screen made meanwhile was filled with zeros: all of it again. */
+		rfbMarkRectAsModified(vnc->screen, 0, 0, vnc->width, vnc->height);
+	}
 }

@@ -60,6 +60,8 @@ struct vnc_server {
 	bool fb_released; /* its pages are gone: it must be restored before a send */
 	bool fb_wanted;   /* pixels were asked of the capture */
 	struct wl_event_source *fb_quiet;
+	bool fb_quiet_armed;
+	int64_t fb_busy_ms; /* CLOCK_MONOTONIC of the last frame or send */
 
 	/*
 	 * What is served: one output (output set, one source), or with

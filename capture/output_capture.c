@@ -122,8 +122,15 @@ struct output_capture *output_capture_get(struct output *output) {
 	wl_signal_add(&output->wlr_output->events.precommit, &capture->precommit);
 	capture->commit.notify = handle_commit;
 	wl_signal_add(&output->wlr_output->events.commit, &capture->commit);
+	/*
+	 * First of the output's destroy listeners: the capture and its sinks
+	 * go while the output is whole. The compositor's own handler (added
+	 * before) frees the output and gathers the windows that were on it,
+	 * moves that a capture of the freed output must not see.
+	 */
 	capture->output_destroy.notify = handle_output_destroy;
-	wl_signal_add(&output->wlr_output->events.destroy, &capture->output_destroy);
+	wl_list_insert(&output->wlr_output->events.destroy.listener_list,
+		&capture->output_destroy.link);
 	wl_list_insert(&captures, &capture->link);
 	/*
 	 * A fullscreen client's buffer may be scanned out as is. With the

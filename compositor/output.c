@@ -187,6 +187,10 @@ bool output_set_size(struct output *output, int width, int height) {
 	return true;
 }
 
+void output_place(struct output *output, int x, int y) {
+	wlr_output_layout_add(output->server->output_layout, output->wlr_output, x, y);
+}
+
 void output_schedule_frames(struct server *server) {
 	struct output *output;
 	wl_list_for_each(output, &server->outputs, link) {

@@ -34,6 +34,11 @@ struct output *output_focused(struct server *server);
 void output_layout_box(struct output *output, struct wlr_box *box);
 /* Resizes a headless output; the change reaches every client (and Xwayland). */
 bool output_set_size(struct output *output, int width, int height);
+/*
+ * Puts the output at x,y in the layout, to stay there (outputs placed
+ * automatically are lined up right of the placed ones).
+ */
+void output_place(struct output *output, int x, int y);
 /* Schedules a frame on every output: used when something needs a frame event. */
 void output_schedule_frames(struct server *server);
 

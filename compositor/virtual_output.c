@@ -48,13 +48,18 @@ static void handle_destroy(struct wl_listener *listener, void *data) {
 
 struct virtual_output *virtual_output_create(struct server *server, int width,
 		int height) {
+	return virtual_output_create_named(server, "VIRTUAL", width, height);
+}
+
+struct virtual_output *virtual_output_create_named(struct server *server,
+		const char *prefix, int width, int height) {
 	struct wlr_backend *backend = virtual_backend(server);
 	if (!backend) {
 		return NULL;
 	}
 	/* The backend is started: output.c takes the output in right away. */
 	struct wlr_output *wlr_output = headless_backend_add_named_output(backend,
-		"VIRTUAL", width, height, 0);
+		prefix, width, height, 0);
 	if (!wlr_output) {
 		return NULL;
 	}

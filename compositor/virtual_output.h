@@ -19,6 +19,9 @@ struct virtual_output;
 /* NULL (logged) when the output cannot be made or enabled. */
 struct virtual_output *virtual_output_create(struct server *server, int width,
 	int height);
+/* The same, named PREFIX-N (e.g. RDP-1 for a remote client's monitor). */
+struct virtual_output *virtual_output_create_named(struct server *server,
+	const char *prefix, int width, int height);
 /* Removes the output from the layout. NULL is a no-op. */
 void virtual_output_destroy(struct virtual_output *virtual);
 /* NULL once the output went away by other means (shutdown). */

@@ -32,6 +32,10 @@ bool rdp_channels_init_peer(struct rdp_peer *peer) {
 		peer->vcm = NULL;
 		return false;
 	}
+	return true;
+}
+
+bool rdp_channels_watch(struct rdp_peer *peer) {
 	int fd = GetEventFileDescriptor(WTSVirtualChannelManagerGetEventHandle(peer->vcm));
 	if (fd < 0) {
 		return false;

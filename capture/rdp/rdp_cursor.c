@@ -8,8 +8,8 @@
 #include "compositor/output.h"
 
 /*
- * The cursor as a pointer shape and position. The headless output's
- * cursor plane keeps the cursor out of the frames; its image goes to the
+ * The cursor as a pointer shape and position. The headless outputs'
+ * cursor planes keep the cursor out of the frames; its image goes to the
  * clients as a 32-bit colour pointer (or the null system pointer when
  * hidden), and its moves as pointer positions, except to the client
  * whose input moved it.
@@ -18,12 +18,35 @@
 /* Pointers larger than this are cut: every client takes 96x96. */
 #define MAX_SIZE 96
 
-static const struct headless_cursor *cursor_of(struct rdp_server *rdp) {
-	return rdp->output ? headless_output_cursor(rdp->output->wlr_output) : NULL;
-}
-
 static bool cursor_visible(const struct headless_cursor *hc) {
 	return hc && hc->visible && hc->pixels && hc->width > 0 && hc->height > 0;
+}
+
+/*
+ * The cursor plane of the screen the cursor is on, and the hotspot in
+ * the desktop (x, y). Every output has a plane; the cursor is on the one
+ * whose plane shows it within the output, else (hidden) the primary's.
+ */
+static const struct headless_cursor *cursor_of(struct rdp_server *rdp, int *x, int *y) {
+	const struct headless_cursor *found = NULL;
+	for (int i = 0; i < rdp->n_screens; i++) {
+		const struct rdp_screen *screen = rdp->screens[i];
+		const struct headless_cursor *hc = headless_output_cursor(screen->output->wlr_output);
+		if (!hc) {
+			continue;
+		}
+		bool inside = hc->x >= 0 && hc->y >= 0 && hc->x < screen->width &&
+			hc->y < screen->height;
+		if (!found || (cursor_visible(hc) && inside)) {
+			found = hc;
+			*x = screen->x + hc->x;
+			*y = screen->y + hc->y;
+			if (cursor_visible(hc) && inside) {
+				break;
+			}
+		}
+	}
+	return found;
 }
 
 static void send_hidden(struct rdp_peer *peer) {
@@ -82,11 +105,11 @@ static void send_shape(struct rdp_peer *peer, const struct headless_cursor *hc) 
 	free(and_mask);
 }
 
-static void send_position(struct rdp_peer *peer, const struct headless_cursor *hc) {
+static void send_position(struct rdp_peer *peer, int x, int y) {
 	rdpUpdate *update = peer->client->update;
 	POINTER_POSITION_UPDATE position = {
-		.xPos = (UINT32)(hc->x < 0 ? 0 : hc->x),
-		.yPos = (UINT32)(hc->y < 0 ? 0 : hc->y),
+		.xPos = (UINT32)(x < 0 ? 0 : x),
+		.yPos = (UINT32)(y < 0 ? 0 : y),
 	};
 	update->pointer->PointerPosition(update->context, &position);
 }
@@ -96,14 +119,15 @@ static bool shown_to(struct rdp_peer *peer) {
 }
 
 void rdp_cursor_send(struct rdp_peer *peer) {
-	const struct headless_cursor *hc = cursor_of(peer->rdp);
+	int x = 0, y = 0;
+	const struct headless_cursor *hc = cursor_of(peer->rdp, &x, &y);
 	if (!shown_to(peer) || !hc) {
 		return; /* no cursor plane: the cursor is in the frames */
 	}
 	rdp_peer_enter_freerdp(peer);
 	if (cursor_visible(hc)) {
 		send_shape(peer, hc);
-		send_position(peer, hc);
+		send_position(peer, x, y);
 	} else {
 		send_hidden(peer);
 	}
@@ -111,7 +135,12 @@ void rdp_cursor_send(struct rdp_peer *peer) {
 }
 
 static void handle_shape(struct wl_listener *listener, void *data) {
-	struct rdp_server *rdp = wl_container_of(listener, rdp, cursor_shape);
+	struct rdp_screen *screen = wl_container_of(listener, screen, cursor_shape);
+	struct rdp_server *rdp = screen->rdp;
+	int x, y;
+	if (cursor_of(rdp, &x, &y) != headless_output_cursor(screen->output->wlr_output)) {
+		return; /* not the plane the cursor is on */
+	}
 	struct rdp_peer *peer, *tmp;
 	wl_list_for_each_safe(peer, tmp, &rdp->peers, link) {
 		rdp_cursor_send(peer);
@@ -119,35 +148,40 @@ static void handle_shape(struct wl_listener *listener, void *data) {
 }
 
 static void handle_motion(struct wl_listener *listener, void *data) {
-	struct rdp_server *rdp = wl_container_of(listener, rdp, cursor_motion);
-	const struct headless_cursor *hc = cursor_of(rdp);
-	if (!cursor_visible(hc)) {
+	struct rdp_screen *screen = wl_container_of(listener, screen, cursor_motion);
+	struct rdp_server *rdp = screen->rdp;
+	int x, y;
+	const struct headless_cursor *hc = cursor_of(rdp, &x, &y);
+	/* Every output's plane moves: the position goes once. */
+	if (!cursor_visible(hc) || (x == rdp->cursor_x && y == rdp->cursor_y)) {
 		return;
 	}
+	rdp->cursor_x = x;
+	rdp->cursor_y = y;
 	struct rdp_peer *peer, *tmp;
 	wl_list_for_each_safe(peer, tmp, &rdp->peers, link) {
 		if (peer == rdp->pointer_peer || !shown_to(peer)) {
 			continue;
 		}
 		rdp_peer_enter_freerdp(peer);
-		send_position(peer, hc);
+		send_position(peer, x, y);
 		rdp_peer_leave_freerdp(peer);
 	}
 }
 
-void rdp_cursor_attach(struct rdp_server *rdp) {
-	rdp_cursor_detach(rdp);
-	rdp->cursor_shape.notify = handle_shape;
-	rdp->cursor_motion.notify = handle_motion;
-	rdp->cursor_attached = headless_output_add_cursor_listeners(rdp->output->wlr_output,
-		&rdp->cursor_shape, &rdp->cursor_motion);
+void rdp_cursor_attach(struct rdp_screen *screen) {
+	rdp_cursor_detach(screen);
+	screen->cursor_shape.notify = handle_shape;
+	screen->cursor_motion.notify = handle_motion;
+	screen->cursor_attached = headless_output_add_cursor_listeners(
+		screen->output->wlr_output, &screen->cursor_shape, &screen->cursor_motion);
 }
 
-void rdp_cursor_detach(struct rdp_server *rdp) {
-	if (!rdp->cursor_attached) {
+void rdp_cursor_detach(struct rdp_screen *screen) {
+	if (!screen->cursor_attached) {
 		return;
 	}
-	wl_list_remove(&rdp->cursor_shape.link);
-	wl_list_remove(&rdp->cursor_motion.link);
-	rdp->cursor_attached = false;
+	wl_list_remove(&screen->cursor_shape.link);
+	wl_list_remove(&screen->cursor_motion.link);
+	screen->cursor_attached = false;
 }

@@ -2,24 +2,26 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/eventfd.h>
 #include <unistd.h>
 #include <freerdp/server/disp.h>
 #include <wlr/util/log.h>
 #include "capture/rdp/rdp_private.h"
+#include "capture/remote/monitor_layout.h"
 #include "compositor/server.h"
 #include "compositor/util.h"
 
 /*
  * Display Control (MS-RDPEDISP): the client asks for a new monitor
  * layout, e.g. when its window is resized (xfreerdp /dynamic-resolution),
- * and the output takes the primary monitor's size. FreeRDP 2 reads this
+ * and the outputs follow it (rdp_layout.c). FreeRDP 2 reads this
  * channel in a thread of its own, which only hands the latest layout to
  * oriel's loop through an eventfd; everything else happens in the loop.
  */
 
 /* Monitors a layout may have (FreeRDP checks the count against it). */
-#define MAX_MONITORS 16
+#define MAX_MONITORS REMOTE_MONITORS_MAX
 /* Largest monitor area, as factors of the width and height. */
 #define MAX_AREA_FACTOR 8192
 
@@ -30,26 +32,27 @@ struct rdp_disp {
 	struct wl_event_source *source;
 	pthread_mutex_t lock; /* guards the layout below, written by FreeRDP's thread */
 	bool pending;
-	int width, height;
+	struct remote_monitor monitors[MAX_MONITORS];
+	int count;
 };
 
 /* FreeRDP's channel thread: keep the wish, wake the loop. */
 static UINT handle_monitor_layout(DispServerContext *context,
 		const DISPLAY_CONTROL_MONITOR_LAYOUT_PDU *layout) {
 	struct rdp_disp *disp = context->custom;
-	if (layout->NumMonitors == 0) {
-		return CHANNEL_RC_OK;
-	}
-	const DISPLAY_CONTROL_MONITOR_LAYOUT *primary = &layout->Monitors[0];
-	for (UINT32 i = 0; i < layout->NumMonitors; i++) {
-		if (layout->Monitors[i].Flags & DISPLAY_CONTROL_MONITOR_PRIMARY) {
-			primary = &layout->Monitors[i];
-		}
+	if (layout->NumMonitors == 0 || layout->NumMonitors > MAX_MONITORS) {
+		return CHANNEL_RC_OK; /* FreeRDP refuses more */
 	}
 	pthread_mutex_lock(&disp->lock);
 	disp->pending = true;
-	disp->width = (int)primary->Width;
-	disp->height = (int)primary->Height;
+	disp->count = (int)layout->NumMonitors;
+	for (UINT32 i = 0; i < layout->NumMonitors; i++) {
+		const DISPLAY_CONTROL_MONITOR_LAYOUT *m = &layout->Monitors[i];
+		/* Sizes beyond INT_MAX become negative: refused as such. */
+		disp->monitors[i] = (struct remote_monitor){ .x = m->Left, .y = m->Top,
+			.width = (int)m->Width, .height = (int)m->Height,
+			.primary = (m->Flags & DISPLAY_CONTROL_MONITOR_PRIMARY) != 0 };
+	}
 	pthread_mutex_unlock(&disp->lock);
 	uint64_t one = 1;
 	if (write(disp->wakeup_fd, &one, sizeof(one)) < 0 && errno != EAGAIN) {
@@ -60,17 +63,19 @@ static UINT handle_monitor_layout(DispServerContext *context,
 
 static int handle_wakeup(int fd, uint32_t mask, void *data) {
 	struct rdp_disp *disp = data;
-	uint64_t count;
-	if (read(fd, &count, sizeof(count)) < 0 && errno != EAGAIN) {
+	uint64_t wakeups;
+	if (read(fd, &wakeups, sizeof(wakeups)) < 0 && errno != EAGAIN) {
 		return 0;
 	}
+	struct remote_monitor monitors[MAX_MONITORS];
 	pthread_mutex_lock(&disp->lock);
 	bool pending = disp->pending;
-	int width = disp->width, height = disp->height;
+	int count = disp->count;
+	memcpy(monitors, disp->monitors, sizeof(monitors));
 	disp->pending = false;
 	pthread_mutex_unlock(&disp->lock);
 	if (pending) {
-		rdp_server_client_resize(disp->peer->rdp, disp->peer, width, height);
+		rdp_layout_requested(disp->peer, monitors, count);
 	}
 	return 0;
 }

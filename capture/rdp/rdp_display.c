@@ -197,6 +197,9 @@ void rdp_display_schedule(struct rdp_peer *peer) {
 
 static BOOL handle_frame_acknowledge(rdpContext *context, UINT32 frame_id) {
 	struct rdp_peer *peer = context->peer->ContextExtra;
+	if (peer->prelogon) {
+		return TRUE; /* a guest's thread: no frames yet */
+	}
 	peer->acked_id = frame_id;
 	rdp_display_schedule(peer);
 	return TRUE;
@@ -209,6 +212,9 @@ static void damage_all(struct rdp_peer *peer) {
 
 static BOOL handle_suppress_output(rdpContext *context, BYTE allow, const RECTANGLE_16 *area) {
 	struct rdp_peer *peer = context->peer->ContextExtra;
+	if (peer->prelogon) {
+		return TRUE; /* a guest's thread: no frames yet */
+	}
 	peer->output_enabled = allow != 0;
 	if (peer->output_enabled) {
 		damage_all(peer);
@@ -219,6 +225,9 @@ static BOOL handle_suppress_output(rdpContext *context, BYTE allow, const RECTAN
 
 static BOOL handle_refresh_rect(rdpContext *context, BYTE count, const RECTANGLE_16 *areas) {
 	struct rdp_peer *peer = context->peer->ContextExtra;
+	if (peer->prelogon) {
+		return TRUE; /* a guest's thread: no frames yet */
+	}
 	for (BYTE i = 0; i < count; i++) {
 		pixman_region32_union_rect(&peer->damage, &peer->damage, areas[i].left,
 			areas[i].top, areas[i].right - areas[i].left + 1u,

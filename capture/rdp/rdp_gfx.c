@@ -16,11 +16,15 @@
  * the client advertised its capabilities, the best version both know is
  * confirmed, with H.264 when the client takes it and FreeRDP encodes it
  * here. Then one surface, the desktop's size padded to 16, is mapped to
- * the output at 0,0; its frames are rdp_gfx_frame.c's. The client's frame
+ * the output at 0,0; its frames are rdp_gfx_frame.c's. With several
+ * outputs the desktop is their bounding box, and the graphics reset
+ * names them as the client's monitors; one surface for the whole desktop
+ * is what FreeRDP 2's clients (GDI, xfreerdp /multimon) draw across
+ * monitors, and its frames still carry only the damage. The client's frame
  * acknowledgements pace the frames (at most MAX_UNACKED unacknowledged);
  * a client that suspends them is paced by its socket alone (rdp_display.c
- * waits while FreeRDP's output buffer is full). A resize resets the
- * graphics and makes a new surface.
+ * waits while FreeRDP's output buffer is full). A resize, or an output
+ * that moves, resets the graphics and makes a new surface.
  *
  * The channel's messages are read in oriel's loop: FreeRDP 2 would start
  * a thread per channel, which its API cannot turn off, so the flag in
@@ -60,15 +64,28 @@ static bool create_surface(struct rdp_gfx *gfx) {
 	pixman_region32_clear(&gfx->lossy);
 	pixman_region32_clear(&gfx->h264_stale);
 	gfx->refine_due = false;
-	MONITOR_DEF monitor = {
-		.left = 0, .top = 0, .right = rdp->width - 1, .bottom = rdp->height - 1,
-		.flags = MONITOR_PRIMARY,
-	};
+	/* The client's monitors are the outputs, at their places in the desktop. */
+	MONITOR_DEF monitors[RDP_MAX_SCREENS];
+	UINT32 count = 0;
+	for (int i = 0; i < rdp->n_screens; i++) {
+		const struct rdp_screen *screen = rdp->screens[i];
+		monitors[count++] = (MONITOR_DEF){
+			.left = screen->x, .top = screen->y,
+			.right = screen->x + screen->width - 1,
+			.bottom = screen->y + screen->height - 1,
+			.flags = i == 0 ? MONITOR_PRIMARY : 0,
+		};
+	}
+	if (count == 0) {
+		monitors[count++] = (MONITOR_DEF){
+			.right = rdp->width - 1, .bottom = rdp->height - 1, .flags = MONITOR_PRIMARY,
+		};
+	}
 	RDPGFX_RESET_GRAPHICS_PDU reset = {
 		.width = (UINT32)rdp->width,
 		.height = (UINT32)rdp->height,
-		.monitorCount = 1,
-		.monitorDefArray = &monitor,
+		.monitorCount = count,
+		.monitorDefArray = monitors,
 	};
 	RDPGFX_CREATE_SURFACE_PDU create = {
 		.surfaceId = RDP_GFX_SURFACE_ID,
@@ -94,6 +111,7 @@ static bool create_surface(struct rdp_gfx *gfx) {
 	gfx->acked_id = gfx->peer->frame_id;
 	gfx->width = rdp->width;
 	gfx->height = rdp->height;
+	gfx->layout_serial = rdp->layout_serial;
 	rdpSettings *settings = gfx->peer->client->settings;
 	settings->DesktopWidth = (UINT32)rdp->width;
 	settings->DesktopHeight = (UINT32)rdp->height;
@@ -274,7 +292,8 @@ bool rdp_gfx_may_send(struct rdp_peer *peer) {
 
 bool rdp_gfx_resize(struct rdp_peer *peer) {
 	struct rdp_gfx *gfx = peer->gfx;
-	if (gfx->width == peer->rdp->width && gfx->height == peer->rdp->height) {
+	if (gfx->width == peer->rdp->width && gfx->height == peer->rdp->height &&
+			gfx->layout_serial == peer->rdp->layout_serial) {
 		return true;
 	}
 	return create_surface(gfx) && rdp_channels_flush(peer);

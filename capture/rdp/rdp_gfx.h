@@ -22,6 +22,7 @@ struct rdp_gfx {
 	bool h264;
 	bool surface;      /* created and mapped */
 	int width, height; /* the desktop the surface is for */
+	uint32_t layout_serial; /* and its outputs' places (rdp_server.layout_serial) */
 	bool acks_suspended;
 	uint32_t acked_id;
 	bool holding;      /* a frame waits for acknowledgements */

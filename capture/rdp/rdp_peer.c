@@ -53,6 +53,9 @@ static void set_reading(struct rdp_peer *peer, bool reading) {
 
 static void peer_free(struct rdp_peer *peer) {
 	struct rdp_server *rdp = peer->rdp;
+	if (peer->prelogon) {
+		rdp_prelogon_cancel(peer);
+	}
 	account_check_cancel(peer->check);
 	for (int i = 0; i < peer->n_sources; i++) {
 		wl_event_source_remove(peer->sources[i]);
@@ -87,6 +90,11 @@ void rdp_peer_drop(struct rdp_peer *peer, const char *why) {
 	if (why) {
 		wlr_log(WLR_INFO, "RDP: closing the connection from %s: %s", peer->host, why);
 	}
+	if (peer->prelogon) {
+		peer->closing = true; /* freed when its thread has ended */
+		rdp_prelogon_interrupt(peer);
+		return;
+	}
 	if (peer->in_freerdp > 0) {
 		peer->closing = true; /* freed when FreeRDP returns to us */
 		set_reading(peer, false);
@@ -117,6 +125,15 @@ static bool used_nla(const rdpSettings *settings) {
 		(SELECTED_PROTOCOL_HYBRID | SELECTED_PROTOCOL_HYBRID_EX)) != 0;
 }
 
+static void connection_failed(struct rdp_peer *peer) {
+	if (is_guest(peer) && used_nla(peer->client->settings)) {
+		/* Most likely its NLA logon was refused: that counts as a failed logon. */
+		rdp_auth_failed(peer->rdp, peer->host, "(NLA)");
+	}
+	rdp_peer_drop(peer, is_guest(peer) ? "the connection failed before logon" :
+		"the client disconnected");
+}
+
 /* Calls FreeRDP to process what the client sent; false when the peer is gone. */
 static bool peer_dispatch(struct rdp_peer *peer) {
 	freerdp_peer *client = peer->client;
@@ -135,12 +152,7 @@ static bool peer_dispatch(struct rdp_peer *peer) {
 		return false; /* dropped while FreeRDP called us */
 	}
 	if (!ok) {
-		if (is_guest(peer) && used_nla(client->settings)) {
-			/* Most likely its NLA logon was refused: that counts as a failed logon. */
-			rdp_auth_failed(peer->rdp, peer->host, "(NLA)");
-		}
-		rdp_peer_drop(peer, is_guest(peer) ? "the connection failed before logon" :
-			"the client disconnected");
+		connection_failed(peer);
 		return false;
 	}
 	return rdp_channels_check(peer);
@@ -219,51 +231,55 @@ static void forget_password(rdpSettings *settings) {
 }
 
 /*
- * Right after the Client Info PDU, which holds the logon: starts its
- * check, then licenses the client as FreeRDP would.
+ * Right after the Client Info PDU, which holds the logon, on the guest's
+ * thread (rdp_prelogon.c): notes that it came and licenses the client as
+ * FreeRDP would. The loop checks the logon once the thread has ended.
  */
 static LicenseCallbackResult handle_license(freerdp_peer *client, wStream *s) {
 	struct rdp_peer *peer = peer_of(client);
-	struct rdp_server *rdp = peer->rdp;
-	rdpSettings *settings = client->settings;
-	if (peer->state != RDP_PEER_GUEST) {
-		return peer->library_license(client, s);
+	if (peer->prelogon && !peer->logon_arrived) {
+		peer->requested_width = client->settings->DesktopWidth;
+		peer->requested_height = client->settings->DesktopHeight;
+		peer->logon_arrived = true;
 	}
-	peer->requested_width = settings->DesktopWidth;
-	peer->requested_height = settings->DesktopHeight;
+	return peer->library_license(client, s);
+}
+
+/* Back on the loop with the guest's logon: checks it, or lets it in. */
+static void check_logon(struct rdp_peer *peer) {
+	struct rdp_server *rdp = peer->rdp;
+	rdpSettings *settings = peer->client->settings;
 	const char *user = settings->Username ? settings->Username : "";
 	if (!rdp_auth_allowed(rdp, peer->host)) {
 		forget_password(settings);
-		wlr_log(WLR_INFO, "RDP: %s must wait after failed logons", peer->host);
-		return LICENSE_CB_ABORT;
+		refuse(peer, "it must wait after failed logons");
+		return;
 	}
 	if (used_nla(settings)) {
 		/* CredSSP already checked the user against the SAM file, before TLS carried anything else. */
 		forget_password(settings);
 		rdp_auth_succeeded(rdp, peer->host);
 		wlr_log(WLR_INFO, "RDP: %s logged on as \"%s\" (NLA)", peer->host, user);
-		LicenseCallbackResult result = peer->library_license(client, s);
 		become_session(peer);
-		return peer->closing ? LICENSE_CB_ABORT : result;
+		return;
 	}
 	if (!rdp->accounts) {
 		/* Loopback only (options.c): whoever connects is the session's user. */
 		forget_password(settings);
 		wlr_log(WLR_INFO, "RDP: %s connected as \"%s\" (no accounts are checked)",
 			peer->host, user);
-		LicenseCallbackResult result = peer->library_license(client, s);
 		become_session(peer);
-		return peer->closing ? LICENSE_CB_ABORT : result;
+		return;
 	}
 	peer->check = account_check_start(rdp->account_checker, user,
 		settings->Password ? settings->Password : "", peer->host, handle_checked, peer);
 	forget_password(settings);
 	if (!peer->check) {
 		wlr_log(WLR_ERROR, "RDP: cannot check the logon of %s", peer->host);
-		return LICENSE_CB_ABORT;
+		rdp_peer_drop(peer, "cannot check its logon");
+		return;
 	}
 	peer->state = RDP_PEER_CHECKING;
-	return peer->library_license(client, s);
 }
 
 static BOOL handle_logon(freerdp_peer *client, SEC_WINNT_AUTH_IDENTITY *identity,
@@ -274,9 +290,13 @@ static BOOL handle_logon(freerdp_peer *client, SEC_WINNT_AUTH_IDENTITY *identity
 static BOOL handle_capabilities(freerdp_peer *client) {
 	struct rdp_peer *peer = peer_of(client);
 	rdpSettings *settings = client->settings;
-	/* The size is the output's; a first client's wish is granted on activation. */
-	settings->DesktopWidth = (UINT32)peer->rdp->width;
-	settings->DesktopHeight = (UINT32)peer->rdp->height;
+	/*
+	 * The size is the output's; a first client's wish is granted on
+	 * activation. A guest's thread sees the size it was offered.
+	 */
+	settings->DesktopWidth = peer->prelogon ? peer->offered_width : (UINT32)peer->rdp->width;
+	settings->DesktopHeight = peer->prelogon ? peer->offered_height :
+		(UINT32)peer->rdp->height;
 	return TRUE;
 }
 
@@ -408,8 +428,23 @@ static bool setup_client(struct rdp_peer *peer) {
 	client->PostConnect = handle_post_connect;
 	client->Activate = handle_activate;
 	rdp_input_init_peer(peer);
-	return rdp_display_init_peer(peer) && rdp_channels_init_peer(peer) &&
-		watch_client(peer);
+	return rdp_display_init_peer(peer) && rdp_channels_init_peer(peer);
+}
+
+void rdp_peer_prelogon_ended(struct rdp_peer *peer, bool logon_arrived) {
+	if (peer->closing) {
+		peer_free(peer); /* dropped while its thread ran */
+		return;
+	}
+	if (!logon_arrived) {
+		connection_failed(peer);
+		return;
+	}
+	if (!rdp_channels_watch(peer) || !watch_client(peer)) {
+		rdp_peer_drop(peer, "cannot watch the connection");
+		return;
+	}
+	check_logon(peer);
 }
 
 void rdp_peer_create(struct rdp_server *rdp, int fd) {
@@ -445,7 +480,9 @@ void rdp_peer_create(struct rdp_server *rdp, int fd) {
 	rdp->n_guests++;
 	peer->deadline = wl_event_loop_add_timer(rdp->server->loop, handle_deadline, peer);
 	wl_event_source_timer_update(peer->deadline, rdp->options->handshake_timeout * 1000);
-	if (!setup_client(peer)) {
+	peer->offered_width = (UINT32)rdp->width;
+	peer->offered_height = (UINT32)rdp->height;
+	if (!setup_client(peer) || !rdp_prelogon_start(peer)) {
 		rdp_peer_drop(peer, "cannot set the connection up");
 		return;
 	}

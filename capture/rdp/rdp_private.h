@@ -22,30 +22,59 @@ struct options_rdp;
 struct account_checker;
 struct account_check;
 struct rdp_watchdog;
+struct rdp_prelogon;
+struct virtual_output;
+struct remote_monitor;
+
+/* One served output per client monitor at most (RDP's limit). */
+#define RDP_MAX_SCREENS 16
+
+/* A served output, at its place in the desktop (rdp_server.c). */
+struct rdp_screen {
+	struct rdp_server *rdp;
+	struct output *output;
+	char name[32];             /* the output's, for the log */
+	struct output_capture *capture;
+	int x, y, width, height;   /* in the desktop */
+	int layout_x, layout_y;    /* in the layout */
+	int layout_width, layout_height; /* its box there (scaled outputs differ) */
+	struct wl_listener capture_frame;
+	struct wl_listener capture_destroy;
+	/* The output's cursor plane (rdp_cursor.c) */
+	struct wl_listener cursor_shape;
+	struct wl_listener cursor_motion;
+	bool cursor_attached;
+};
 
 struct rdp_server {
 	struct server *server;
 	const struct options_rdp *options;
 
 	/*
-	 * The served output and its pixels: bytes B,G,R,X (FreeRDP's BGRX32),
-	 * kept up to date from the capture's damage. Rows and columns are
+	 * The served outputs (the screens, rdp_server.c): the primary output,
+	 * then those made for a client's other monitors (rdp_layout.c). The
+	 * desktop is their bounding box, and the framebuffer its pixels: bytes
+	 * B,G,R,X (FreeRDP's BGRX32), kept up to date from the captures'
+	 * damage; what no output covers stays black. Rows and columns are
 	 * padded to 16 (stays black): H.264 encodes whole macroblocks.
 	 */
-	struct output *output;
-	struct output_capture *capture;
+	struct output *primary;
+	struct rdp_screen *screens[RDP_MAX_SCREENS];
+	int n_screens;
+	int desktop_x, desktop_y; /* the desktop's top left, layout coordinates */
+	uint32_t layout_serial;   /* changes whenever a screen moves or resizes */
 	uint8_t *fb;
 	int width, height;
 	int stride;                        /* bytes per row */
 	int padded_width, padded_height;   /* multiples of 16 */
-	struct wl_listener capture_frame;
-	struct wl_listener capture_destroy;
 	struct wl_listener outputs_changed;
 
-	/* The output's cursor plane (rdp_cursor.c) */
-	struct wl_listener cursor_shape;
-	struct wl_listener cursor_motion;
-	bool cursor_attached;
+	/* Outputs made for clients' monitors 2, 3, ...: they outlive the client. */
+	struct virtual_output *monitor_outputs[RDP_MAX_SCREENS - 1];
+	int n_monitor_outputs;
+	bool applying_layout; /* the desktop is updated once, afterwards */
+
+	int cursor_x, cursor_y; /* the last position sent (rdp_cursor.c) */
 	/* The peer whose pointer event is being handled, if any. */
 	struct rdp_peer *pointer_peer;
 
@@ -90,6 +119,13 @@ struct rdp_peer {
 	struct wl_event_source *deadline;
 	struct account_check *check;
 	psPeerLicenseCallback library_license;
+	/*
+	 * Until its logon arrived, a guest's FreeRDP runs on a thread of its
+	 * own (rdp_prelogon.c); the loop leaves it alone while this is set.
+	 */
+	struct rdp_prelogon *prelogon;
+	bool logon_arrived;                      /* set on that thread */
+	uint32_t offered_width, offered_height;  /* the desktop that thread offers */
 
 	/* The size the client asked for at connection. */
 	uint32_t requested_width, requested_height;
@@ -120,6 +156,8 @@ struct rdp_peer {
 
 	/* Display Control (rdp_disp.c): the client resizes the output. */
 	struct rdp_disp *disp;
+	/* It had several monitors: its layouts are applied whole (rdp_layout.c). */
+	bool multimon;
 
 	/* Input (rdp_input.c) */
 	bool input_used; /* pressed something: release all when it goes */
@@ -134,11 +172,20 @@ struct rdp_peer {
 int64_t rdp_now_ms(void);
 /* Desktop coordinates to layout coordinates; false outside. */
 bool rdp_desktop_to_layout(struct rdp_server *rdp, int x, int y, double *lx, double *ly);
-/* A session began: the output may take the size its client asked for. */
+/*
+ * The served outputs changed (or may have): the screens follow them, and
+ * when the desktop changed, every session gets it anew.
+ */
+void rdp_server_update_desktop(struct rdp_server *rdp);
+
+/* rdp_layout.c: clients' monitors as outputs. */
+/* A session began: the outputs may take the monitors its client announced. */
 void rdp_server_session_started(struct rdp_server *rdp, struct rdp_peer *peer);
-/* A client asks for another desktop size (Display Control); false if refused. */
-bool rdp_server_client_resize(struct rdp_server *rdp, struct rdp_peer *peer,
-	int width, int height);
+/* A client's new monitor layout (Display Control). */
+void rdp_layout_requested(struct rdp_peer *peer, const struct remote_monitor *monitors,
+	int count);
+/* Removes the outputs made for monitors (at shutdown). */
+void rdp_layout_finish(struct rdp_server *rdp);
 
 /* rdp_listen.c */
 bool rdp_listen_init(struct rdp_server *rdp);
@@ -159,6 +206,18 @@ void rdp_peers_finish(struct rdp_server *rdp);
  */
 void rdp_peer_enter_freerdp(struct rdp_peer *peer);
 bool rdp_peer_leave_freerdp(struct rdp_peer *peer);
+/* A guest's thread ended (rdp_prelogon.c): with its logon, or failed. */
+void rdp_peer_prelogon_ended(struct rdp_peer *peer, bool logon_arrived);
+
+/*
+ * rdp_prelogon.c: a guest's FreeRDP on a thread of its own until its
+ * logon arrived, so that a stalled TLS handshake stalls only that thread.
+ */
+bool rdp_prelogon_start(struct rdp_peer *peer);
+/* Ends the thread's wait (shuts the socket down); it ends soon after. */
+void rdp_prelogon_interrupt(struct rdp_peer *peer);
+/* Interrupts the thread and waits for it to end. */
+void rdp_prelogon_cancel(struct rdp_peer *peer);
 
 /* rdp_auth.c */
 bool rdp_auth_init(struct rdp_server *rdp);
@@ -201,6 +260,8 @@ bool rdp_peer_uses_acks(struct rdp_peer *peer);
 
 /* rdp_channels.c: static and dynamic virtual channels of a peer. */
 bool rdp_channels_init_peer(struct rdp_peer *peer);
+/* The loop starts watching the manager (not while a guest's thread runs). */
+bool rdp_channels_watch(struct rdp_peer *peer);
 void rdp_channels_finish_peer(struct rdp_peer *peer);
 /* After FreeRDP read from the client: opens the dynamic channels once the
  * client's drdynvc is ready, and sends what channels queued; false when
@@ -278,9 +339,9 @@ void rdp_input_peer_gone(struct rdp_peer *peer);
 void rdp_clipboard_activated(struct rdp_peer *peer);
 void rdp_clipboard_peer_gone(struct rdp_peer *peer);
 
-/* rdp_cursor.c: the cursor plane as pointer shape and position. */
-void rdp_cursor_attach(struct rdp_server *rdp);
-void rdp_cursor_detach(struct rdp_server *rdp);
+/* rdp_cursor.c: the cursor planes as pointer shape and position. */
+void rdp_cursor_attach(struct rdp_screen *screen);
+void rdp_cursor_detach(struct rdp_screen *screen);
 /* The current shape and position, to a peer just activated. */
 void rdp_cursor_send(struct rdp_peer *peer);
 

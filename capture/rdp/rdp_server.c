@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -9,19 +10,22 @@
 #include <wlr/types/wlr_output.h>
 #include <wlr/util/log.h>
 #include "capture/output_capture.h"
-#include "capture/remote/desktop_size.h"
+#include "capture/remote/monitor_layout.h"
 #include "capture/rdp/rdp.h"
 #include "capture/rdp/rdp_private.h"
 #include "compositor/options.h"
 #include "compositor/output.h"
 #include "compositor/server.h"
 #include "compositor/util.h"
+#include "compositor/virtual_output.h"
 
 /*
- * The served output: its capture's damage is copied into the framebuffer
- * and handed to every session (rdp_display.c), which sends it when its
- * client has taken the frame before. Nothing runs while the output is
- * idle.
+ * The served outputs (screens): each capture's damage is copied into the
+ * framebuffer at the output's place in the desktop and handed to every
+ * session (rdp_display.c), which sends it when its client has taken the
+ * frame before. Nothing runs while the outputs are idle. The desktop is
+ * the screens' bounding box in the layout; it is the primary output
+ * alone unless a client's monitors made more (rdp_layout.c).
  */
 
 int64_t rdp_now_ms(void) {
@@ -34,15 +38,13 @@ static int align16(int n) {
 	return (n + 15) & ~15;
 }
 
-static void resize_framebuffer(struct rdp_server *rdp, int width, int height) {
-	if (width <= 0 || height <= 0 || (width == rdp->width && height == rdp->height)) {
-		return;
-	}
+/* A new framebuffer for a desktop of another size; false (logged) without memory. */
+static bool resize_framebuffer(struct rdp_server *rdp, int width, int height) {
 	int padded_width = align16(width), padded_height = align16(height);
 	uint8_t *fb = calloc((size_t)padded_width * padded_height, 4);
 	if (!fb) {
 		wlr_log(WLR_ERROR, "RDP: out of memory for a %dx%d desktop", width, height);
-		return;
+		return false;
 	}
 	free(rdp->fb);
 	rdp->fb = fb;
@@ -51,62 +53,89 @@ static void resize_framebuffer(struct rdp_server *rdp, int width, int height) {
 	rdp->padded_width = padded_width;
 	rdp->padded_height = padded_height;
 	rdp->stride = padded_width * 4;
-	wlr_log(WLR_INFO, "RDP: the desktop is now %dx%d", width, height);
-	rdp_display_resized(rdp);
-	if (rdp->capture) {
-		output_capture_request_full(rdp->capture);
-	}
+	return true;
 }
 
 static void handle_capture_frame(struct wl_listener *listener, void *data) {
-	struct rdp_server *rdp = wl_container_of(listener, rdp, capture_frame);
+	struct rdp_screen *screen = wl_container_of(listener, screen, capture_frame);
+	struct rdp_server *rdp = screen->rdp;
 	struct output_capture_frame *frame = data;
-	if (frame->width != rdp->width || frame->height != rdp->height) {
-		resize_framebuffer(rdp, frame->width, frame->height);
+	if (frame->width != screen->width || frame->height != screen->height) {
+		rdp_server_update_desktop(rdp);
 		pixman_region32_union_rect(frame->damage, frame->damage, 0, 0,
 			frame->width, frame->height);
 	}
-	if (!output_capture_frame_copy(rdp->capture, frame, frame->damage, rdp->fb,
-			rdp->stride, rdp->width, rdp->height, 0, 0, false)) {
-		return;
-	}
 	pixman_region32_t damage;
 	pixman_region32_init(&damage);
-	pixman_region32_intersect_rect(&damage, frame->damage, 0, 0, rdp->width, rdp->height);
-	rdp_display_damage(rdp, &damage);
+	pixman_region32_intersect_rect(&damage, frame->damage, 0, 0,
+		screen->width < frame->width ? screen->width : frame->width,
+		screen->height < frame->height ? screen->height : frame->height);
+	if (output_capture_frame_copy(screen->capture, frame, &damage, rdp->fb,
+			rdp->stride, rdp->width, rdp->height, screen->x, screen->y, false)) {
+		pixman_region32_translate(&damage, screen->x, screen->y);
+		pixman_region32_intersect_rect(&damage, &damage, 0, 0, rdp->width, rdp->height);
+		rdp_display_damage(rdp, &damage);
+	}
 	pixman_region32_fini(&damage);
 }
 
-static void detach_output(struct rdp_server *rdp, bool put) {
-	if (!rdp->capture) {
-		return;
-	}
-	rdp_cursor_detach(rdp);
-	wl_list_remove(&rdp->capture_frame.link);
-	wl_list_remove(&rdp->capture_destroy.link);
+static void screen_destroy(struct rdp_screen *screen, bool put) {
+	rdp_cursor_detach(screen);
+	wl_list_remove(&screen->capture_frame.link);
+	wl_list_remove(&screen->capture_destroy.link);
 	if (put) {
-		output_capture_put(rdp->capture);
+		output_capture_put(screen->capture);
 	}
-	rdp->capture = NULL;
-	rdp->output = NULL;
+	free(screen);
+}
+
+static void remove_screen(struct rdp_server *rdp, int i, bool put) {
+	screen_destroy(rdp->screens[i], put);
+	rdp->n_screens--;
+	for (; i < rdp->n_screens; i++) {
+		rdp->screens[i] = rdp->screens[i + 1];
+	}
 }
 
 static void handle_capture_destroy(struct wl_listener *listener, void *data) {
-	struct rdp_server *rdp = wl_container_of(listener, rdp, capture_destroy);
-	wlr_log(WLR_INFO, "RDP: output %s went away", rdp->output->wlr_output->name);
-	detach_output(rdp, false);
+	struct rdp_screen *screen = wl_container_of(listener, screen, capture_destroy);
+	struct rdp_server *rdp = screen->rdp;
+	/* Named from the copy: the output is on its way out. */
+	wlr_log(WLR_INFO, "RDP: output %s went away", screen->name);
+	if (rdp->primary == screen->output) {
+		rdp->primary = NULL;
+	}
+	for (int i = 0; i < rdp->n_screens; i++) {
+		if (rdp->screens[i] == screen) {
+			remove_screen(rdp, i, false);
+			break;
+		}
+	}
 }
 
-static void attach_output(struct rdp_server *rdp, struct output *output) {
-	rdp->output = output;
-	rdp->capture = output_capture_get(output);
-	rdp->capture_frame.notify = handle_capture_frame;
-	rdp->capture_destroy.notify = handle_capture_destroy;
-	wl_signal_add(&rdp->capture->events.frame, &rdp->capture_frame);
-	wl_signal_add(&rdp->capture->events.destroy, &rdp->capture_destroy);
-	resize_framebuffer(rdp, output->wlr_output->width, output->wlr_output->height);
-	rdp_cursor_attach(rdp);
-	output_capture_request_full(rdp->capture);
+static struct rdp_screen *screen_create(struct rdp_server *rdp, struct output *output) {
+	struct rdp_screen *screen = zalloc(sizeof(*screen));
+	screen->rdp = rdp;
+	screen->output = output;
+	snprintf(screen->name, sizeof(screen->name), "%s", output->wlr_output->name);
+	screen->capture = output_capture_get(output);
+	screen->capture_frame.notify = handle_capture_frame;
+	screen->capture_destroy.notify = handle_capture_destroy;
+	wl_signal_add(&screen->capture->events.frame, &screen->capture_frame);
+	wl_signal_add(&screen->capture->events.destroy, &screen->capture_destroy);
+	rdp_cursor_attach(screen);
+	return screen;
+}
+
+/* Whether output is still one of the compositor's (not going away). */
+static bool output_alive(struct rdp_server *rdp, struct output *output) {
+	struct output *o;
+	wl_list_for_each(o, &rdp->server->outputs, link) {
+		if (o == output) {
+			return true;
+		}
+	}
+	return false;
 }
 
 static struct output *first_output(struct rdp_server *rdp) {
@@ -117,62 +146,145 @@ static struct output *first_output(struct rdp_server *rdp) {
 	return output;
 }
 
-static void handle_outputs_changed(struct wl_listener *listener, void *data) {
-	struct rdp_server *rdp = wl_container_of(listener, rdp, outputs_changed);
-	if (!rdp->output) {
-		struct output *output = first_output(rdp);
-		if (output) {
-			attach_output(rdp, output);
+/* The outputs to serve, in order: the primary, then those made for monitors. */
+static int served_outputs(struct rdp_server *rdp, struct output **out) {
+	if (!rdp->primary || !output_alive(rdp, rdp->primary)) {
+		rdp->primary = first_output(rdp);
+	}
+	int n = 0;
+	if (rdp->primary) {
+		out[n++] = rdp->primary;
+	}
+	for (int i = 0; i < rdp->n_monitor_outputs && n < RDP_MAX_SCREENS; i++) {
+		struct output *output = virtual_output_get(rdp->monitor_outputs[i]);
+		if (output && output != rdp->primary && output_alive(rdp, output)) {
+			out[n++] = output;
 		}
+	}
+	return n;
+}
+
+/* Screens for exactly these outputs, in this order; true if that changed them. */
+static bool follow_outputs(struct rdp_server *rdp, struct output **outputs, int n) {
+	bool changed = false;
+	for (int i = rdp->n_screens - 1; i >= 0; i--) {
+		bool wanted = false;
+		for (int j = 0; j < n; j++) {
+			wanted = wanted || outputs[j] == rdp->screens[i]->output;
+		}
+		if (!wanted) {
+			/* An output going away has no capture left to put. */
+			remove_screen(rdp, i, output_alive(rdp, rdp->screens[i]->output));
+			changed = true;
+		}
+	}
+	struct rdp_screen *screens[RDP_MAX_SCREENS];
+	for (int j = 0; j < n; j++) {
+		screens[j] = NULL;
+		for (int i = 0; i < rdp->n_screens; i++) {
+			if (rdp->screens[i]->output == outputs[j]) {
+				screens[j] = rdp->screens[i];
+			}
+		}
+		if (!screens[j]) {
+			screens[j] = screen_create(rdp, outputs[j]);
+			changed = true;
+		}
+		changed = changed || j >= rdp->n_screens || rdp->screens[j] != screens[j];
+	}
+	for (int j = 0; j < n; j++) {
+		rdp->screens[j] = screens[j];
+	}
+	rdp->n_screens = n;
+	return changed;
+}
+
+void rdp_server_update_desktop(struct rdp_server *rdp) {
+	if (rdp->applying_layout) {
 		return;
 	}
-	struct wlr_output *wlr_output = rdp->output->wlr_output;
-	resize_framebuffer(rdp, wlr_output->width, wlr_output->height);
+	struct output *outputs[RDP_MAX_SCREENS];
+	int n = served_outputs(rdp, outputs);
+	bool changed = follow_outputs(rdp, outputs, n);
+	int boxes[4 * RDP_MAX_SCREENS];
+	struct wlr_box layout_boxes[RDP_MAX_SCREENS];
+	for (int i = 0; i < n; i++) {
+		struct wlr_box box;
+		output_layout_box(rdp->screens[i]->output, &box);
+		layout_boxes[i] = box;
+		struct wlr_output *wlr_output = rdp->screens[i]->output->wlr_output;
+		boxes[4 * i] = box.x;
+		boxes[4 * i + 1] = box.y;
+		boxes[4 * i + 2] = wlr_output->width;
+		boxes[4 * i + 3] = wlr_output->height;
+	}
+	int x, y, width, height;
+	remote_monitor_bounds(boxes, n, &x, &y, &width, &height);
+	if (n == 0 || width <= 0 || height <= 0) {
+		return; /* nothing to serve: the last desktop stays */
+	}
+	changed = changed || x != rdp->desktop_x || y != rdp->desktop_y;
+	for (int i = 0; i < n; i++) {
+		struct rdp_screen *screen = rdp->screens[i];
+		const int *b = &boxes[4 * i];
+		changed = changed || screen->layout_x != b[0] || screen->layout_y != b[1] ||
+			screen->width != b[2] || screen->height != b[3] ||
+			screen->layout_width != layout_boxes[i].width ||
+			screen->layout_height != layout_boxes[i].height;
+	}
+	bool resized = width != rdp->width || height != rdp->height;
+	if (!changed && !resized) {
+		return;
+	}
+	if (!resized) {
+		/* Where an output was may be no output's now. */
+		memset(rdp->fb, 0, (size_t)rdp->stride * rdp->padded_height);
+	} else if (!resize_framebuffer(rdp, width, height)) {
+		return;
+	}
+	rdp->desktop_x = x;
+	rdp->desktop_y = y;
+	for (int i = 0; i < n; i++) {
+		struct rdp_screen *screen = rdp->screens[i];
+		const int *b = &boxes[4 * i];
+		screen->layout_x = b[0];
+		screen->layout_y = b[1];
+		screen->x = b[0] - x;
+		screen->y = b[1] - y;
+		screen->width = b[2];
+		screen->height = b[3];
+		screen->layout_width = layout_boxes[i].width;
+		screen->layout_height = layout_boxes[i].height;
+		output_capture_request_full(screen->capture);
+	}
+	rdp->layout_serial++;
+	if (n == 1) {
+		wlr_log(WLR_INFO, "RDP: the desktop is now %dx%d", width, height);
+	} else {
+		wlr_log(WLR_INFO, "RDP: the desktop is now %dx%d, %d outputs", width, height, n);
+	}
+	rdp_display_resized(rdp);
+}
+
+static void handle_outputs_changed(struct wl_listener *listener, void *data) {
+	struct rdp_server *rdp = wl_container_of(listener, rdp, outputs_changed);
+	rdp_server_update_desktop(rdp);
 }
 
 bool rdp_desktop_to_layout(struct rdp_server *rdp, int x, int y, double *lx, double *ly) {
-	if (!rdp->output || x < 0 || y < 0 || x >= rdp->width || y >= rdp->height) {
-		return false;
+	for (int i = 0; i < rdp->n_screens; i++) {
+		const struct rdp_screen *screen = rdp->screens[i];
+		if (x >= screen->x && y >= screen->y && x < screen->x + screen->width &&
+				y < screen->y + screen->height) {
+			/* Scaled outputs: their layout box is not their buffer's size. */
+			*lx = screen->layout_x + (x - screen->x + 0.5) * screen->layout_width /
+				screen->width;
+			*ly = screen->layout_y + (y - screen->y + 0.5) * screen->layout_height /
+				screen->height;
+			return true;
+		}
 	}
-	struct wlr_box box;
-	output_layout_box(rdp->output, &box);
-	*lx = box.x + (x + 0.5) * box.width / rdp->width;
-	*ly = box.y + (y + 0.5) * box.height / rdp->height;
-	return true;
-}
-
-void rdp_server_session_started(struct rdp_server *rdp, struct rdp_peer *peer) {
-	int width = (int)peer->requested_width, height = (int)peer->requested_height;
-	if (!rdp->output || rdp->n_sessions > 1 || width <= 0 || height <= 0 ||
-			(width == rdp->width && height == rdp->height)) {
-		return;
-	}
-	/* The first client sizes the output; later ones see it as it is. */
-	if (!remote_desktop_size_allowed(width, height)) {
-		return;
-	}
-	if (output_set_size(rdp->output, width, height)) {
-		wlr_log(WLR_INFO, "RDP: %s asked for %dx%d: the output follows", peer->host,
-			width, height);
-	}
-}
-
-bool rdp_server_client_resize(struct rdp_server *rdp, struct rdp_peer *peer,
-		int width, int height) {
-	if (!rdp->output || peer->view_only) {
-		return false;
-	}
-	if (width == rdp->width && height == rdp->height) {
-		return true;
-	}
-	if (!remote_desktop_size_allowed(width, height)) {
-		wlr_log(WLR_INFO, "RDP: %s asked for %dx%d: refused", peer->host, width, height);
-		return false;
-	}
-	wlr_log(WLR_INFO, "RDP: %s resizes %s to %dx%d", peer->host,
-		rdp->output->wlr_output->name, width, height);
-	/* The new size reaches every client through outputs_changed. */
-	return output_set_size(rdp->output, width, height);
+	return false;
 }
 
 /* One compositor, one RDP server: the control API finds it here. */
@@ -218,8 +330,8 @@ static struct rdp_server *server_create(struct server *server, bool listen) {
 	rdp->options = options;
 	wl_list_init(&rdp->listeners);
 	wl_list_init(&rdp->peers);
-	struct output *output = first_output(rdp);
-	if (!output) {
+	rdp->primary = first_output(rdp);
+	if (!rdp->primary) {
 		wlr_log(WLR_ERROR, "RDP: no output to serve");
 		free(rdp);
 		return NULL;
@@ -229,7 +341,7 @@ static struct rdp_server *server_create(struct server *server, bool listen) {
 		rdp_server_destroy(rdp);
 		return NULL;
 	}
-	attach_output(rdp, output);
+	rdp_server_update_desktop(rdp);
 	rdp->outputs_changed.notify = handle_outputs_changed;
 	wl_signal_add(&server->events_outputs_changed, &rdp->outputs_changed);
 	the_rdp = rdp;
@@ -237,7 +349,7 @@ static struct rdp_server *server_create(struct server *server, bool listen) {
 		rdp_server_destroy(rdp);
 		return NULL;
 	}
-	wlr_log(WLR_INFO, "RDP: serving %s (%dx%d)", output->wlr_output->name,
+	wlr_log(WLR_INFO, "RDP: serving %s (%dx%d)", rdp->primary->wlr_output->name,
 		rdp->width, rdp->height);
 	return rdp;
 }
@@ -254,7 +366,10 @@ void rdp_server_destroy(struct rdp_server *rdp) {
 	if (rdp->outputs_changed.notify) {
 		wl_list_remove(&rdp->outputs_changed.link);
 	}
-	detach_output(rdp, true);
+	while (rdp->n_screens > 0) {
+		remove_screen(rdp, rdp->n_screens - 1, true);
+	}
+	rdp_layout_finish(rdp);
 	rdp_auth_finish(rdp);
 	rdp_watchdog_destroy(rdp->watchdog);
 	free(rdp->fb);

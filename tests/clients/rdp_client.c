@@ -24,6 +24,11 @@
  *   --rfx                 offer RemoteFX surface bits (classic path);
  *                         without it the server has to send bitmaps
  *   --size WxH            the desktop size asked for (1024x768)
+ *   --monitors LAYOUT     several monitors, as xfreerdp /multimon: LAYOUT is
+ *                         WxH+X+Y,... or WxH-X+Y,... (the first is the
+ *                         primary; FreeRDP sends the others relative to
+ *                         it); the desktop is their bounding box. The client also
+ *                         offers Display Control (see `layout`)
  *   --no-rects            no `update` lines (the benchmark's meter)
  *   --counter             decode bench/apps/animate's frame counter from
  *                         the decoded pixels after every paint
@@ -40,6 +45,10 @@
  * Commands (each answered by `done COMMAND`):
  *   snapshot FILE.ppm     write the screen as it is now
  *   stats                 answered first by a `stats` line
+ *   click X Y             move the pointer to desktop coordinates X,Y and
+ *                         click the left button there
+ *   layout LAYOUT         send a monitor layout (as --monitors) through
+ *                         Display Control (error if it is not open)
  *   unicode TEXT          type TEXT (UTF-8) as Unicode keyboard events, as
  *                         mobile clients do: each UTF-16 unit pressed and
  *                         released; `\n` in TEXT is Return
@@ -47,6 +56,9 @@
  *
  * Every line on stdout is machine-readable:
  *   connected W H GFX     logged on; GFX: off, avc420, avc444 or nonh264
+ *   monitors N            --monitors: FreeRDP's settings held N monitors
+ *                         when it connected (sent as Client Monitor Data)
+ *   disp-ready            the Display Control channel is open
  *   gfx-caps VERSION FLAGS  the capability set the server confirmed (hex)
  *   codec NAME            the first update of each codec (planar, rfx,
  *                         nsc, interleaved, bitmap, gfx-avc420, gfx-avc444,
@@ -76,6 +88,7 @@
 #include <netinet/in.h>
 #include <linux/tcp.h>
 #include <poll.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -92,6 +105,7 @@
 #include <freerdp/client.h>
 #include <freerdp/client/channels.h>
 #include <freerdp/client/cmdline.h>
+#include <freerdp/client/disp.h>
 #include <freerdp/client/rdpgfx.h>
 #include <freerdp/codec/color.h>
 #include <freerdp/event.h>
@@ -117,6 +131,9 @@ struct opts {
 	bool rfx, no_rects, counter;
 	int cursor_w, cursor_h;
 	int width, height;
+	/* --monitors */
+	rdpMonitor monitors[16];
+	int n_monitors;
 	double timeout;
 	const char *mode, *arg;
 };
@@ -138,6 +155,7 @@ struct client {
 	pcRdpgfxCapsConfirm gfx_caps_confirm;
 	pSurfaceBits surface_bits;
 	pBitmapUpdate bitmap_update;
+	DispClientContext *disp;
 	/* the counter */
 	int org_x, org_y;
 	long last_counter;
@@ -393,16 +411,34 @@ static BOOL end_paint(rdpContext *context)
 	return TRUE;
 }
 
+/*
+ * A graphics reset resizes the desktop in FreeRDP's channel thread, while
+ * commands read the screen in the main one: a new screen is not freed
+ * under a snapshot.
+ */
+static pthread_mutex_t screen_lock = PTHREAD_MUTEX_INITIALIZER;
+
 static BOOL desktop_resize(rdpContext *context)
 {
 	struct client *c = (struct client *)context;
 	rdpSettings *s = context->settings;
-	if (!gdi_resize(context->gdi, s->DesktopWidth, s->DesktopHeight))
-		return FALSE;
-	if (c->painted)
+	pthread_mutex_lock(&screen_lock);
+	BOOL ok = gdi_resize(context->gdi, s->DesktopWidth, s->DesktopHeight);
+	if (ok && c->painted)
 		painted_reset(c, (int)s->DesktopWidth, (int)s->DesktopHeight);
+	pthread_mutex_unlock(&screen_lock);
+	if (!ok)
+		return FALSE;
 	say("resize %u %u", s->DesktopWidth, s->DesktopHeight);
 	return TRUE;
+}
+
+static bool write_screen(const rdpGdi *gdi, const char *path)
+{
+	pthread_mutex_lock(&screen_lock);
+	bool ok = write_ppm(gdi, path);
+	pthread_mutex_unlock(&screen_lock);
+	return ok;
 }
 
 static BOOL surface_bits(rdpContext *context, const SURFACE_BITS_COMMAND *cmd)
@@ -486,6 +522,11 @@ static UINT gfx_caps_confirm(RdpgfxClientContext *gfx, const RDPGFX_CAPS_CONFIRM
 static void channel_connected(void *ctx, ChannelConnectedEventArgs *e)
 {
 	struct client *c = (struct client *)ctx;
+	if (strcmp(e->name, DISP_DVC_CHANNEL_NAME) == 0) {
+		c->disp = e->pInterface;
+		say("disp-ready");
+		return;
+	}
 	if (strcmp(e->name, RDPGFX_DVC_CHANNEL_NAME) != 0)
 		return;
 	RdpgfxClientContext *gfx = e->pInterface;
@@ -506,6 +547,8 @@ static void channel_connected(void *ctx, ChannelConnectedEventArgs *e)
 static void channel_disconnected(void *ctx, ChannelDisconnectedEventArgs *e)
 {
 	struct client *c = (struct client *)ctx;
+	if (strcmp(e->name, DISP_DVC_CHANNEL_NAME) == 0)
+		c->disp = NULL;
 	if (strcmp(e->name, RDPGFX_DVC_CHANNEL_NAME) == 0)
 		gdi_graphics_pipeline_uninit(c->context.gdi, e->pInterface);
 }
@@ -648,7 +691,80 @@ static bool apply_settings(rdpSettings *s, const struct opts *o)
 	s->GfxProgressive = o->gfx == GFX_NONH264;
 	s->GfxSmallCache = TRUE;
 	s->GfxThinClient = FALSE;
+	if (o->n_monitors > 0) {
+		/* As xfreerdp /multimon: Client Monitor Data, and Display Control. */
+		s->UseMultimon = TRUE;
+		s->ForceMultimon = TRUE;
+		s->SupportDisplayControl = TRUE;
+		if (s->MonitorDefArraySize < (UINT32)o->n_monitors)
+			return false;
+		s->MonitorCount = (UINT32)o->n_monitors;
+		int x1 = 0, y1 = 0, x2 = 0, y2 = 0;
+		for (int i = 0; i < o->n_monitors; i++) {
+			s->MonitorDefArray[i] = o->monitors[i];
+			const rdpMonitor *m = &o->monitors[i];
+			x1 = m->x < x1 ? m->x : x1;
+			y1 = m->y < y1 ? m->y : y1;
+			x2 = m->x + m->width > x2 ? m->x + m->width : x2;
+			y2 = m->y + m->height > y2 ? m->y + m->height : y2;
+		}
+		s->DesktopWidth = (UINT32)(x2 - x1);
+		s->DesktopHeight = (UINT32)(y2 - y1);
+	}
 	return true;
+}
+
+/* WxH+X+Y,... into monitors (the first primary); their number, or -1. */
+static int parse_monitors(const char *spec, rdpMonitor *monitors, int max)
+{
+	int n = 0;
+	for (const char *p = spec; *p;) {
+		int w, h, x, y, used = 0;
+		if (n == max || sscanf(p, "%dx%d%d%d%n", &w, &h, &x, &y, &used) != 4 || w <= 0 ||
+		    h <= 0)
+			return -1;
+		monitors[n] = (rdpMonitor){.x = x, .y = y, .width = w, .height = h,
+					   .is_primary = n == 0};
+		n++;
+		p += used;
+		if (*p == ',')
+			p++;
+		else if (*p)
+			return -1;
+	}
+	return n > 0 ? n : -1;
+}
+
+/* Display Control: a new layout. */
+static bool send_layout(struct client *c, const char *spec)
+{
+	rdpMonitor m[16];
+	int n = parse_monitors(spec, m, 16);
+	if (n < 0 || !c->disp)
+		return false;
+	DISPLAY_CONTROL_MONITOR_LAYOUT layout[16];
+	for (int i = 0; i < n; i++)
+		layout[i] = (DISPLAY_CONTROL_MONITOR_LAYOUT){
+			.Flags = m[i].is_primary ? DISPLAY_CONTROL_MONITOR_PRIMARY : 0,
+			.Left = m[i].x, .Top = m[i].y,
+			.Width = (UINT32)m[i].width, .Height = (UINT32)m[i].height,
+			.Orientation = ORIENTATION_LANDSCAPE,
+			.DesktopScaleFactor = 100, .DeviceScaleFactor = 100,
+		};
+	return c->disp->SendMonitorLayout(c->disp, (UINT32)n, layout) == CHANNEL_RC_OK;
+}
+
+/* A left click at desktop coordinates x,y. */
+static bool click(struct client *c, const char *args)
+{
+	int x, y;
+	if (sscanf(args, "%d %d", &x, &y) != 2 || x < 0 || y < 0 || x > 65535 || y > 65535)
+		return false;
+	rdpInput *input = c->context.input;
+	return freerdp_input_send_mouse_event(input, PTR_FLAGS_MOVE, (UINT16)x, (UINT16)y) &&
+	       freerdp_input_send_mouse_event(input, PTR_FLAGS_DOWN | PTR_FLAGS_BUTTON1,
+					      (UINT16)x, (UINT16)y) &&
+	       freerdp_input_send_mouse_event(input, PTR_FLAGS_BUTTON1, (UINT16)x, (UINT16)y);
 }
 
 static int entry_points(RDP_CLIENT_ENTRY_POINTS *ep)
@@ -717,12 +833,22 @@ static bool command(struct client *c, char *line)
 	if (!strcmp(line, "quit"))
 		return false;
 	if (!strncmp(line, "snapshot ", 9)) {
-		if (!write_ppm(c->context.gdi, line + 9)) {
+		if (!write_screen(c->context.gdi, line + 9)) {
 			say("error cannot write %s", line + 9);
 			return true;
 		}
 	} else if (!strcmp(line, "stats")) {
 		stats(c);
+	} else if (!strncmp(line, "click ", 6)) {
+		if (!click(c, line + 6)) {
+			say("error cannot click %s", line + 6);
+			return true;
+		}
+	} else if (!strncmp(line, "layout ", 7)) {
+		if (!send_layout(c, line + 7)) {
+			say("error cannot send the layout %s", line + 7);
+			return true;
+		}
 	} else if (!strncmp(line, "unicode ", 8)) {
 		if (!type_unicode(c, line + 8)) {
 			say("error cannot type %s", line + 8);
@@ -790,7 +916,7 @@ static int run(struct client *c)
 		}
 		if (snapshot) {
 			if (c->painted && c->unpainted == 0) {
-				if (!write_ppm(c->context.gdi, o->arg)) {
+				if (!write_screen(c->context.gdi, o->arg)) {
 					say("error cannot write %s", o->arg);
 					return 1;
 				}
@@ -846,7 +972,8 @@ static void usage(void)
 	fprintf(stderr,
 		"usage: oriel-test-rdpclient [--user NAME] [--password-file FILE]\n"
 		"         [--fingerprint FP] [--gfx off|avc420|avc444|nonh264] [--rfx]\n"
-		"         [--size WxH] [--no-rects] [--counter | --cursor WxH]\n"
+		"         [--size WxH] [--monitors WxH+X+Y,...] [--no-rects]\n"
+		"         [--counter | --cursor WxH]\n"
 		"         [--timeout SECONDS] HOST:PORT snapshot FILE.ppm | watch\n");
 }
 
@@ -860,6 +987,7 @@ int main(int argc, char **argv)
 		{"gfx", required_argument, 0, 'g'},
 		{"rfx", no_argument, 0, 'r'},
 		{"size", required_argument, 0, 's'},
+		{"monitors", required_argument, 0, 'm'},
 		{"no-rects", no_argument, 0, 'n'},
 		{"counter", no_argument, 0, 'c'},
 		{"cursor", required_argument, 0, 'C'},
@@ -890,6 +1018,13 @@ int main(int argc, char **argv)
 		case 's':
 			if (sscanf(optarg, "%dx%d", &o.width, &o.height) != 2 || o.width < 64 ||
 			    o.height < 64 || o.width > 8192 || o.height > 8192) {
+				usage();
+				return 1;
+			}
+			break;
+		case 'm':
+			o.n_monitors = parse_monitors(optarg, o.monitors, 16);
+			if (o.n_monitors < 0) {
 				usage();
 				return 1;
 			}
@@ -953,6 +1088,8 @@ int main(int argc, char **argv)
 		status = exit_for_error(context);
 	} else {
 		say("connected %u %u %s", context->gdi->width, context->gdi->height, gfx_names[o.gfx]);
+		if (o.n_monitors > 0)
+			say("monitors %u", context->settings->MonitorCount);
 		status = run(c);
 		freerdp_disconnect(context->instance);
 	}

@@ -157,6 +157,37 @@ static void apply(struct rdp_server *rdp, struct rdp_peer *peer,
 	apply_outputs(rdp, peer, &layout, &plan, via);
 }
 
+void rdp_layout_offer(const struct rdp_peer *peer, uint32_t *width, uint32_t *height) {
+	const rdpSettings *settings = peer->client->settings;
+	*width = peer->offered_width;
+	*height = peer->offered_height;
+	if (!peer->first_session) {
+		return;
+	}
+	UINT32 count = settings->MonitorCount;
+	if (count > 1 && count <= REMOTE_MONITORS_MAX && settings->MonitorDefArray &&
+			peer->outputs_possible) {
+		struct remote_monitor monitors[REMOTE_MONITORS_MAX];
+		for (UINT32 i = 0; i < count; i++) {
+			const rdpMonitor *m = &settings->MonitorDefArray[i];
+			monitors[i] = (struct remote_monitor){ m->x, m->y, m->width, m->height,
+				m->is_primary != 0 };
+		}
+		struct remote_monitor_layout layout;
+		char why[128];
+		if (remote_monitor_layout_make(&layout, monitors, (int)count, why, sizeof(why))) {
+			*width = (uint32_t)layout.width;
+			*height = (uint32_t)layout.height;
+		}
+		return;
+	}
+	int w = (int)peer->requested_width, h = (int)peer->requested_height;
+	if (w > 0 && h > 0 && remote_desktop_size_allowed(w, h)) {
+		*width = (uint32_t)w;
+		*height = (uint32_t)h;
+	}
+}
+
 void rdp_server_session_started(struct rdp_server *rdp, struct rdp_peer *peer) {
 	rdpSettings *settings = peer->client->settings;
 	/* The first client sizes the outputs; later ones see them as they are. */

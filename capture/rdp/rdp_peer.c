@@ -290,13 +290,13 @@ static BOOL handle_logon(freerdp_peer *client, SEC_WINNT_AUTH_IDENTITY *identity
 static BOOL handle_capabilities(freerdp_peer *client) {
 	struct rdp_peer *peer = peer_of(client);
 	rdpSettings *settings = client->settings;
-	/*
-	 * The size is the output's; a first client's wish is granted on
-	 * activation. A guest's thread sees the size it was offered.
-	 */
-	settings->DesktopWidth = peer->prelogon ? peer->offered_width : (UINT32)peer->rdp->width;
-	settings->DesktopHeight = peer->prelogon ? peer->offered_height :
-		(UINT32)peer->rdp->height;
+	/* The size is the desktop's; a guest's thread offers what its logon will make. */
+	if (peer->prelogon) {
+		rdp_layout_offer(peer, &settings->DesktopWidth, &settings->DesktopHeight);
+	} else {
+		settings->DesktopWidth = (UINT32)peer->rdp->width;
+		settings->DesktopHeight = (UINT32)peer->rdp->height;
+	}
 	return TRUE;
 }
 
@@ -482,6 +482,8 @@ void rdp_peer_create(struct rdp_server *rdp, int fd) {
 	wl_event_source_timer_update(peer->deadline, rdp->options->handshake_timeout * 1000);
 	peer->offered_width = (UINT32)rdp->width;
 	peer->offered_height = (UINT32)rdp->height;
+	peer->first_session = rdp->n_sessions == 0 && rdp->primary != NULL;
+	peer->outputs_possible = rdp->server->headless;
 	if (!setup_client(peer) || !rdp_prelogon_start(peer)) {
 		rdp_peer_drop(peer, "cannot set the connection up");
 		return;

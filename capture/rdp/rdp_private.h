@@ -125,7 +125,9 @@ struct rdp_peer {
 	 */
 	struct rdp_prelogon *prelogon;
 	bool logon_arrived;                      /* set on that thread */
-	uint32_t offered_width, offered_height;  /* the desktop that thread offers */
+	uint32_t offered_width, offered_height;  /* the desktop when it connected */
+	bool first_session; /* no session then: its logon sizes the desktop */
+	bool outputs_possible; /* outputs may be made for its monitors (headless) */
 
 	/* The size the client asked for at connection. */
 	uint32_t requested_width, requested_height;
@@ -181,6 +183,13 @@ void rdp_server_update_desktop(struct rdp_server *rdp);
 /* rdp_layout.c: clients' monitors as outputs. */
 /* A session began: the outputs may take the monitors its client announced. */
 void rdp_server_session_started(struct rdp_server *rdp, struct rdp_peer *peer);
+/*
+ * The desktop a guest's thread offers in its Capabilities: the one its
+ * logon will make when it is the first session (its size, or its
+ * monitors' bounding box), so that no resize follows; else the desktop
+ * as it was when it connected. Reads only the peer and its settings.
+ */
+void rdp_layout_offer(const struct rdp_peer *peer, uint32_t *width, uint32_t *height);
 /* A client's new monitor layout (Display Control). */
 void rdp_layout_requested(struct rdp_peer *peer, const struct remote_monitor *monitors,
 	int count);

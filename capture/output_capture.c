@@ -2,6 +2,7 @@
 #include <drm_fourcc.h>
 #include <stdlib.h>
 #include <string.h>
+#include <wlr/interfaces/wlr_output.h>
 #include <wlr/render/pixman.h>
 #include <wlr/render/wlr_renderer.h>
 #include <wlr/types/wlr_buffer.h>
@@ -68,8 +69,12 @@ static void handle_commit(struct wl_listener *listener, void *data) {
 	if (output_moves_get(&capture->moves, &move)) {
 		frame.move = &move;
 	}
+	bool want_pixels = capture->want_pixels;
+	capture->want_pixels = false;
 	if (pixman_region32_not_empty(&capture->damage)) {
 		wl_signal_emit(&capture->events.frame, &frame);
+	} else if (want_pixels) {
+		wl_signal_emit(&capture->events.pixels, &frame);
 	}
 	pixman_region32_clear(&capture->damage);
 	output_moves_reset(&capture->moves);
@@ -111,6 +116,7 @@ struct output_capture *output_capture_get(struct output *output) {
 	pixman_region32_init(&capture->damage);
 	output_moves_init(&capture->moves, output);
 	wl_signal_init(&capture->events.frame);
+	wl_signal_init(&capture->events.pixels);
 	wl_signal_init(&capture->events.destroy);
 	capture->precommit.notify = handle_precommit;
 	wl_signal_add(&output->wlr_output->events.precommit, &capture->precommit);
@@ -154,6 +160,12 @@ void output_capture_request_full(struct output_capture *capture) {
 	} else {
 		wlr_output_schedule_frame(capture->output->wlr_output);
 	}
+}
+
+void output_capture_request_pixels(struct output_capture *capture) {
+	capture->want_pixels = true;
+	/* A frame with no damage: the compositor commits when the output needs one. */
+	wlr_output_update_needs_frame(capture->output->wlr_output);
 }
 
 static bool format_is_bgrx(uint32_t format) {

@@ -36,12 +36,18 @@ struct output_capture {
 	struct output *output;
 	struct {
 		struct wl_signal frame;   /* struct output_capture_frame * */
+		/*
+		 * After output_capture_request_pixels, a frame with nothing
+		 * changed: its damage is empty (struct output_capture_frame *).
+		 */
+		struct wl_signal pixels;
 		struct wl_signal destroy; /* the output is going away */
 	} events;
 
 	/* private */
 	int refs;
 	bool locks_render; /* holds a wlr_output_lock_attach_render */
+	bool want_pixels; /* output_capture_request_pixels */
 	struct wlr_buffer *scanout_buffer; /* a client's, between precommit and commit */
 	pixman_region32_t damage;
 	struct output_moves moves;
@@ -56,6 +62,13 @@ struct output_capture *output_capture_get(struct output *output);
 void output_capture_put(struct output_capture *capture);
 /* Damages the whole output and schedules a frame: a new sink's first frame. */
 void output_capture_request_full(struct output_capture *capture);
+/*
+ * Schedules a frame without damaging anything, for a sink that let its
+ * copy of the pixels go: the next commit emits `frame` if something
+ * changed meanwhile, else `pixels`. Either way the frame's buffer holds
+ * the whole picture.
+ */
+void output_capture_request_pixels(struct output_capture *capture);
 
 /*
  * Copies the rectangles of region (buffer coordinates, clipped to the

@@ -6,6 +6,7 @@
 #include <wlr/util/box.h>
 
 struct server;
+struct output_release;
 
 struct output {
 	struct server *server;
@@ -15,6 +16,8 @@ struct output {
 
 	/* Layout box minus what layer-shell panels reserve. */
 	struct wlr_box usable_area;
+	/* Lets a quiet output's buffers go (output_release.c); may be NULL. */
+	struct output_release *release;
 
 	struct wl_listener frame;
 	struct wl_listener mode;

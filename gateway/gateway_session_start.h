@@ -8,7 +8,7 @@
  * (RUNTIME_DIR/USER.N, mode 0700, the user's) and starts a monitor: a
  * root process of its own (double fork, setsid, a fresh exec of
  * oriel-gateway) that outlives the gateway. The monitor opens a PAM
- * session, runs `dbus-run-session -- oriel --backend headless
+ * session, runs `oriel --dbus spawn --backend headless
  * --handover-socket DIR/handover ... -- SHELL -lc COMMAND` as the user,
  * and when that ends, ends what is left of the session, closes the PAM
  * session and removes the runtime dir.

@@ -27,7 +27,6 @@ struct xwm {
 	struct wlr_xwayland *xwayland;
 	bool lazy;
 	char display_name[16];
-	struct wlr_xcursor_manager *xcursor_manager;
 	/* oriel's own X connection, while Xwayland is ready. */
 	struct xwm_x11 *x11;
 	struct wl_event_source *restart_timer;
@@ -116,8 +115,13 @@ static void handle_ready(struct wl_listener *listener, void *data) {
 	struct wlr_xwayland *xwayland = xwm->xwayland;
 	wlr_xwayland_set_seat(xwayland, xwm->server->seat->wlr_seat);
 
-	struct wlr_xcursor *xcursor =
-		wlr_xcursor_manager_get_xcursor(xwm->xcursor_manager, "left_ptr", 1);
+	/*
+	 * The seat's theme, of the same name and size: a second manager would
+	 * load the whole theme again (about 1 MiB of images per session) for
+	 * this one cursor.
+	 */
+	struct wlr_xcursor *xcursor = wlr_xcursor_manager_get_xcursor(
+		xwm->server->seat->xcursor_manager, "left_ptr", 1);
 	if (xcursor) {
 		struct wlr_xcursor_image *image = xcursor->images[0];
 		wlr_xwayland_set_cursor(xwayland, image->buffer, image->width * 4,
@@ -250,10 +254,6 @@ struct xwm *xwm_create(struct server *server, bool lazy) {
 	struct xwm *xwm = zalloc(sizeof(*xwm));
 	xwm->server = server;
 	xwm->lazy = lazy;
-	const struct oriel_config *config = &server->options->config;
-	xwm->xcursor_manager = wlr_xcursor_manager_create(config->cursor_theme,
-		config->cursor_size > 0 ? config->cursor_size : 24);
-	wlr_xcursor_manager_load(xwm->xcursor_manager, 1);
 	xwm->restart_timer = wl_event_loop_add_timer(server->loop, handle_restart_timer, xwm);
 	const char *binary = getenv("WLR_XWAYLAND");
 	if (!binary || !binary[0]) {
@@ -263,7 +263,6 @@ struct xwm *xwm_create(struct server *server, bool lazy) {
 		startup_error("Xwayland not found (%s); install the xwayland package "
 			"or use --xwayland off", binary);
 		wl_event_source_remove(xwm->restart_timer);
-		wlr_xcursor_manager_destroy(xwm->xcursor_manager);
 		free(xwm);
 		return NULL;
 	}
@@ -272,7 +271,6 @@ struct xwm *xwm_create(struct server *server, bool lazy) {
 			"or use --xwayland off");
 		wlr_log(WLR_ERROR, "Cannot start Xwayland");
 		wl_event_source_remove(xwm->restart_timer);
-		wlr_xcursor_manager_destroy(xwm->xcursor_manager);
 		free(xwm);
 		return NULL;
 	}
@@ -285,7 +283,6 @@ void xwm_destroy(struct xwm *xwm) {
 	}
 	wl_event_source_remove(xwm->restart_timer);
 	xwm_stop(xwm);
-	wlr_xcursor_manager_destroy(xwm->xcursor_manager);
 	if (event_xwm == xwm) {
 		event_xwm = NULL;
 	}

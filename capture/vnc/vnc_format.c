@@ -57,7 +57,10 @@ static rfbBool set_translate_function(rfbClientPtr cl) {
 	bool rgbx;
 	if (plain_32bit(&cl->format, &rgbx) && rgbx != vnc->fb_rgbx) {
 		size_t pixels = (size_t)vnc->width * vnc->height;
-		pixel_swap_rb(vnc->fb, pixels);
+		if (!vnc->fb_released) {
+			/* A released framebuffer comes back in the new order (vnc_fb.c). */
+			pixel_swap_rb(vnc->fb, pixels);
+		}
 		vnc->fb_rgbx = rgbx;
 		wlr_log(WLR_DEBUG, "VNC: framebuffer bytes are now %s", rgbx ? "RGBX" : "BGRX");
 		vnc_format_apply(vnc); /* this viewer included */

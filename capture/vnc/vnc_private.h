@@ -56,6 +56,12 @@ struct vnc_server {
 	uint8_t *fb;
 	bool fb_rgbx;
 	int width, height;
+	/* A quiet framebuffer gives its pages back (vnc_fb.c). */
+	bool fb_released; /* its pages are gone: it must be restored before a send */
+	bool fb_wanted;   /* pixels were asked of the capture */
+	struct wl_event_source *fb_quiet;
+	bool fb_quiet_armed;
+	int64_t fb_busy_ms; /* CLOCK_MONOTONIC of the last frame or send */
 
 	/*
 	 * What is served: one output (output set, one source), or with
@@ -121,6 +127,7 @@ struct vnc_source {
 	struct output_capture *capture;
 	int x, y; /* framebuffer coordinates of the output's (0,0) */
 	struct wl_listener capture_frame;
+	struct wl_listener capture_pixels;
 	struct wl_listener capture_destroy;
 	/* Cursor plane (vnc_cursor.c) */
 	struct wl_listener cursor_changed; /* shape */
@@ -187,6 +194,21 @@ void vnc_format_init(struct vnc_server *vnc);
 void vnc_format_apply(struct vnc_server *vnc);
 /* Framebuffer coordinates to layout coordinates; false outside. */
 bool vnc_framebuffer_to_layout(struct vnc_server *vnc, int x, int y, double *lx, double *ly);
+
+/* vnc_fb.c */
+#define VNC_FB_QUIET_MS 10000
+/* A width x height framebuffer, zeroed; NULL when out of memory. */
+uint8_t *vnc_fb_alloc(int width, int height);
+/* NULL is a no-op. */
+void vnc_fb_free(uint8_t *fb, int width, int height);
+void vnc_fb_init(struct vnc_server *vnc);
+void vnc_fb_finish(struct vnc_server *vnc);
+/* Something was drawn or sent: the quiet spell starts again. */
+void vnc_fb_busy(struct vnc_server *vnc);
+/* Whether the framebuffer holds the picture; if not, asks the capture for it. */
+bool vnc_fb_ready(struct vnc_server *vnc);
+/* The whole picture was copied back into the framebuffer. */
+void vnc_fb_restored(struct vnc_server *vnc);
 
 /* vnc_copyrect.c */
 struct output_capture_frame;

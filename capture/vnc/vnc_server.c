@@ -41,6 +41,11 @@ static void send_update(struct vnc_client *client) {
 	if (!update_due(client)) {
 		return;
 	}
+	/* A released framebuffer is restored first; its frame sends this again. */
+	if (!vnc_fb_ready(client->vnc)) {
+		return;
+	}
+	vnc_fb_busy(client->vnc);
 	clock_gettime(CLOCK_MONOTONIC, &client->last_update);
 	if (vnc_raw_update(client)) {
 		return;
@@ -72,6 +77,26 @@ void vnc_schedule_updates(struct vnc_server *vnc) {
 
 static void source_destroy(struct vnc_source *source, bool put);
 
+/*
+ * Copies the frame's damage into the framebuffer; a released one
+ * (vnc_fb.c) takes the whole frame instead, the output's buffer holding
+ * the whole picture, and is whole again.
+ */
+static bool copy_frame(struct vnc_source *source, const struct output_capture_frame *frame) {
+	struct vnc_server *vnc = source->vnc;
+	bool restore = vnc->fb_released;
+	pixman_region32_t whole;
+	pixman_region32_init_rect(&whole, 0, 0, (unsigned)frame->width, (unsigned)frame->height);
+	bool ok = output_capture_frame_copy(source->capture, frame,
+		restore ? &whole : frame->damage, vnc->fb, vnc->width * 4, vnc->width,
+		vnc->height, source->x, source->y, vnc->fb_rgbx);
+	pixman_region32_fini(&whole);
+	if (ok && restore) {
+		vnc_fb_restored(vnc);
+	}
+	return ok;
+}
+
 static void handle_capture_frame(struct wl_listener *listener, void *data) {
 	struct vnc_source *source = wl_container_of(listener, source, capture_frame);
 	struct vnc_server *vnc = source->vnc;
@@ -86,15 +111,15 @@ static void handle_capture_frame(struct wl_listener *listener, void *data) {
 	/* Framebuffer coordinates; looks at the framebuffer before the copy below. */
 	pixman_region32_t copied;
 	pixman_region32_init(&copied);
-	if (!resized) {
+	/* A released framebuffer has no old pixels to find a copy in. */
+	if (!resized && !vnc->fb_released) {
 		vnc_copyrect_frame(source, frame, &copied);
 	}
-	if (!output_capture_frame_copy(source->capture, frame, frame->damage, vnc->fb,
-			vnc->width * 4, vnc->width, vnc->height, source->x, source->y,
-			vnc->fb_rgbx)) {
+	if (!copy_frame(source, frame)) {
 		pixman_region32_fini(&copied);
 		return;
 	}
+	vnc_fb_busy(vnc);
 	pixman_region32_t modified;
 	pixman_region32_init(&modified);
 	pixman_region32_copy(&modified, frame->damage);
@@ -110,6 +135,17 @@ static void handle_capture_frame(struct wl_listener *listener, void *data) {
 	pixman_region32_fini(&modified);
 	pixman_region32_fini(&copied);
 	vnc_schedule_updates(vnc);
+}
+
+/* Nothing changed, but a released framebuffer asked for the picture (vnc_fb.c). */
+static void handle_capture_pixels(struct wl_listener *listener, void *data) {
+	struct vnc_source *source = wl_container_of(listener, source, capture_pixels);
+	struct vnc_server *vnc = source->vnc;
+	struct output_capture_frame *frame = data;
+	if (vnc->fb_released && frame->width == vnc->width && frame->height == vnc->height &&
+			copy_frame(source, frame)) {
+		vnc_schedule_updates(vnc);
+	}
 }
 
 static void handle_capture_destroy(struct wl_listener *listener, void *data) {
@@ -134,8 +170,10 @@ static struct vnc_source *source_create(struct vnc_server *vnc, struct output *o
 	source->output = output;
 	source->capture = output_capture_get(output);
 	source->capture_frame.notify = handle_capture_frame;
+	source->capture_pixels.notify = handle_capture_pixels;
 	source->capture_destroy.notify = handle_capture_destroy;
 	wl_signal_add(&source->capture->events.frame, &source->capture_frame);
+	wl_signal_add(&source->capture->events.pixels, &source->capture_pixels);
 	wl_signal_add(&source->capture->events.destroy, &source->capture_destroy);
 	wl_list_insert(vnc->sources.prev, &source->link);
 	return source;
@@ -143,6 +181,7 @@ static struct vnc_source *source_create(struct vnc_server *vnc, struct output *o
 
 static void source_destroy(struct vnc_source *source, bool put) {
 	wl_list_remove(&source->capture_frame.link);
+	wl_list_remove(&source->capture_pixels.link);
 	wl_list_remove(&source->capture_destroy.link);
 	vnc_cursor_detach(source);
 	wl_list_remove(&source->link);
@@ -311,15 +350,19 @@ void vnc_framebuffer_resize(struct vnc_server *vnc, int width, int height) {
 	if (width <= 0 || height <= 0) {
 		return;
 	}
-	uint8_t *fb = calloc((size_t)width * height, 4);
+	uint8_t *fb = vnc_fb_alloc(width, height);
 	if (!fb) {
 		wlr_log(WLR_ERROR, "VNC: out of memory for a %dx%d framebuffer", width, height);
 		return;
 	}
 	uint8_t *old = vnc->fb;
+	int old_width = vnc->width, old_height = vnc->height;
 	vnc->fb = fb;
 	vnc->width = width;
 	vnc->height = height;
+	/* Fresh, and full frames follow. */
+	vnc->fb_released = false;
+	vnc->fb_wanted = false;
 	if (vnc->screen) {
 		/* Tells every viewer (NewFBSize / ExtendedDesktopSize). */
 		rfbNewFramebuffer(vnc->screen, (char *)fb, width, height, 8, 3, 4);
@@ -327,7 +370,7 @@ void vnc_framebuffer_resize(struct vnc_server *vnc, int width, int height) {
 		wlr_log(WLR_INFO, "VNC: framebuffer is now %dx%d", width, height);
 		vnc_backlog_resized(vnc);
 	}
-	free(old);
+	vnc_fb_free(old, old_width, old_height);
 	request_full_frames(vnc);
 }
 
@@ -422,14 +465,14 @@ static struct vnc_server *server_create(struct server *server, bool listen) {
 		vnc->origin_x = bounds.x;
 		vnc->origin_y = bounds.y;
 	}
-	vnc->fb = calloc((size_t)width * height, 4);
+	vnc->fb = vnc_fb_alloc(width, height);
 	vnc->width = width;
 	vnc->height = height;
 
 	rfbScreenInfoPtr screen = rfbGetScreen(NULL, NULL, width, height, 8, 3, 4);
 	if (!screen || !vnc->fb) {
 		wlr_log(WLR_ERROR, "VNC: cannot create the screen");
-		free(vnc->fb);
+		vnc_fb_free(vnc->fb, width, height);
 		free(vnc);
 		return NULL;
 	}
@@ -479,6 +522,7 @@ static struct vnc_server *server_create(struct server *server, bool listen) {
 	}
 	vnc_unviewed_init(vnc);
 	vnc_handover_init(vnc);
+	vnc_fb_init(vnc);
 	if (vnc->layout) {
 		wlr_log(WLR_INFO, "VNC: serving the layout of %d output(s) (%dx%d at %d,%d)",
 			wl_list_length(&vnc->sources), vnc->width, vnc->height,
@@ -492,7 +536,7 @@ static struct vnc_server *server_create(struct server *server, bool listen) {
 fail:
 	rfbScreenCleanup(screen);
 	vnc_auth_finish(vnc);
-	free(vnc->fb);
+	vnc_fb_free(vnc->fb, vnc->width, vnc->height);
 	free(vnc);
 	return NULL;
 }
@@ -560,6 +604,7 @@ void vnc_server_destroy(struct vnc_server *vnc) {
 	rfbScreenCleanup(vnc->screen);
 	vnc_backlog_finish(vnc);
 	vnc_auth_finish(vnc);
-	free(vnc->fb);
+	vnc_fb_finish(vnc);
+	vnc_fb_free(vnc->fb, vnc->width, vnc->height);
 	free(vnc);
 }

@@ -139,7 +139,12 @@ int main(int argc, char *argv[]) {
 		goto out;
 #endif
 	}
-	if (options.rdp.n_listen > 0 || (HAVE_RDP && server.handover)) {
+#if HAVE_RDP
+	if (options.rdp.n_listen == 0 && server.handover) {
+		rdp_handover_defer(&server);
+	}
+#endif
+	if (options.rdp.n_listen > 0) {
 #if HAVE_RDP
 		rdp = rdp_server_create(&server);
 		if (!rdp) {
@@ -202,7 +207,8 @@ out:
 	vnc_server_destroy(vnc);
 #endif
 #if HAVE_RDP
-	rdp_server_destroy(rdp);
+	/* Also one started for a hand-over (rdp_handover_defer). */
+	rdp_server_destroy(rdp ? rdp : rdp_server_of(&server));
 #endif
 	virtual_input_destroy(server.virtual_input);
 	server_finish(&server);

@@ -20,6 +20,12 @@ struct rdp_server;
 struct rdp_server *rdp_server_create(struct server *server);
 /* Call before server_finish; disconnects every client. NULL is a no-op. */
 void rdp_server_destroy(struct rdp_server *rdp);
+/*
+ * Hosted by oriel-gateway without --rdp: the server starts when the first
+ * RDP client is handed over (server->handover). Destroy it with
+ * rdp_server_destroy(rdp_server_of(server)).
+ */
+void rdp_handover_defer(struct server *server);
 
 /*
  * For the control API (org.oriel.Compositor.Rdp).

@@ -9,6 +9,7 @@
 #include "capture/remote/tls_bridge.h"
 #include "capture/remote/tls_stream.h"
 #include "capture/remote/x224.h"
+#include "capture/rdp/rdp.h"
 #include "capture/rdp/rdp_private.h"
 #include "compositor/server.h"
 #include "compositor/util.h"
@@ -133,6 +134,44 @@ static const struct handover_taker taker = {
 	.clients = count_clients,
 	.drop_all = drop_all,
 };
+
+/*
+ * A hosted session starts its RDP server when the first RDP client is
+ * handed over, not at start: until then its desktop framebuffer (8 MiB at
+ * 1080p), captures and codec check cost the session nothing, and most
+ * sessions are reached over one protocol only.
+ */
+static const char *take_first_connection(void *data, const struct handover_message *message,
+		int fd) {
+	struct server *server = data;
+	struct rdp_server *rdp = rdp_server_of(server);
+	if (!rdp) {
+		/* Takes over from here: server_create calls rdp_handover_init. */
+		rdp = rdp_server_create_unlistened(server);
+	}
+	if (!rdp) {
+		close(fd);
+		return "this session cannot serve RDP";
+	}
+	return take_connection(rdp, message, fd);
+}
+
+static uint32_t no_clients(void *data) {
+	return 0;
+}
+
+static void drop_none(void *data, const char *user) {
+}
+
+static const struct handover_taker deferred_taker = {
+	.take = take_first_connection,
+	.clients = no_clients,
+	.drop_all = drop_none,
+};
+
+void rdp_handover_defer(struct server *server) {
+	handover_server_set_taker(server->handover, HANDOVER_RDP, &deferred_taker, server);
+}
 
 void rdp_handover_init(struct rdp_server *rdp) {
 	handover_server_set_taker(rdp->server->handover, HANDOVER_RDP, &taker, rdp);

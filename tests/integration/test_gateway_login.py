@@ -7,11 +7,15 @@ and sees her session's xterm:
   gateway's certificate with --ca): its framebuffer, at her session's
   output size, shows the xterm's window (its background colour, over an
   area of its size); the session runs as her, and --list counts the viewer;
+  reached over VNC only, her session has started no RDP server (it would
+  hold a copy of her desktop for nothing);
 - TigerVNC's viewer (xtigervncviewer -SecurityTypes X509Plain -X509CA, the
   account in VNC_USERNAME and VNC_PASSWORD), in an Xvfb of the test's own:
   its window shows the same xterm, and her second login shares the first
   one's session (the same oriel pid).
 """
+
+import os
 
 import gateway
 import harness
@@ -36,7 +40,12 @@ def main():
         box = v.wait_framebuffer(gateway.xterm_box, timeout=30, what="her xterm")
         log("her xterm shows at %r" % (box,))
         expect(box[2] >= 300 and box[3] >= 120, "the xterm's window is %r" % (box,))
-        pid = host.her_session("alice")["pid"]
+        row = host.her_session("alice")
+        pid = row["pid"]
+        session_log = host.runtime_dir / os.path.basename(row["dir"]) / "session.log"
+        expect("VNC: " in session_log.read_text(errors="replace"), "her session logs VNC")
+        expect("RDP: serving" not in session_log.read_text(errors="replace"),
+               "her session, reached over VNC only, started an RDP server")
         v.send("quit")
         v.wait(20)
 

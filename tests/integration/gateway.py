@@ -132,6 +132,11 @@ class Host:
         expect(_uid(rows[0]["pid"]) == self.uid(short), "%s's oriel's uid" % short)
         return rows[0]
 
+    def session_log(self, row):
+        """The text of the log of --list's session row (its runtime dir's session.log)."""
+        path = self.runtime_dir / os.path.basename(row["dir"]) / "session.log"
+        return path.read_text(errors="replace") if path.exists() else ""
+
     def session_dir(self, pid):
         for row in self.sessions():
             if row["pid"] == pid:

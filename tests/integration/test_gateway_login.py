@@ -15,8 +15,6 @@ and sees her session's xterm:
   one's session (the same oriel pid).
 """
 
-import os
-
 import gateway
 import harness
 import vnc
@@ -42,9 +40,9 @@ def main():
         expect(box[2] >= 300 and box[3] >= 120, "the xterm's window is %r" % (box,))
         row = host.her_session("alice")
         pid = row["pid"]
-        session_log = host.runtime_dir / os.path.basename(row["dir"]) / "session.log"
-        expect("VNC: " in session_log.read_text(errors="replace"), "her session logs VNC")
-        expect("RDP: serving" not in session_log.read_text(errors="replace"),
+        session_log = host.session_log(row)
+        expect("VNC: " in session_log, "her session logs VNC")
+        expect("RDP: serving" not in session_log,
                "her session, reached over VNC only, started an RDP server")
         v.send("quit")
         v.wait(20)

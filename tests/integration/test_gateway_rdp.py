@@ -69,8 +69,7 @@ def main():
 
         row = host.her_session("alice")
         pid = row["pid"]
-        session_log = host.runtime_dir / os.path.basename(row["dir"]) / "session.log"
-        log_text = session_log.read_text(errors="replace") if session_log.exists() else ""
+        log_text = host.session_log(row)
         expect(("logged on as \"%s\" through oriel-gateway" % host.users["alice"]) in log_text,
                "her session logs the gateway's client: %s" % log_text[-2000:])
         # At her window's place in her session: the session logs where it mapped it.

@@ -78,10 +78,8 @@ def main():
         expect(rc != 0, "a client with an altered cookie got in")
         expect(len([l for l in lines if l.startswith("redirected")]) == 1,
                "the altered client was redirected: %r" % lines[-5:])
-        session_log = host.runtime_dir / host.sessions()[0]["dir"].split("/")[-1] / \
-            "session.log"
         front.wait_for(lambda: "did not bring the password cookie" in
-                       session_log.read_text(errors="replace") or NotYet("not logged"),
+                       host.session_log(host.sessions()[0]) or NotYet("not logged"),
                        what="her session to refuse the altered cookie")
 
         # Her first client and her session go on.

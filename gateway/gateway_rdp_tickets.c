@@ -63,14 +63,15 @@ bool gateway_tickets_issue(struct gateway_tickets *tickets, const char *user, in
 	}
 	pthread_mutex_lock(&tickets->lock);
 	sweep(tickets, now_ms);
-	struct gateway_ticket *slot = NULL;
+	/* A free slot, else the ticket that expires first gives way. */
+	struct gateway_ticket *slot = &tickets->items[0];
 	for (int i = 0; i < GATEWAY_TICKETS_MAX; i++) {
 		struct gateway_ticket *t = &tickets->items[i];
 		if (t->sock < 0) {
 			slot = t;
 			break;
 		}
-		if (!slot || t->expires_ms < slot->expires_ms) {
+		if (t->expires_ms < slot->expires_ms) {
 			slot = t;
 		}
 	}

@@ -64,17 +64,17 @@ bool gateway_tickets_issue(struct gateway_tickets *tickets, const char *user, in
 	pthread_mutex_lock(&tickets->lock);
 	sweep(tickets, now_ms);
 	/* A free slot, else the ticket that expires first gives way. */
-	struct gateway_ticket *slot = &tickets->items[0];
+	int pick = 0;
 	for (int i = 0; i < GATEWAY_TICKETS_MAX; i++) {
-		struct gateway_ticket *t = &tickets->items[i];
-		if (t->sock < 0) {
-			slot = t;
+		if (tickets->items[i].sock < 0) {
+			pick = i;
 			break;
 		}
-		if (t->expires_ms < slot->expires_ms) {
-			slot = t;
+		if (tickets->items[i].expires_ms < tickets->items[pick].expires_ms) {
+			pick = i;
 		}
 	}
+	struct gateway_ticket *slot = &tickets->items[pick];
 	clear(slot);
 	memcpy(slot->token, token, GATEWAY_TOKEN_LEN + 1);
 	memcpy(slot->cookie, cookie, GATEWAY_COOKIE_LEN + 1);

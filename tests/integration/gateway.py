@@ -463,3 +463,11 @@ def xterm_box(image, tolerance=XTERM_TOLERANCE, min_pixels=2000):
         raise NotYet("%d pixels of the xterm's colour; the screen shows %s" % (
             n * 4, image.describe((0, 0, w, h))))
     return (min(xs), min(ys), max(xs) - min(xs) + 2, max(ys) - min(ys) + 2)
+
+
+def wait_her_xterm(client):
+    """The box of her xterm once client shows it, a window of an xterm's size."""
+    box = client.wait_framebuffer(xterm_box, timeout=30, what="her xterm")
+    log("her xterm shows at %r" % (box,))
+    expect(box[2] >= 300 and box[3] >= 120, "the xterm's window is %r" % (box,))
+    return box

@@ -35,9 +35,7 @@ def main():
         expect_eq(v.wait_connected(), OUTPUT, "the framebuffer's size (her session's output)")
         expect_eq(v.lines_since(0, "security"), ["security 19 262"],
                   "the security type used (VeNCrypt X509Plain)")
-        box = v.wait_framebuffer(gateway.xterm_box, timeout=30, what="her xterm")
-        log("her xterm shows at %r" % (box,))
-        expect(box[2] >= 300 and box[3] >= 120, "the xterm's window is %r" % (box,))
+        box = gateway.wait_her_xterm(v)
         row = host.her_session("alice")
         pid = row["pid"]
         session_log = host.session_log(row)

@@ -20,7 +20,7 @@ import re
 import gateway
 import harness
 import rdp
-from harness import NotYet, expect, expect_eq, log
+from harness import NotYet, expect, expect_eq
 
 OUTPUT = (1024, 768)
 
@@ -63,9 +63,7 @@ def main():
         expect_eq((width, height), OUTPUT, "the desktop's size (her session's output)")
         expect(len(client.lines_since(0, "redirected")) == 1,
                "the client says it was redirected once: %r" % client.lines_since(0, "redirected"))
-        box = client.wait_framebuffer(gateway.xterm_box, timeout=30, what="her xterm")
-        log("her xterm shows at %r" % (box,))
-        expect(box[2] >= 300 and box[3] >= 120, "the xterm's window is %r" % (box,))
+        box = gateway.wait_her_xterm(client)
 
         row = host.her_session("alice")
         pid = row["pid"]

@@ -472,3 +472,16 @@ def patch_window_at(session, colour, size, pos, patch, patch_colour):
     session.orielctl("move", win["id"], *pos)
     session.wait_window(id=win["id"], where=lambda w: (w["x"], w["y"]) == tuple(pos))
     return client
+
+
+def keyboard_config(directory, layout, user, password):
+    """An oriel.ini in directory serving RDP from its [rdp] section, on a free
+    loopback port, to user with password, under the xkb layout; returns
+    (config path, port)."""
+    import vnc
+    users = vnc.write_users_file(directory, [(user, password)])
+    port = vnc.free_port()
+    config = directory / "oriel.ini"
+    config.write_text("[keyboard]\nlayout = %s\n\n[rdp]\nlisten = %s:%d\nusers = %s\n"
+                      % (layout, LOCALHOST, port, users))
+    return config, port

@@ -22,7 +22,6 @@ from pathlib import Path
 
 import harness
 import rdp
-import vnc
 from harness import Session, expect_eq
 
 PASSWORD = "typist-Pass-5521"
@@ -37,12 +36,8 @@ def main():
 def typing(layout):
     with tempfile.TemporaryDirectory(prefix="oriel-rdp-kbd-") as d:
         d = Path(d)
-        users = vnc.write_users_file(d, [("typist", PASSWORD)])
-        port = vnc.free_port()
-        config = d / "oriel.ini"
         # RDP from the config file's [rdp] section, this time.
-        config.write_text("[keyboard]\nlayout = %s\n\n[rdp]\nlisten = %s:%d\nusers = %s\n"
-                          % (layout, rdp.LOCALHOST, port, users))
+        config, port = rdp.keyboard_config(d, layout, "typist", PASSWORD)
         with Session(outputs=["1024x768"], config=config) as s:
             xterm, win, out = rdp.line_xterm(s, title="rdp keyboard")
             rdp.wait_listening(s, port)

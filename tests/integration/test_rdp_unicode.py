@@ -13,7 +13,6 @@ import tempfile
 from pathlib import Path
 
 import rdp
-import vnc
 from harness import Session, expect_eq
 
 PASSWORD = "uni-Pass-4410"
@@ -24,11 +23,7 @@ def main():
     for layout in ("us", "de"):
         with tempfile.TemporaryDirectory(prefix="oriel-rdp-unicode-") as d:
             d = Path(d)
-            users = vnc.write_users_file(d, [("unicoder", PASSWORD)])
-            port = vnc.free_port()
-            config = d / "oriel.ini"
-            config.write_text("[keyboard]\nlayout = %s\n\n[rdp]\nlisten = %s:%d\nusers = %s\n"
-                              % (layout, rdp.LOCALHOST, port, users))
+            config, port = rdp.keyboard_config(d, layout, "unicoder", PASSWORD)
             with Session(outputs=["1024x768"], config=config) as s:
                 xterm, win, out = rdp.line_xterm(s, title="rdp unicode")
                 rdp.wait_listening(s, port)

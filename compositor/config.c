@@ -7,6 +7,7 @@
 #include <string.h>
 #include "compositor/config.h"
 #include "compositor/util.h"
+#include "xwm/x_display.h"
 
 /*
  * The parser is a table: sections, each with its keys, each key with a
@@ -286,6 +287,8 @@ static bool set_xwayland(struct parser *p, const struct config_key *key,
 static const struct config_key session_keys[] = {
 	{ .name = "mode", .set = set_mode },
 	{ .name = "xwayland", .set = set_xwayland },
+	{ .name = "x-display", .set = set_int,
+		.offset = offsetof(struct oriel_config, x_display), .min = 0, .max = X_DISPLAY_MAX },
 };
 
 /* [output] */
@@ -816,6 +819,7 @@ const char *config_key_name(size_t section, size_t key) {
 
 void config_init(struct oriel_config *config) {
 	memset(config, 0, sizeof(*config));
+	config->x_display = -1;
 	config->repeat_rate = -1;
 	config->repeat_delay = -1;
 	config->vnc_view_only = -1;

@@ -46,6 +46,7 @@ struct config_output_mode {
 struct oriel_config {
 	enum config_mode mode;
 	enum config_xwayland xwayland;
+	int x_display; /* -1 when unset */
 
 	struct config_output_mode outputs[CONFIG_MAX_OUTPUTS];
 	int n_outputs;

@@ -49,7 +49,7 @@ static bool start_xwayland(struct server *server) {
 	}
 #if HAVE_XWAYLAND
 	server->xwm = xwm_create(server,
-		server->options->xwayland == CONFIG_XWAYLAND_LAZY);
+		server->options->xwayland == CONFIG_XWAYLAND_LAZY, server->options->x_display);
 	return server->xwm != NULL;
 #else
 	wlr_log(WLR_INFO, "oriel was built without Xwayland");

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "compositor/options.h"
+#include "xwm/x_display.h"
 
 static const char usage[] =
 	"Usage: oriel [options] [-- command [args...]]\n"
@@ -17,6 +18,8 @@ static const char usage[] =
 	"  --output WIDTHxHEIGHT[@HZ]                add a headless output (repeatable;\n"
 	"                                            default 1920x1080@60)\n"
 	"  --xwayland lazy|eager|off                 X11 support (lazy)\n"
+	"  --x-display N                             X display: the first free from :N\n"
+	"                                            (default: among :0-:32)\n"
 	"  --kiosk                                   every window fullscreen\n"
 	"  --config FILE                             settings file\n"
 	"                                            ($XDG_CONFIG_HOME/oriel/oriel.ini)\n"
@@ -82,7 +85,7 @@ static int parse_choice(const char *value, const char *const choices[], int n) {
 	return -1;
 }
 
-enum { OPT_BACKEND = 256, OPT_RENDERER, OPT_OUTPUT, OPT_XWAYLAND, OPT_KIOSK,
+enum { OPT_BACKEND = 256, OPT_RENDERER, OPT_OUTPUT, OPT_XWAYLAND, OPT_X_DISPLAY, OPT_KIOSK,
 	OPT_CONFIG, OPT_DBUS, OPT_VNC, OPT_VNC_UNIX, OPT_VNC_OUTPUT,
 	OPT_VNC_PASSWORD_FILE, OPT_VNC_VIEW_ONLY, OPT_VNC_MAX_FPS, OPT_VNC_MAX_CLIENTS,
 	OPT_VNC_MAX_CUT_TEXT, OPT_VNC_HTTP, OPT_VNC_TLS_CERT, OPT_VNC_TLS_KEY,
@@ -139,6 +142,8 @@ static const char *expected_form(int opt) {
 		return "one of auto, session, spawn, off";
 	case OPT_XWAYLAND:
 		return "one of lazy, eager, off";
+	case OPT_X_DISPLAY:
+		return "a display number, e.g. 10 or :10 (0-59535)";
 	case OPT_OUTPUT:
 		return "WIDTHxHEIGHT or WIDTHxHEIGHT@HZ, e.g. 1280x720 or 1920x1080@60";
 	case OPT_VNC:
@@ -161,6 +166,7 @@ enum options_result options_parse(struct oriel_options *options, int argc, char 
 		{"renderer", required_argument, NULL, OPT_RENDERER},
 		{"output", required_argument, NULL, OPT_OUTPUT},
 		{"xwayland", required_argument, NULL, OPT_XWAYLAND},
+		{"x-display", required_argument, NULL, OPT_X_DISPLAY},
 		{"kiosk", no_argument, NULL, OPT_KIOSK},
 		{"config", required_argument, NULL, OPT_CONFIG},
 		{"dbus", required_argument, NULL, OPT_DBUS},
@@ -209,6 +215,7 @@ enum options_result options_parse(struct oriel_options *options, int argc, char 
 
 	memset(options, 0, sizeof(*options));
 	config_init(&options->config);
+	options->x_display = -1;
 	options->vnc.view_only = -1;
 	options->vnc.insecure = -1;
 	options->vnc.anonymous_tls = -1;
@@ -244,6 +251,12 @@ enum options_result options_parse(struct oriel_options *options, int argc, char 
 				goto bad_value;
 			}
 			options->xwayland = CONFIG_XWAYLAND_LAZY + choice;
+			break;
+		case OPT_X_DISPLAY:
+			if (!parse_count(optarg[0] == ':' ? optarg + 1 : optarg, 0, X_DISPLAY_MAX,
+					&options->x_display)) {
+				goto bad_value;
+			}
 			break;
 		case OPT_OUTPUT:
 			if (options->n_outputs == CONFIG_MAX_OUTPUTS) {
@@ -661,6 +674,9 @@ bool options_load_config(struct oriel_options *options) {
 	if (options->xwayland == CONFIG_XWAYLAND_UNSET) {
 		options->xwayland = config->xwayland != CONFIG_XWAYLAND_UNSET ?
 			config->xwayland : CONFIG_XWAYLAND_LAZY;
+	}
+	if (options->x_display < 0) {
+		options->x_display = config->x_display;
 	}
 	if (options->n_outputs == 0) {
 		options->n_outputs = config->n_outputs;

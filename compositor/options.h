@@ -62,6 +62,7 @@ struct oriel_options {
 	enum options_dbus dbus;
 	bool kiosk;
 	enum config_xwayland xwayland;
+	int x_display; /* the first X display number to try; -1: wlroots' choice */
 	bool debug;
 	const char *config_path; /* NULL: the default location */
 

@@ -7,6 +7,7 @@
 #include "compositor/config.h"
 #include "compositor/util.h"
 #include "gateway/gateway_config.h"
+#include "xwm/x_display.h"
 
 #ifndef ORIEL_BINDIR
 #define ORIEL_BINDIR "/usr/bin" /* meson says where it installs oriel */
@@ -163,6 +164,10 @@ static bool set_idle_timeout(struct gateway_config *c, const char *v, char *e, s
 	return gateway_config_set_seconds(&c->idle_timeout, v, 0, 365 * 24 * 3600, e, n);
 }
 
+static bool set_x_display(struct gateway_config *c, const char *v, char *e, size_t n) {
+	return gateway_config_set_seconds(&c->x_display, v, 0, X_DISPLAY_MAX, e, n);
+}
+
 static const char *const sections[] = { "listen", "login", "session" };
 
 static const struct gateway_key keys[] = {
@@ -183,6 +188,7 @@ static const struct gateway_key keys[] = {
 	{ "session", "max-output", set_max_output, false },
 	{ "session", "reconnect", set_reconnect, false },
 	{ "session", "idle-timeout", set_idle_timeout, false },
+	{ "session", "x-display", set_x_display, false },
 };
 
 /* Shared setters. */
@@ -537,6 +543,7 @@ void gateway_config_init(struct gateway_config *config) {
 	config->max_height = 2160;
 	config->reconnect = GATEWAY_RECONNECT_SHARE;
 	config->idle_timeout = 0;
+	config->x_display = GATEWAY_X_DISPLAY;
 }
 
 void gateway_config_apply_defaults(struct gateway_config *config) {

@@ -14,6 +14,8 @@
 
 #define GATEWAY_CONFIG_PATH "/etc/oriel/gateway.ini"
 #define GATEWAY_RUNTIME_DIR "/run/oriel/sessions"
+/* As xrdp's X11DisplayOffset: below it, the displays of the host's own X servers. */
+#define GATEWAY_X_DISPLAY 10
 #define GATEWAY_MAX_LISTEN 8
 #define GATEWAY_MAX_ALLOWED 64
 #define GATEWAY_MAX_OUTPUT 16384
@@ -50,6 +52,7 @@ struct gateway_config {
 	int max_width, max_height;       /* the largest output a session gets */
 	enum gateway_reconnect reconnect;
 	int idle_timeout; /* seconds without a client before a session ends; 0: never */
+	int x_display;    /* sessions' X displays: the first free from :x_display */
 };
 
 void gateway_config_init(struct gateway_config *config);

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "gateway/gateway_config.h"
+#include "xwm/x_display.h"
 
 const char gateway_usage[] =
 	"Usage: oriel-gateway [options]\n"
@@ -37,6 +38,8 @@ const char gateway_usage[] =
 	"  --reconnect share|take-over|new        a user's next connection (share)\n"
 	"  --idle-timeout SECONDS                 end sessions this long without a\n"
 	"                                         client (0: never)\n"
+	"  --x-display N                          sessions' X displays: the first\n"
+	"                                         free from :N (10)\n"
 	"  --list                                 show the running sessions\n"
 	"  --start USER                           start USER's session unless it runs\n"
 	"  --terminate USER                       end USER's sessions\n"
@@ -48,7 +51,7 @@ enum {
 	OPT_CONFIG = 256, OPT_VNC, OPT_RDP, OPT_TLS_CERT, OPT_TLS_KEY, OPT_PAM_SERVICE,
 	OPT_ALLOW_USER, OPT_ALLOW_GROUP, OPT_HANDSHAKE_TIMEOUT, OPT_MAX_PENDING,
 	OPT_MAX_PENDING_PER_ADDRESS, OPT_SESSION_COMMAND, OPT_ORIEL, OPT_RUNTIME_DIR,
-	OPT_OUTPUT, OPT_MAX_OUTPUT, OPT_RECONNECT, OPT_IDLE_TIMEOUT, OPT_LIST, OPT_START,
+	OPT_OUTPUT, OPT_MAX_OUTPUT, OPT_RECONNECT, OPT_IDLE_TIMEOUT, OPT_X_DISPLAY, OPT_LIST, OPT_START,
 	OPT_TERMINATE,
 };
 
@@ -71,6 +74,7 @@ static const struct option options[] = {
 	{"max-output", required_argument, NULL, OPT_MAX_OUTPUT},
 	{"reconnect", required_argument, NULL, OPT_RECONNECT},
 	{"idle-timeout", required_argument, NULL, OPT_IDLE_TIMEOUT},
+	{"x-display", required_argument, NULL, OPT_X_DISPLAY},
 	{"list", no_argument, NULL, OPT_LIST},
 	{"start", required_argument, NULL, OPT_START},
 	{"terminate", required_argument, NULL, OPT_TERMINATE},
@@ -159,6 +163,9 @@ static bool apply(struct gateway_config *c, struct gateway_command *command,
 		return gateway_config_set_reconnect(&c->reconnect, v, e, n);
 	case OPT_IDLE_TIMEOUT:
 		return gateway_config_set_seconds(&c->idle_timeout, v, 0, 365 * 24 * 3600, e, n);
+	case OPT_X_DISPLAY:
+		return gateway_config_set_seconds(&c->x_display, v[0] == ':' ? v + 1 : v, 0,
+			X_DISPLAY_MAX, e, n);
 	case OPT_LIST:
 		return set_action(command, GATEWAY_LIST, NULL, e, n);
 	case OPT_START:

@@ -27,7 +27,8 @@
 #define GRACE_MS 3000
 
 struct monitor {
-	const char *user, *dir, *pam_service, *oriel, *output, *idle_timeout, *command;
+	const char *user, *dir, *pam_service, *oriel, *output, *idle_timeout, *x_display;
+	const char *command;
 	int status_fd;
 	uid_t uid;
 	gid_t gid;
@@ -180,6 +181,9 @@ static void run_user_session(struct monitor *m) {
 	argv[n++] = socket_path;
 	argv[n++] = "--output";
 	argv[n++] = m->output;
+	/* Past wlroots' :0-:32, so that more than 33 sessions fit on a host. */
+	argv[n++] = "--x-display";
+	argv[n++] = m->x_display;
 	if (strcmp(m->idle_timeout, "0") != 0) {
 		argv[n++] = "--exit-without-clients";
 		argv[n++] = m->idle_timeout;
@@ -293,6 +297,7 @@ int gateway_session_monitor_main(int argc, char *argv[]) {
 		.oriel = argv[MONITOR_ARG_ORIEL],
 		.output = argv[MONITOR_ARG_OUTPUT],
 		.idle_timeout = argv[MONITOR_ARG_IDLE_TIMEOUT],
+		.x_display = argv[MONITOR_ARG_X_DISPLAY],
 		.command = argv[MONITOR_ARG_COMMAND],
 	};
 	fcntl(m.status_fd, F_SETFD, FD_CLOEXEC);

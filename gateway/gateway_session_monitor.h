@@ -5,7 +5,7 @@
 /*
  * The root process that watches over one session (see
  * gateway_session_start.h): oriel-gateway --run-session USER DIR FD
- * SERVICE ORIEL WIDTHxHEIGHT IDLE COMMAND, started by the gateway only.
+ * SERVICE ORIEL WIDTHxHEIGHT IDLE X_DISPLAY COMMAND, started by the gateway only.
  * FD is a pipe on which it says why the session could not start; the
  * gateway stops reading once the session answers.
  */
@@ -18,6 +18,7 @@ enum gateway_monitor_arg {
 	MONITOR_ARG_ORIEL,
 	MONITOR_ARG_OUTPUT,
 	MONITOR_ARG_IDLE_TIMEOUT,
+	MONITOR_ARG_X_DISPLAY,
 	MONITOR_ARG_COMMAND,
 	MONITOR_ARGC,
 };

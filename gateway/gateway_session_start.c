@@ -180,7 +180,7 @@ bool gateway_session_start(const struct gateway_config *config, const char *user
 		gateway_runtime_dir_remove(dir);
 		return false;
 	}
-	char status_fd[16], output[32], idle[16];
+	char status_fd[16], output[32], idle[16], x_display[16];
 	snprintf(status_fd, sizeof(status_fd), "%d", MONITOR_STATUS_FD);
 	int width = config->output_width < config->max_width ?
 		config->output_width : config->max_width;
@@ -188,6 +188,7 @@ bool gateway_session_start(const struct gateway_config *config, const char *user
 		config->output_height : config->max_height;
 	snprintf(output, sizeof(output), "%dx%d", width, height);
 	snprintf(idle, sizeof(idle), "%d", config->idle_timeout);
+	snprintf(x_display, sizeof(x_display), "%d", config->x_display);
 	char *argv[MONITOR_ARGC + 1] = {
 		[0] = "oriel-gateway",
 		[1] = GATEWAY_RUN_SESSION,
@@ -198,6 +199,7 @@ bool gateway_session_start(const struct gateway_config *config, const char *user
 		[MONITOR_ARG_ORIEL] = config->oriel,
 		[MONITOR_ARG_OUTPUT] = output,
 		[MONITOR_ARG_IDLE_TIMEOUT] = idle,
+		[MONITOR_ARG_X_DISPLAY] = x_display,
 		[MONITOR_ARG_COMMAND] = config->session_command,
 		[MONITOR_ARGC] = NULL,
 	};

@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -19,6 +22,7 @@
 #include "compositor/startup_error.h"
 #include "compositor/util.h"
 #include "xwm/x11.h"
+#include "xwm/x_display.h"
 #include "xwm/xwayland.h"
 #include "xwm/xwayland_process.h"
 
@@ -27,6 +31,15 @@ struct xwm {
 	struct wlr_xwayland *xwayland;
 	bool lazy;
 	char display_name[16];
+	/*
+	 * With --x-display: the display oriel took itself, until it is given
+	 * to wlroots, and the first X client's knock on it while lazy.
+	 */
+	int first_display; /* -1: wlroots picks one among :0-:32 */
+	int last_display;  /* tried first again after a restart */
+	struct x_display own;
+	struct wl_event_source *knock[2];
+	int trigger_fd;
 	/* oriel's own X connection, while Xwayland is ready. */
 	struct xwm_x11 *x11;
 	struct wl_event_source *restart_timer;
@@ -43,6 +56,13 @@ struct xwm {
  * without user data; a process has one oriel XWM.
  */
 static struct xwm *event_xwm;
+
+static void close_trigger(struct xwm *xwm) {
+	if (xwm->trigger_fd >= 0) {
+		close(xwm->trigger_fd);
+		xwm->trigger_fd = -1;
+	}
+}
 
 /* Sees wlroots' XWM's events before it handles them; handles none itself. */
 static int handle_wm_event(struct wlr_xwm *wlr_xwm, xcb_generic_event_t *event) {
@@ -132,15 +152,23 @@ static void handle_ready(struct wl_listener *listener, void *data) {
 		wl_client_add_destroy_listener(xwayland->server->client, &xwm->client_destroy);
 		xwm->client_destroy_linked = true;
 	}
+	close_trigger(xwm);
 	/* A restarted Xwayland: the old connection has hung up by now. */
 	xwm_x11_disconnect(xwm->x11);
 	xwm->x11 = xwm_x11_connect(xwm->server, xwayland->display_name);
 	wlr_log(WLR_INFO, "Xwayland is ready on %s", xwayland->display_name);
 }
 
-static bool xwm_start(struct xwm *xwm) {
+static void set_display_name(struct xwm *xwm, const char *name) {
+	if (strcmp(xwm->display_name, name) != 0) {
+		snprintf(xwm->display_name, sizeof(xwm->display_name), "%s", name);
+		setenv("DISPLAY", xwm->display_name, 1);
+	}
+}
+
+static bool create_xwayland(struct xwm *xwm, bool lazy) {
 	struct server *server = xwm->server;
-	xwm->xwayland = wlr_xwayland_create(server->display, server->compositor, xwm->lazy);
+	xwm->xwayland = wlr_xwayland_create(server->display, server->compositor, lazy);
 	if (!xwm->xwayland) {
 		return false;
 	}
@@ -150,11 +178,99 @@ static bool xwm_start(struct xwm *xwm) {
 	wl_signal_add(&xwm->xwayland->events.ready, &xwm->ready);
 	xwm->new_surface.notify = handle_new_surface;
 	wl_signal_add(&xwm->xwayland->events.new_surface, &xwm->new_surface);
-	if (strcmp(xwm->display_name, xwm->xwayland->display_name) != 0) {
-		snprintf(xwm->display_name, sizeof(xwm->display_name), "%s",
-			xwm->xwayland->display_name);
-		setenv("DISPLAY", xwm->display_name, 1);
+	return true;
+}
+
+/* A connection to wlroots' lazy display makes it start Xwayland. */
+static bool knock_on(struct xwm *xwm, int display) {
+	struct sockaddr_un addr = { .sun_family = AF_UNIX };
+	int len = snprintf(addr.sun_path + 1, sizeof(addr.sun_path) - 1,
+		"/tmp/.X11-unix/X%d", display);
+	close_trigger(xwm);
+	xwm->trigger_fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (xwm->trigger_fd < 0 || connect(xwm->trigger_fd, (struct sockaddr *)&addr,
+			(socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + len)) < 0) {
+		wlr_log_errno(WLR_ERROR, "Cannot reach wlroots' X display :%d", display);
+		close_trigger(xwm);
+		return false;
 	}
+	return true;
+}
+
+/*
+ * wlroots 0.15 takes a display among :0-:32 when it makes its Xwayland
+ * server, and keeps no other. Made lazy, it holds that display's sockets
+ * and waits for a client before it forks. Our own display's sockets go in
+ * place of its own (the same fd numbers, which are what Xwayland is given),
+ * its display's files go, and a knock on its display, whose sockets only
+ * its wait still holds, makes it start Xwayland on ours. So a display
+ * among :0-:32 is held for a moment only, and wlroots removes ours when it
+ * ends, as it would its own.
+ */
+static bool hand_over_display(struct xwm *xwm) {
+	if (!create_xwayland(xwm, true)) {
+		x_display_close(&xwm->own);
+		return false;
+	}
+	struct wlr_xwayland_server *server = xwm->xwayland->server;
+	int wlroots_display = server->display;
+	for (int i = 0; i < 2; i++) {
+		if (dup3(xwm->own.fds[i], server->x_fd[i], O_CLOEXEC) < 0) {
+			wlr_log_errno(WLR_ERROR, "Cannot give Xwayland display %s", xwm->display_name);
+			x_display_close(&xwm->own);
+			return false;
+		}
+		close(xwm->own.fds[i]);
+		xwm->own.fds[i] = -1;
+	}
+	x_display_unlink(wlroots_display);
+	server->display = xwm->own.number;
+	snprintf(server->display_name, sizeof(server->display_name), "%s", xwm->display_name);
+	xwm->own.number = -1; /* wlroots' from here */
+	return knock_on(xwm, wlroots_display);
+}
+
+static int handle_knock(int fd, uint32_t mask, void *data) {
+	struct xwm *xwm = data;
+	for (int i = 0; i < 2; i++) {
+		wl_event_source_remove(xwm->knock[i]);
+		xwm->knock[i] = NULL;
+	}
+	if (!hand_over_display(xwm)) {
+		wlr_log(WLR_ERROR, "Cannot start Xwayland for the first X client");
+	}
+	return 0;
+}
+
+static bool xwm_start_own_display(struct xwm *xwm) {
+	char why[128];
+	int first = xwm->last_display >= 0 ? xwm->last_display : xwm->first_display;
+	if (!x_display_open(&xwm->own, first, why, sizeof(why))) {
+		wlr_log(WLR_ERROR, "Cannot take an X display: %s", why);
+		return false;
+	}
+	xwm->last_display = xwm->own.number;
+	char name[16];
+	snprintf(name, sizeof(name), ":%d", xwm->own.number);
+	set_display_name(xwm, name);
+	if (!xwm->lazy) {
+		return hand_over_display(xwm);
+	}
+	for (int i = 0; i < 2; i++) {
+		xwm->knock[i] = wl_event_loop_add_fd(xwm->server->loop, xwm->own.fds[i],
+			WL_EVENT_READABLE, handle_knock, xwm);
+	}
+	return true;
+}
+
+static bool xwm_start(struct xwm *xwm) {
+	if (xwm->first_display >= 0) {
+		return xwm_start_own_display(xwm);
+	}
+	if (!create_xwayland(xwm, xwm->lazy)) {
+		return false;
+	}
+	set_display_name(xwm, xwm->xwayland->display_name);
 	return true;
 }
 
@@ -234,6 +350,14 @@ static void end_x_server(struct xwm *xwm) {
 }
 
 static void xwm_stop(struct xwm *xwm) {
+	for (int i = 0; i < 2; i++) {
+		if (xwm->knock[i]) {
+			wl_event_source_remove(xwm->knock[i]);
+			xwm->knock[i] = NULL;
+		}
+	}
+	x_display_close(&xwm->own);
+	close_trigger(xwm);
 	if (!xwm->xwayland) {
 		return;
 	}
@@ -250,10 +374,14 @@ static void xwm_stop(struct xwm *xwm) {
 	xwm->xwayland = NULL;
 }
 
-struct xwm *xwm_create(struct server *server, bool lazy) {
+struct xwm *xwm_create(struct server *server, bool lazy, int first_display) {
 	struct xwm *xwm = zalloc(sizeof(*xwm));
 	xwm->server = server;
 	xwm->lazy = lazy;
+	xwm->first_display = first_display;
+	xwm->last_display = -1;
+	xwm->own = (struct x_display){ .number = -1, .fds = { -1, -1 } };
+	xwm->trigger_fd = -1;
 	xwm->restart_timer = wl_event_loop_add_timer(server->loop, handle_restart_timer, xwm);
 	const char *binary = getenv("WLR_XWAYLAND");
 	if (!binary || !binary[0]) {
@@ -295,6 +423,10 @@ const char *xwm_display_name(struct xwm *xwm) {
 
 void xwm_start_drag_unbridged(struct xwm *xwm, struct wlr_drag *drag, uint32_t serial) {
 	struct wlr_seat *seat = xwm->server->seat->wlr_seat;
+	if (!xwm->xwayland) { /* lazy, before its first X client */
+		wlr_seat_start_pointer_drag(seat, drag, serial);
+		return;
+	}
 	/* Without a seat for the moment, wlroots' XWM does not hear of the drag. */
 	wlr_xwayland_set_seat(xwm->xwayland, NULL);
 	wlr_seat_start_pointer_drag(seat, drag, serial);

@@ -10,7 +10,11 @@
 struct server;
 struct wlr_xwayland_surface;
 
-struct xwm *xwm_create(struct server *server, bool lazy);
+/*
+ * first_display: the first X display number to try (x_display.h), or -1
+ * for wlroots' own choice among :0-:32.
+ */
+struct xwm *xwm_create(struct server *server, bool lazy, int first_display);
 void xwm_destroy(struct xwm *xwm);
 /* ":N"; stays the same across restarts as long as the number is free. */
 const char *xwm_display_name(struct xwm *xwm);

@@ -3,7 +3,9 @@
 """Sessions of two users, started as a login does (oriel-gateway --start):
 
 - alice's oriel, Xwayland and xterm run with her uid and her HOME, in a
-  runtime dir of hers (0700) under the gateway's;
+  runtime dir of hers (0700) under the gateway's; her X display is one of
+  :10 and up (--x-display, past the displays of the host's own X
+  servers), which her xterm has in DISPLAY and her Xwayland serves;
 - bob gets a different session, and cannot reach alice's runtime dir, her
   hand-over socket or her Wayland socket (EACCES);
 - alice's next login finds the same oriel (the share policy), although the
@@ -15,6 +17,7 @@
 """
 
 import os
+import re
 import socket
 import stat
 import subprocess
@@ -51,6 +54,17 @@ def session_procs(host, short, name):
     return pids
 
 
+def x_display(host, short):
+    """The display number in her xterm's DISPLAY, which her Xwayland serves."""
+    xterm = harness.wait_for(lambda: session_procs(host, short, "xterm"),
+                             what="%s's xterm" % short)[0]
+    display = harness.proc_environ(xterm).get("DISPLAY", "")
+    expect(re.fullmatch(r":\d+", display), "%s's xterm has DISPLAY=%r" % (short, display))
+    xwayland = session_procs(host, short, "Xwayland")[0]
+    expect_eq(harness.proc_cmdline(xwayland)[1], display, "%s's Xwayland's display" % short)
+    return int(display[1:])
+
+
 def main():
     host = gateway.Host(("alice", "bob"))
     try:
@@ -71,10 +85,16 @@ def main():
                 expect_eq(env.get("XDG_RUNTIME_DIR"), alice_dir,
                           "%s's XDG_RUNTIME_DIR" % name)
 
+        alice_display = x_display(host, "alice")
+        expect(alice_display >= 10, "alice's X display :%d is below :10" % alice_display)
+
         bob = host.start("bob")
         bob_dir = host.session_dir(bob)
         expect(bob != alice and bob_dir != alice_dir, "bob gets a session of his own")
         expect_eq(gateway.proc_uid(bob), host.uid("bob"), "bob's oriel's uid")
+        bob_display = x_display(host, "bob")
+        expect(bob_display >= 10 and bob_display != alice_display,
+               "bob's X display :%d (alice's :%d)" % (bob_display, alice_display))
 
         wayland = sorted(p.name for p in Path(alice_dir).iterdir()
                          if p.name.startswith("wayland-") and not p.name.endswith(".lock"))

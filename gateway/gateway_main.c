@@ -10,7 +10,6 @@
 #include "gateway/gateway_log.h"
 #include "gateway/gateway_config.h"
 #include "gateway/gateway_registry.h"
-#include "gateway/gateway_session_monitor.h"
 #include "gateway/gateway_session_start.h"
 #include "gateway/gateway_sessions.h"
 
@@ -114,9 +113,6 @@ static int serve(const struct gateway_config *config) {
 }
 
 int main(int argc, char *argv[]) {
-	if (argc > 1 && strcmp(argv[1], GATEWAY_RUN_SESSION) == 0) {
-		return gateway_session_monitor_main(argc, argv);
-	}
 	struct gateway_config config;
 	struct gateway_command command;
 	char error[512] = "";

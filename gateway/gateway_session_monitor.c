@@ -19,7 +19,6 @@
 #include "gateway/gateway_procs.h"
 #include "gateway/gateway_runtime_dir.h"
 #include "gateway/gateway_session_monitor.h"
-#include "gateway/gateway_session_start.h"
 
 #define DEFAULT_PATH "/usr/local/bin:/usr/bin:/bin"
 #define MAX_SESSION_PROCS 1024
@@ -283,10 +282,9 @@ static bool load_account(struct monitor *m) {
 	return true;
 }
 
-int gateway_session_monitor_main(int argc, char *argv[]) {
+int main(int argc, char *argv[]) {
 	if (argc != MONITOR_ARGC || getuid() != 0) {
-		gateway_log("%s is for the gateway's own use, as root",
-			GATEWAY_RUN_SESSION);
+		gateway_log("%s is for oriel-gateway's own use, as root", GATEWAY_MONITOR_NAME);
 		return 2;
 	}
 	struct monitor m = {

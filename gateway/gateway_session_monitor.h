@@ -4,14 +4,19 @@
 
 /*
  * The root process that watches over one session (see
- * gateway_session_start.h): oriel-gateway --run-session USER DIR FD
- * SERVICE ORIEL WIDTHxHEIGHT IDLE X_DISPLAY COMMAND, started by the gateway only.
+ * gateway_session_start.h): oriel-session-monitor USER DIR FD SERVICE
+ * ORIEL WIDTHxHEIGHT IDLE X_DISPLAY COMMAND, started by the gateway only.
  * FD is a pipe on which it says why the session could not start; the
- * gateway stops reading once the session answers.
+ * gateway stops reading once the session answers. A program of its own,
+ * apart from the gateway's: one runs per session, and it loads only PAM,
+ * not the gateway's TLS and RDP libraries, whose relocated pages no two
+ * processes share.
  */
 
+#define GATEWAY_MONITOR_NAME "oriel-session-monitor"
+
 enum gateway_monitor_arg {
-	MONITOR_ARG_USER = 2,
+	MONITOR_ARG_USER = 1,
 	MONITOR_ARG_DIR,
 	MONITOR_ARG_STATUS_FD,
 	MONITOR_ARG_PAM_SERVICE,
@@ -22,7 +27,5 @@ enum gateway_monitor_arg {
 	MONITOR_ARG_COMMAND,
 	MONITOR_ARGC,
 };
-
-int gateway_session_monitor_main(int argc, char *argv[]);
 
 #endif

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <pwd.h>
 #include <signal.h>
@@ -32,7 +33,8 @@ static long long now_ms(void) {
  * threads may hold any lock at the fork. The monitor is a fresh exec, so
  * PAM and NSS run in a single-threaded process of their own.
  */
-static void exec_monitor(char *const argv[], int devnull, int status_fd) {
+static void exec_monitor(const char *monitor, char *const argv[], int devnull,
+		int status_fd) {
 	if (setsid() < 0) {
 		_exit(127);
 	}
@@ -56,15 +58,38 @@ static void exec_monitor(char *const argv[], int devnull, int status_fd) {
 	signal(SIGPIPE, SIG_DFL);
 	char *const envp[] = { "PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
 		NULL };
-	execve("/proc/self/exe", argv, envp);
+	execve(monitor, argv, envp);
 	static const char message[] = "cannot start the session's monitor";
 	ssize_t unused = write(MONITOR_STATUS_FD, message, sizeof(message) - 1);
 	(void)unused;
 	_exit(127);
 }
 
+/*
+ * The monitor next to the gateway's own executable (a build tree), else
+ * where it is installed.
+ */
+static void find_monitor(char *path, size_t size) {
+	char exe[PATH_MAX];
+	ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (len > 0) {
+		exe[len] = '\0';
+		char *slash = strrchr(exe, '/');
+		if (slash) {
+			*slash = '\0';
+			snprintf(path, size, "%s/%s", exe, GATEWAY_MONITOR_NAME);
+			if (access(path, X_OK) == 0) {
+				return;
+			}
+		}
+	}
+	snprintf(path, size, "%s/%s", ORIEL_LIBEXECDIR, GATEWAY_MONITOR_NAME);
+}
+
 static bool spawn_monitor(char *const argv[], int status_fd, char *error,
 		size_t error_size) {
+	char monitor[PATH_MAX + 64];
+	find_monitor(monitor, sizeof(monitor));
 	int devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
 	if (devnull < 0) {
 		snprintf(error, error_size, "/dev/null: %s", strerror(errno));
@@ -72,7 +97,7 @@ static bool spawn_monitor(char *const argv[], int status_fd, char *error,
 	}
 	pid_t pid = fork();
 	if (pid == 0) {
-		exec_monitor(argv, devnull, status_fd);
+		exec_monitor(monitor, argv, devnull, status_fd);
 	}
 	close(devnull);
 	if (pid < 0) {
@@ -190,8 +215,7 @@ bool gateway_session_start(const struct gateway_config *config, const char *user
 	snprintf(idle, sizeof(idle), "%d", config->idle_timeout);
 	snprintf(x_display, sizeof(x_display), "%d", config->x_display);
 	char *argv[MONITOR_ARGC + 1] = {
-		[0] = "oriel-gateway",
-		[1] = GATEWAY_RUN_SESSION,
+		[0] = GATEWAY_MONITOR_NAME,
 		[MONITOR_ARG_USER] = (char *)user,
 		[MONITOR_ARG_DIR] = dir,
 		[MONITOR_ARG_STATUS_FD] = status_fd,

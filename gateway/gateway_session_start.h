@@ -6,8 +6,8 @@
  * Starting one user's session, as xrdp's sesman and TigerVNC's
  * vncsession do. The gateway makes the session's runtime dir
  * (RUNTIME_DIR/USER.N, mode 0700, the user's) and starts a monitor: a
- * root process of its own (double fork, setsid, a fresh exec of
- * oriel-gateway) that outlives the gateway. The monitor opens a PAM
+ * root process of its own (double fork, setsid, an exec of
+ * oriel-session-monitor) that outlives the gateway. The monitor opens a PAM
  * session, runs `oriel --dbus spawn --backend headless
  * --handover-socket DIR/handover ... -- SHELL -lc COMMAND` as the user,
  * and when that ends, ends what is left of the session, closes the PAM
@@ -21,8 +21,6 @@ struct gateway_config;
 
 /* How long a session has to answer on its hand-over socket. */
 #define GATEWAY_SESSION_START_TIMEOUT_MS 10000
-/* The monitor's hidden command line: oriel-gateway --run-session ... */
-#define GATEWAY_RUN_SESSION "--run-session"
 
 /*
  * Starts user's session and waits until its hand-over socket answers.

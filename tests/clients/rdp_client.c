@@ -710,6 +710,13 @@ static bool apply_settings(rdpSettings *s, const struct opts *o)
 	s->ExtSecurity = FALSE;
 	s->IgnoreCertificate = FALSE;
 	s->AutoLogonEnabled = TRUE;
+	/*
+	 * The whole of --timeout for the connection, activation included (9 s
+	 * by default, as xfreerdp's /timeout): through the gateway that covers
+	 * the start of her session, on a machine the tests load.
+	 */
+	if (o->timeout * 1000 > s->TcpAckTimeout)
+		s->TcpAckTimeout = (UINT32)(o->timeout * 1000);
 	s->RemoteFxCodec = o->rfx;
 	s->NSCodec = FALSE;
 	s->FastPathOutput = TRUE;

@@ -169,6 +169,9 @@ static void try_send(struct rdp_peer *peer) {
 	if (peer->state != RDP_PEER_SESSION || peer->closing || !peer->activated) {
 		return;
 	}
+	if (!rdp_server_fb_ready(peer->rdp)) {
+		return; /* the picture comes first (rdp_server.c), then all of it */
+	}
 	rdp_peer_enter_freerdp(peer);
 	send_due(peer);
 	rdp_peer_leave_freerdp(peer);

@@ -67,6 +67,9 @@ static void peer_free(struct rdp_peer *peer) {
 		rdp->n_guests--;
 	} else {
 		rdp->n_sessions--;
+		if (rdp->n_sessions == 0) {
+			rdp_server_fb_release(rdp); /* no copy of the desktop for nobody */
+		}
 		rdp_input_peer_gone(peer);
 		rdp_handover_clients_changed(rdp);
 	}
@@ -183,6 +186,10 @@ static void become_session(struct rdp_peer *peer) {
 		snprintf(why, sizeof(why), "already %d sessions (--rdp-max-clients)",
 			rdp->n_sessions);
 		rdp_peer_drop(peer, why);
+		return;
+	}
+	if (!rdp_server_fb_acquire(rdp)) {
+		rdp_peer_drop(peer, "out of memory for the desktop's pixels");
 		return;
 	}
 	rdp->n_guests--;

@@ -39,7 +39,9 @@ struct rdp_screen {
 	int layout_x, layout_y;    /* in the layout */
 	int layout_width, layout_height; /* its box there (scaled outputs differ) */
 	struct wl_listener capture_frame;
+	struct wl_listener capture_pixels;
 	struct wl_listener capture_destroy;
+	bool needs_whole;          /* the framebuffer waits for its whole picture */
 	/* The output's cursor plane (rdp_cursor.c) */
 	struct wl_listener cursor_shape;
 	struct wl_listener cursor_motion;
@@ -63,7 +65,8 @@ struct rdp_server {
 	int n_screens;
 	int desktop_x, desktop_y; /* the desktop's top left, layout coordinates */
 	uint32_t layout_serial;   /* changes whenever a screen moves or resizes */
-	uint8_t *fb;
+	uint8_t *fb;              /* NULL while no client is in its session */
+	int fb_waiting;           /* screens whose whole picture it still waits for */
 	int width, height;
 	int stride;                        /* bytes per row */
 	int padded_width, padded_height;   /* multiples of 16 */
@@ -181,6 +184,15 @@ bool rdp_desktop_to_layout(struct rdp_server *rdp, int x, int y, double *lx, dou
  * when the desktop changed, every session gets it anew.
  */
 void rdp_server_update_desktop(struct rdp_server *rdp);
+/*
+ * The framebuffer is held while a client is in its session: taken (and
+ * filled from each output's whole picture) for the first, given back
+ * when the last has gone. False without memory.
+ */
+bool rdp_server_fb_acquire(struct rdp_server *rdp);
+void rdp_server_fb_release(struct rdp_server *rdp);
+/* Whether the framebuffer holds every screen's picture: frames may go. */
+bool rdp_server_fb_ready(const struct rdp_server *rdp);
 
 /* rdp_layout.c: clients' monitors as outputs. */
 /* A session began: the outputs may take the monitors its client announced. */

@@ -38,50 +38,129 @@ static int align16(int n) {
 	return (n + 15) & ~15;
 }
 
-/* A new framebuffer for a desktop of another size; false (logged) without memory. */
-static bool resize_framebuffer(struct rdp_server *rdp, int width, int height) {
-	int padded_width = align16(width), padded_height = align16(height);
-	uint8_t *fb = calloc((size_t)padded_width * padded_height, 4);
+/* A zeroed framebuffer for the desktop's size; false (logged) without memory. */
+static bool allocate_framebuffer(struct rdp_server *rdp) {
+	uint8_t *fb = calloc((size_t)rdp->padded_width * rdp->padded_height, 4);
 	if (!fb) {
-		wlr_log(WLR_ERROR, "RDP: out of memory for a %dx%d desktop", width, height);
+		wlr_log(WLR_ERROR, "RDP: out of memory for a %dx%d desktop", rdp->width,
+			rdp->height);
 		return false;
 	}
 	free(rdp->fb);
 	rdp->fb = fb;
-	rdp->width = width;
-	rdp->height = height;
-	rdp->padded_width = padded_width;
-	rdp->padded_height = padded_height;
-	rdp->stride = padded_width * 4;
 	return true;
 }
 
-static void handle_capture_frame(struct wl_listener *listener, void *data) {
-	struct rdp_screen *screen = wl_container_of(listener, screen, capture_frame);
+/* The desktop's new size, and a framebuffer of it if one is held. */
+static bool resize_framebuffer(struct rdp_server *rdp, int width, int height) {
+	int old[5] = { rdp->width, rdp->height, rdp->padded_width, rdp->padded_height,
+		rdp->stride };
+	rdp->width = width;
+	rdp->height = height;
+	rdp->padded_width = align16(width);
+	rdp->padded_height = align16(height);
+	rdp->stride = rdp->padded_width * 4;
+	if (!rdp->fb || allocate_framebuffer(rdp)) {
+		return true;
+	}
+	rdp->width = old[0];
+	rdp->height = old[1];
+	rdp->padded_width = old[2];
+	rdp->padded_height = old[3];
+	rdp->stride = old[4];
+	return false;
+}
+
+bool rdp_server_fb_ready(const struct rdp_server *rdp) {
+	return rdp->fb && rdp->fb_waiting == 0;
+}
+
+bool rdp_server_fb_acquire(struct rdp_server *rdp) {
+	if (rdp->fb) {
+		return true;
+	}
+	if (!allocate_framebuffer(rdp)) {
+		return false;
+	}
+	rdp->fb_waiting = rdp->n_screens;
+	for (int i = 0; i < rdp->n_screens; i++) {
+		rdp->screens[i]->needs_whole = true;
+		output_capture_request_pixels(rdp->screens[i]->capture);
+	}
+	return true;
+}
+
+void rdp_server_fb_release(struct rdp_server *rdp) {
+	free(rdp->fb);
+	rdp->fb = NULL;
+	rdp->fb_waiting = 0;
+}
+
+/*
+ * Copies what changed, or the whole picture where the framebuffer waits
+ * for it. Once it has every screen's, all of the desktop goes to the
+ * clients, which waited for it.
+ */
+static void take_frame(struct rdp_screen *screen, struct output_capture_frame *frame) {
 	struct rdp_server *rdp = screen->rdp;
-	struct output_capture_frame *frame = data;
-	if (frame->width != screen->width || frame->height != screen->height) {
-		rdp_server_update_desktop(rdp);
-		pixman_region32_union_rect(frame->damage, frame->damage, 0, 0,
-			frame->width, frame->height);
+	if (!rdp->fb) {
+		return; /* no client: nothing to keep */
 	}
 	pixman_region32_t damage;
 	pixman_region32_init(&damage);
-	pixman_region32_intersect_rect(&damage, frame->damage, 0, 0,
+	if (screen->needs_whole) {
+		pixman_region32_union_rect(&damage, &damage, 0, 0, frame->width, frame->height);
+	}
+	pixman_region32_union(&damage, &damage, frame->damage);
+	pixman_region32_intersect_rect(&damage, &damage, 0, 0,
 		screen->width < frame->width ? screen->width : frame->width,
 		screen->height < frame->height ? screen->height : frame->height);
 	if (output_capture_frame_copy(screen->capture, frame, &damage, rdp->fb,
 			rdp->stride, rdp->width, rdp->height, screen->x, screen->y, false)) {
 		pixman_region32_translate(&damage, screen->x, screen->y);
 		pixman_region32_intersect_rect(&damage, &damage, 0, 0, rdp->width, rdp->height);
-		rdp_display_damage(rdp, &damage);
+		if (screen->needs_whole) {
+			screen->needs_whole = false;
+			if (--rdp->fb_waiting == 0) {
+				pixman_region32_union_rect(&damage, &damage, 0, 0, rdp->width,
+					rdp->height);
+			}
+		}
+		if (rdp->fb_waiting == 0) {
+			rdp_display_damage(rdp, &damage);
+		}
 	}
 	pixman_region32_fini(&damage);
 }
 
+static void handle_capture_frame(struct wl_listener *listener, void *data) {
+	struct rdp_screen *screen = wl_container_of(listener, screen, capture_frame);
+	struct output_capture_frame *frame = data;
+	if (frame->width != screen->width || frame->height != screen->height) {
+		rdp_server_update_desktop(screen->rdp);
+		pixman_region32_union_rect(frame->damage, frame->damage, 0, 0,
+			frame->width, frame->height);
+	}
+	take_frame(screen, frame);
+}
+
+/* Nothing changed, but a framebuffer taken again asked for the picture. */
+static void handle_capture_pixels(struct wl_listener *listener, void *data) {
+	struct rdp_screen *screen = wl_container_of(listener, screen, capture_pixels);
+	struct output_capture_frame *frame = data;
+	if (screen->needs_whole && frame->width == screen->width &&
+			frame->height == screen->height) {
+		take_frame(screen, frame);
+	}
+}
+
 static void screen_destroy(struct rdp_screen *screen, bool put) {
 	rdp_cursor_detach(screen);
+	if (screen->needs_whole && screen->rdp->fb_waiting > 0) {
+		screen->rdp->fb_waiting--;
+	}
 	wl_list_remove(&screen->capture_frame.link);
+	wl_list_remove(&screen->capture_pixels.link);
 	wl_list_remove(&screen->capture_destroy.link);
 	if (put) {
 		output_capture_put(screen->capture);
@@ -120,8 +199,10 @@ static struct rdp_screen *screen_create(struct rdp_server *rdp, struct output *o
 	snprintf(screen->name, sizeof(screen->name), "%s", output->wlr_output->name);
 	screen->capture = output_capture_get(output);
 	screen->capture_frame.notify = handle_capture_frame;
+	screen->capture_pixels.notify = handle_capture_pixels;
 	screen->capture_destroy.notify = handle_capture_destroy;
 	wl_signal_add(&screen->capture->events.frame, &screen->capture_frame);
+	wl_signal_add(&screen->capture->events.pixels, &screen->capture_pixels);
 	wl_signal_add(&screen->capture->events.destroy, &screen->capture_destroy);
 	rdp_cursor_attach(screen);
 	return screen;
@@ -238,7 +319,9 @@ void rdp_server_update_desktop(struct rdp_server *rdp) {
 	}
 	if (!resized) {
 		/* Where an output was may be no output's now. */
-		memset(rdp->fb, 0, (size_t)rdp->stride * rdp->padded_height);
+		if (rdp->fb) {
+			memset(rdp->fb, 0, (size_t)rdp->stride * rdp->padded_height);
+		}
 	} else if (!resize_framebuffer(rdp, width, height)) {
 		return;
 	}

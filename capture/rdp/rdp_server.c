@@ -23,7 +23,8 @@
  * The served outputs (screens): each capture's damage is copied into the
  * framebuffer at the output's place in the desktop and handed to every
  * session (rdp_display.c), which sends it when its client has taken the
- * frame before. Nothing runs while the outputs are idle. The desktop is
+ * frame before. Nothing runs while the outputs are idle, and there is no
+ * framebuffer while no client is in its session. The desktop is
  * the screens' bounding box in the layout; it is the primary output
  * alone unless a client's monitors made more (rdp_layout.c).
  */
@@ -129,6 +130,8 @@ static void take_frame(struct rdp_screen *screen, struct output_capture_frame *f
 		if (rdp->fb_waiting == 0) {
 			rdp_display_damage(rdp, &damage);
 		}
+	} else if (screen->needs_whole) {
+		output_capture_request_pixels(screen->capture); /* the clients wait for it */
 	}
 	pixman_region32_fini(&damage);
 }

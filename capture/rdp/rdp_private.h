@@ -66,6 +66,7 @@ struct rdp_server {
 	int desktop_x, desktop_y; /* the desktop's top left, layout coordinates */
 	uint32_t layout_serial;   /* changes whenever a screen moves or resizes */
 	uint8_t *fb;              /* NULL while no client is in its session */
+	size_t fb_size;           /* its mapping's */
 	int fb_waiting;           /* screens whose whole picture it still waits for */
 	int width, height;
 	int stride;                        /* bytes per row */

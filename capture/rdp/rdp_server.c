@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <freerdp/channels/channels.h>
 #include <winpr/ssl.h>
@@ -39,16 +40,31 @@ static int align16(int n) {
 	return (n + 15) & ~15;
 }
 
-/* A zeroed framebuffer for the desktop's size; false (logged) without memory. */
+static void free_framebuffer(struct rdp_server *rdp) {
+	if (rdp->fb) {
+		munmap(rdp->fb, rdp->fb_size);
+	}
+	rdp->fb = NULL;
+	rdp->fb_size = 0;
+}
+
+/*
+ * A zeroed framebuffer for the desktop's size; false (logged) without
+ * memory. Mapped of its own, so that its pages go back to the system
+ * when it goes, whatever malloc would keep.
+ */
 static bool allocate_framebuffer(struct rdp_server *rdp) {
-	uint8_t *fb = calloc((size_t)rdp->padded_width * rdp->padded_height, 4);
-	if (!fb) {
+	size_t size = (size_t)rdp->padded_width * rdp->padded_height * 4;
+	uint8_t *fb = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+		-1, 0);
+	if (fb == MAP_FAILED) {
 		wlr_log(WLR_ERROR, "RDP: out of memory for a %dx%d desktop", rdp->width,
 			rdp->height);
 		return false;
 	}
-	free(rdp->fb);
+	free_framebuffer(rdp);
 	rdp->fb = fb;
+	rdp->fb_size = size;
 	return true;
 }
 
@@ -92,8 +108,7 @@ bool rdp_server_fb_acquire(struct rdp_server *rdp) {
 }
 
 void rdp_server_fb_release(struct rdp_server *rdp) {
-	free(rdp->fb);
-	rdp->fb = NULL;
+	free_framebuffer(rdp);
 	rdp->fb_waiting = 0;
 }
 
@@ -461,6 +476,6 @@ void rdp_server_destroy(struct rdp_server *rdp) {
 	rdp_layout_finish(rdp);
 	rdp_auth_finish(rdp);
 	rdp_watchdog_destroy(rdp->watchdog);
-	free(rdp->fb);
+	free_framebuffer(rdp);
 	free(rdp);
 }

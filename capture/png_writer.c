@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <wlr/util/log.h>
 #include "capture/png_writer.h"
+#include "compositor/util.h"
 
 /* How long a pipe or socket reader may leave the PNG unread. */
 #define WRITE_TIMEOUT_MS 5000
@@ -107,16 +108,11 @@ int png_encode(const struct png_pixels *pixels, uint8_t **png_out, size_t *png_s
 	return 0;
 }
 
-static int64_t now_ms(void) {
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 /* Waits until fd takes more bytes, at most until deadline. */
 static int wait_writable(int fd, int64_t deadline) {
 	for (;;) {
-		int64_t left = deadline - now_ms();
+		int64_t left = deadline - monotonic_ms();
 		if (left <= 0) {
 			return -ETIMEDOUT;
 		}
@@ -155,7 +151,7 @@ static int write_pipe(int fd, const uint8_t *buf, size_t len) {
 	bool was_pending = sigismember(&pending, SIGPIPE);
 	pthread_sigmask(SIG_BLOCK, &sigpipe, &old_mask);
 
-	int64_t deadline = now_ms() + WRITE_TIMEOUT_MS;
+	int64_t deadline = monotonic_ms() + WRITE_TIMEOUT_MS;
 	int ret = 0;
 	while (len > 0) {
 		ret = wait_writable(fd, deadline);
@@ -187,7 +183,7 @@ static int write_pipe(int fd, const uint8_t *buf, size_t len) {
 
 /* A socket: MSG_DONTWAIT and MSG_NOSIGNAL work per call, no flags shared. */
 static int write_socket(int fd, const uint8_t *buf, size_t len) {
-	int64_t deadline = now_ms() + WRITE_TIMEOUT_MS;
+	int64_t deadline = monotonic_ms() + WRITE_TIMEOUT_MS;
 	while (len > 0) {
 		ssize_t n = send(fd, buf, len, MSG_DONTWAIT | MSG_NOSIGNAL);
 		if (n < 0 && errno == EINTR) {

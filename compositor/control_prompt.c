@@ -87,11 +87,6 @@ static const struct {
 	{ "remote", PROMPT_KIND_REMOTE },
 };
 
-static int64_t monotonic_ms(void) {
-	struct timespec now;
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (int64_t)now.tv_sec * 1000 + now.tv_nsec / 1000000;
-}
 
 static struct control_asks *asks_of(struct control *control) {
 	if (!control->asks) {

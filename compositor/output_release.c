@@ -40,17 +40,12 @@ struct output_release {
 	struct wl_listener commit;
 };
 
-static int64_t now_ms(void) {
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 static int handle_timer(void *data) {
 	struct output_release *release = data;
 	struct wlr_output *wlr_output = release->output->wlr_output;
 	release->armed = false;
-	int64_t quiet_for = now_ms() - release->presented_ms;
+	int64_t quiet_for = monotonic_ms() - release->presented_ms;
 	if (quiet_for < OUTPUT_RELEASE_MS) {
 		/* Frames came since the timer was set: it waits for the rest. */
 		release->armed = true;
@@ -74,7 +69,7 @@ static void handle_commit(struct wl_listener *listener, void *data) {
 		return;
 	}
 	/* The clock only, on every frame: no timer syscall each time. */
-	release->presented_ms = now_ms();
+	release->presented_ms = monotonic_ms();
 	if (!release->armed) {
 		release->armed = true;
 		wl_event_source_timer_update(release->timer, OUTPUT_RELEASE_MS);

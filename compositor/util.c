@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "compositor/util.h"
 
 static void die_oom(size_t size) {
@@ -26,4 +27,10 @@ char *xstrdup(const char *s) {
 		die_oom(strlen(s) + 1);
 	}
 	return copy;
+}
+
+int64_t monotonic_ms(void) {
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }

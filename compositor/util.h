@@ -3,10 +3,14 @@
 #define ORIEL_UTIL_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* The one OOM policy: allocation failure aborts with a message. */
 void *zalloc(size_t size);
 char *xstrdup(const char *s);
+
+/* CLOCK_MONOTONIC in milliseconds: deadlines and quiet spells. */
+int64_t monotonic_ms(void);
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 

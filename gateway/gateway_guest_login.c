@@ -34,7 +34,7 @@ bool gateway_guest_wait_on(struct gateway_guest *guest, int fd, short events) {
 
 bool gateway_guest_poll(struct gateway_guest *guest, struct pollfd *fds, int n) {
 	/* Only its own thread writes its deadline: no lock to read it here. */
-	int left = (int)(guest->deadline_ms - gateway_now_ms());
+	int left = (int)(guest->deadline_ms - monotonic_ms());
 	if (left <= 0) {
 		errno = ETIMEDOUT;
 		return false;
@@ -117,7 +117,7 @@ int gateway_guest_check_login(struct gateway_guest *guest, const char *user,
 		char *password, uint16_t *flags, const char **reason) {
 	struct gateway_front *front = guest->front;
 	pthread_mutex_lock(&front->lock);
-	bool allowed = auth_throttle_allowed(&front->throttle, guest->host, gateway_now_ms());
+	bool allowed = auth_throttle_allowed(&front->throttle, guest->host, monotonic_ms());
 	pthread_mutex_unlock(&front->lock);
 	if (!allowed) {
 		gnutls_memset(password, 0, strlen(password));
@@ -137,7 +137,7 @@ int gateway_guest_check_login(struct gateway_guest *guest, const char *user,
 	if (ok) {
 		auth_throttle_succeeded(&front->throttle, guest->host);
 	} else {
-		auth_throttle_failed(&front->throttle, guest->host, gateway_now_ms());
+		auth_throttle_failed(&front->throttle, guest->host, monotonic_ms());
 	}
 	pthread_mutex_unlock(&front->lock);
 	char printable[128];

@@ -10,6 +10,7 @@
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
+#include "compositor/util.h"
 #include "oriel-config.h"
 #include "capture/remote/account_check.h"
 #include "capture/remote/tcp_listen.h"
@@ -26,11 +27,6 @@
  * wait on them, also one inside a library (FreeRDP's).
  */
 
-int64_t gateway_now_ms(void) {
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 static void peer_host(int fd, char *host, size_t size) {
 	struct sockaddr_storage addr;
@@ -119,7 +115,7 @@ static void make_room(struct gateway_front *front, const char *host) {
 void gateway_guest_heard(struct gateway_guest *guest) {
 	struct gateway_front *front = guest->front;
 	pthread_mutex_lock(&front->lock);
-	guest->heard_ms = gateway_now_ms();
+	guest->heard_ms = monotonic_ms();
 	pthread_mutex_unlock(&front->lock);
 }
 
@@ -140,7 +136,7 @@ void gateway_guest_checking(struct gateway_guest *guest, bool checking) {
 void gateway_guest_extend(struct gateway_guest *guest, int ms) {
 	struct gateway_front *front = guest->front;
 	pthread_mutex_lock(&front->lock);
-	guest->deadline_ms = gateway_now_ms() + ms;
+	guest->deadline_ms = monotonic_ms() + ms;
 	pthread_mutex_unlock(&front->lock);
 }
 
@@ -186,7 +182,7 @@ static void admit(struct gateway_front *front, int fd) {
 	guest->fd = fd;
 	peer_host(fd, guest->host, sizeof(guest->host));
 	gateway_log_debug("%s: a connection from %s", front->name, guest->host);
-	guest->started_ms = gateway_now_ms();
+	guest->started_ms = monotonic_ms();
 	guest->heard_ms = guest->started_ms;
 	guest->deadline_ms = guest->started_ms + front->config->handshake_timeout * 1000;
 
@@ -215,7 +211,7 @@ static void admit(struct gateway_front *front, int fd) {
  * account is being checked); returns the ms until the next deadline, or -1.
  */
 static int expire_guests(struct gateway_front *front) {
-	int64_t now = gateway_now_ms(), next = -1;
+	int64_t now = monotonic_ms(), next = -1;
 	pthread_mutex_lock(&front->lock);
 	for (struct gateway_guest *g = front->guests; g; g = g->next) {
 		if (!may_give_way(g)) {
@@ -248,7 +244,7 @@ static void *accept_thread(void *data) {
 		/* The VNC logins wait on nothing but the guest's socket, each by its deadline. */
 		int timeout = -1;
 		if (front->protocol == GATEWAY_RDP) {
-			int64_t now = gateway_now_ms();
+			int64_t now = monotonic_ms();
 			if (now >= next_expiry) {
 				next_expiry = now + expire_guests(front);
 			}

@@ -16,6 +16,7 @@
 #include "capture/remote/auth_throttle.h"
 #include "capture/remote/preauth_limits.h"
 #include "capture/remote/tls_identity.h"
+#include "compositor/util.h" /* monotonic_ms */
 #include "gateway/gateway_front.h"
 
 #define GATEWAY_FRONT_MAX_LISTEN 16
@@ -72,7 +73,6 @@ struct gateway_front {
 	struct auth_throttle throttle;
 };
 
-int64_t gateway_now_ms(void);
 
 /* gateway_vnc_login.c, gateway_rdp_login.c: one guest's handshake, login and hand-over. */
 void gateway_vnc_login(struct gateway_guest *guest);

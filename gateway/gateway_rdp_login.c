@@ -146,7 +146,7 @@ static LicenseCallbackResult handle_license(freerdp_peer *client, wStream *s) {
 	}
 	snprintf(leg->user, sizeof(leg->user), "%s", user); /* checked: it fits */
 	if (!gateway_tickets_issue(tickets_of(guest->front), user, sock, flags,
-			gateway_now_ms(), leg->token, leg->cookie)) {
+			monotonic_ms(), leg->token, leg->cookie)) {
 		snprintf(leg->why, sizeof(leg->why), "no ticket for its redirection");
 		return LICENSE_CB_ABORT;
 	}
@@ -320,7 +320,7 @@ static void second_leg(struct gateway_guest *guest, const struct x224_request *r
 		const uint8_t *cr, char *why, size_t why_size) {
 	struct gateway_ticket ticket;
 	if (!gateway_tickets_redeem(tickets_of(guest->front), request->token,
-			gateway_now_ms(), &ticket)) {
+			monotonic_ms(), &ticket)) {
 		snprintf(why, why_size, "an unknown, used or expired routing token");
 		return;
 	}

@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "capture/remote/handover.h"
+#include "compositor/util.h"
 #include "gateway/gateway_config.h"
 #include "gateway/gateway_log.h"
 #include "gateway/gateway_runtime_dir.h"
@@ -21,12 +22,6 @@
 
 /* The fd the monitor finds its status pipe on. */
 #define MONITOR_STATUS_FD 3
-
-static long long now_ms(void) {
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 /*
  * Between fork and exec only async-signal-safe calls: the gateway's other
@@ -134,10 +129,10 @@ static bool wait_until_ready(const char *dir, const char *socket_path, uid_t uid
 	if (inotify >= 0) {
 		inotify_add_watch(inotify, dir, IN_CREATE | IN_MOVED_TO);
 	}
-	long long deadline = now_ms() + GATEWAY_SESSION_START_TIMEOUT_MS;
+	int64_t deadline = monotonic_ms() + GATEWAY_SESSION_START_TIMEOUT_MS;
 	bool ready = false;
 	while (!(ready = session_answers(socket_path, uid))) {
-		long long left = deadline - now_ms();
+		int64_t left = deadline - monotonic_ms();
 		if (left <= 0) {
 			snprintf(error, error_size, "the session did not answer on %s within %d s",
 				socket_path, GATEWAY_SESSION_START_TIMEOUT_MS / 1000);

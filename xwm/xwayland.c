@@ -274,11 +274,6 @@ static bool xwm_start(struct xwm *xwm) {
 	return true;
 }
 
-static int64_t monotonic_ms(void) {
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 /* Runs the event loop until wlroots has freed its WM or the deadline passes. */
 static bool wait_for_wm_gone(struct xwm *xwm, int timeout_ms) {

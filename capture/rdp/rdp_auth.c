@@ -14,11 +14,11 @@
  */
 
 bool rdp_auth_allowed(struct rdp_server *rdp, const char *host) {
-	return auth_throttle_allowed(&rdp->throttle, host, rdp_now_ms());
+	return auth_throttle_allowed(&rdp->throttle, host, monotonic_ms());
 }
 
 void rdp_auth_failed(struct rdp_server *rdp, const char *host, const char *user) {
-	int count = auth_throttle_failed(&rdp->throttle, host, rdp_now_ms());
+	int count = auth_throttle_failed(&rdp->throttle, host, monotonic_ms());
 	wlr_log(WLR_INFO, "RDP: failed logon as \"%s\" from %s (%d in a row)", user, host,
 		count);
 }

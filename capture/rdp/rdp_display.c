@@ -24,7 +24,7 @@
 #define STAT_FRAMES 300
 
 static void count_frame(struct rdp_peer *peer) {
-	int64_t now = rdp_now_ms();
+	int64_t now = monotonic_ms();
 	if (peer->stat_frames == 0) {
 		peer->stat_since_ms = now;
 	}
@@ -41,7 +41,7 @@ static void count_frame(struct rdp_peer *peer) {
 /* What stayed still after lossy frames, losslessly (graphics pipeline). */
 static bool send_refinement(struct rdp_peer *peer) {
 	peer->frame_id++;
-	peer->last_frame_ms = rdp_now_ms();
+	peer->last_frame_ms = monotonic_ms();
 	bool ok = rdp_gfx_send_refine(peer);
 	count_frame(peer);
 	return ok;
@@ -54,7 +54,7 @@ static bool send_frame(struct rdp_peer *peer) {
 		peer->rdp->width, peer->rdp->height);
 	pixman_region32_clear(&peer->damage);
 	peer->frame_id++;
-	peer->last_frame_ms = rdp_now_ms();
+	peer->last_frame_ms = monotonic_ms();
 	bool ok = rdp_gfx_ready(peer) ? rdp_gfx_send_frame(peer, &damage) :
 		rdp_encoder_send(peer, &damage);
 	pixman_region32_fini(&damage);
@@ -137,7 +137,7 @@ static void send_due(struct rdp_peer *peer) {
 		return; /* the acknowledgement schedules again */
 	}
 	int64_t interval = 1000 / peer->rdp->options->max_fps;
-	int64_t since = rdp_now_ms() - peer->last_frame_ms;
+	int64_t since = monotonic_ms() - peer->last_frame_ms;
 	if (since >= 0 && since < interval) {
 		if (!peer->pace_armed) {
 			peer->pace_armed = true;

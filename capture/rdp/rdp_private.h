@@ -14,6 +14,7 @@
 #include "capture/remote/auth_throttle.h"
 #include "capture/remote/tls_identity.h"
 #include "capture/remote/users_file.h"
+#include "compositor/util.h" /* monotonic_ms */
 
 struct server;
 struct output;
@@ -177,7 +178,6 @@ struct rdp_peer {
 };
 
 /* rdp_server.c */
-int64_t rdp_now_ms(void);
 /* Desktop coordinates to layout coordinates; false outside. */
 bool rdp_desktop_to_layout(struct rdp_server *rdp, int x, int y, double *lx, double *ly);
 /*

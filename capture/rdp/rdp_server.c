@@ -30,11 +30,6 @@
  * alone unless a client's monitors made more (rdp_layout.c).
  */
 
-int64_t rdp_now_ms(void) {
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 static int align16(int n) {
 	return (n + 15) & ~15;

@@ -19,11 +19,6 @@
  * address.
  */
 
-static int64_t now_ms(void) {
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 /* Failures are counted per source address; Unix-socket viewers share one. */
 static const char *auth_key(const char *host) {
@@ -31,7 +26,7 @@ static const char *auth_key(const char *host) {
 }
 
 bool vnc_auth_allowed(struct vnc_server *vnc, const char *host) {
-	return auth_throttle_allowed(&vnc->throttle, auth_key(host), now_ms());
+	return auth_throttle_allowed(&vnc->throttle, auth_key(host), monotonic_ms());
 }
 
 /* A user name from the network, fit for one log line. */
@@ -46,7 +41,7 @@ void vnc_auth_printable(const char *name, char *out, size_t size) {
 
 void vnc_auth_failed(struct vnc_server *vnc, const char *host, const char *user,
 		const char *method) {
-	int count = auth_throttle_failed(&vnc->throttle, auth_key(host), now_ms());
+	int count = auth_throttle_failed(&vnc->throttle, auth_key(host), monotonic_ms());
 	if (user && user[0]) {
 		char shown[64];
 		vnc_auth_printable(user, shown, sizeof(shown));

@@ -8,11 +8,6 @@
 /* How long an address counts as a browser after its last HTTP request. */
 #define MEMORY_MS 60000
 
-static int64_t now_ms(void) {
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 void vnc_browsers_remember(struct vnc_server *vnc, const char *host) {
 	struct vnc_browser_host *slot = &vnc->browsers[0];
@@ -27,14 +22,14 @@ void vnc_browsers_remember(struct vnc_server *vnc, const char *host) {
 		}
 	}
 	snprintf(slot->host, sizeof(slot->host), "%s", host);
-	slot->seen_ms = now_ms();
+	slot->seen_ms = monotonic_ms();
 }
 
 bool vnc_browsers_has(struct vnc_server *vnc, const char *host) {
 	for (size_t i = 0; i < ARRAY_LEN(vnc->browsers); i++) {
 		const struct vnc_browser_host *b = &vnc->browsers[i];
 		if (b->seen_ms && strcmp(b->host, host) == 0) {
-			return now_ms() - b->seen_ms < MEMORY_MS;
+			return monotonic_ms() - b->seen_ms < MEMORY_MS;
 		}
 	}
 	return false;

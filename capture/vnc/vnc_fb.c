@@ -7,6 +7,7 @@
 #include "capture/vnc/vnc_private.h"
 #include "compositor/output.h"
 #include "compositor/server.h"
+#include "compositor/util.h"
 
 /*
  * The framebuffer's memory, and what a quiet session keeps of it.
@@ -54,16 +55,11 @@ static bool viewers_have_everything(struct vnc_server *vnc) {
 	return all;
 }
 
-static int64_t now_ms(void) {
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 static int handle_quiet(void *data) {
 	struct vnc_server *vnc = data;
 	vnc->fb_quiet_armed = false;
-	int64_t quiet_for = now_ms() - vnc->fb_busy_ms;
+	int64_t quiet_for = monotonic_ms() - vnc->fb_busy_ms;
 	if (quiet_for < VNC_FB_QUIET_MS) {
 		/* Busy since the timer was set: it waits for the rest. */
 		vnc->fb_quiet_armed = true;
@@ -103,7 +99,7 @@ void vnc_fb_finish(struct vnc_server *vnc) {
 
 void vnc_fb_busy(struct vnc_server *vnc) {
 	/* The clock only, on every frame and send: no timer syscall each time. */
-	vnc->fb_busy_ms = now_ms();
+	vnc->fb_busy_ms = monotonic_ms();
 	if (vnc->fb_quiet && !vnc->fb_quiet_armed) {
 		vnc->fb_quiet_armed = true;
 		wl_event_source_timer_update(vnc->fb_quiet, VNC_FB_QUIET_MS);

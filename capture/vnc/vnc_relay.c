@@ -18,6 +18,7 @@
 #include <unistd.h>
 #include "capture/remote/tls_stream.h"
 #include "capture/vnc/vnc_relay.h"
+#include "compositor/util.h"
 
 /* Bytes from the viewer are passed on in pieces of this size. */
 #define INBOUND_CHUNK 16384
@@ -97,11 +98,6 @@ struct vnc_relays {
 	struct vnc_relay *list;
 };
 
-static int64_t now_ms(void) {
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 static void relay_unref(struct vnc_relay *relay) {
 	if (atomic_fetch_sub(&relay->refs, 1) != 1) {
@@ -300,7 +296,7 @@ static bool take_local(struct vnc_relay *relay) {
 	}
 	/* Closed: send what is left, then go. */
 	relay->local_closed = true;
-	relay->linger_until_ms = now_ms() + LINGER_MS;
+	relay->linger_until_ms = monotonic_ms() + LINGER_MS;
 	return false;
 }
 
@@ -428,7 +424,7 @@ static bool pass_inbound(struct vnc_relay *relay) {
 	if (n < 0) {
 		if (errno != EAGAIN && errno != EINTR) {
 			relay->local_closed = true;
-			relay->linger_until_ms = now_ms() + LINGER_MS;
+			relay->linger_until_ms = monotonic_ms() + LINGER_MS;
 		}
 		return false;
 	}
@@ -465,7 +461,7 @@ static void pump(struct vnc_relay *relay, uint32_t peer_events) {
 		finish(relay);
 		return;
 	}
-	if (relay->local_closed && (pending(relay) == 0 || now_ms() >= relay->linger_until_ms)) {
+	if (relay->local_closed && (pending(relay) == 0 || monotonic_ms() >= relay->linger_until_ms)) {
 		finish(relay);
 		return;
 	}
@@ -494,7 +490,7 @@ static void pump(struct vnc_relay *relay, uint32_t peer_events) {
 /* Drops finished relays from the list; returns the epoll timeout for lingering ones. */
 static int sweep(struct vnc_relays *relays) {
 	int timeout = -1;
-	int64_t now = now_ms();
+	int64_t now = monotonic_ms();
 	pthread_mutex_lock(&relays->lock);
 	struct vnc_relay **link = &relays->list;
 	while (*link) {

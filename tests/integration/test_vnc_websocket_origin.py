@@ -8,7 +8,8 @@ rebinding) must not reach it either.  Raw HTTP over TCP, as a browser
 sends it, to a real oriel that serves a page on its VNC port:
 
 - a WebSocket upgrade with `Origin: http://evil.example` gets 403 with a
-  body saying why, no RFB byte, and a log line; `Origin: null` too;
+  body saying why, no RFB byte, and a log line, over ws and wss;
+  `Origin: null` too;
 - the page's own origin (http://127.0.0.1:PORT with Host 127.0.0.1:PORT,
   what Chromium sends from noVNC's page) gets 101 and the RFB version
   string inside the WebSocket;
@@ -26,6 +27,7 @@ sends it, to a real oriel that serves a page on its VNC port:
 import base64
 import os
 import socket
+import ssl
 import tempfile
 from pathlib import Path
 
@@ -36,10 +38,16 @@ from harness import Session, TestFailure, expect, expect_eq
 PAGE = b"<!doctype html><title>noVNC stand-in</title><p>hello</p>\n"
 
 
-def exchange(port, request):
-    """Sends request; returns (status, headers, body) once oriel closed, or
-    (101, headers, first bytes after the headers) for an upgrade."""
+def exchange(port, request, tls=False):
+    """Sends request (over TLS: wss); returns (status, headers, body) once
+    oriel closed, or (101, headers, first bytes after the headers) for an
+    upgrade."""
     sock = socket.create_connection((vnc.LOCALHOST, port), timeout=harness.T(10))
+    if tls:
+        context = ssl.create_default_context()
+        context.check_hostname = False
+        context.verify_mode = ssl.CERT_NONE
+        sock = context.wrap_socket(sock)
     try:
         sock.sendall(request.encode())
         data = b""
@@ -64,7 +72,10 @@ def exchange(port, request):
             return status, headers, rest
         # Everything up to oriel's close: a refusal has no RFB after its body.
         while True:
-            chunk = sock.recv(65536)
+            try:
+                chunk = sock.recv(65536)
+            except ssl.SSLEOFError:
+                break
             if not chunk:
                 break
             rest += chunk
@@ -85,16 +96,16 @@ def page(host):
     return "GET /vnc.html HTTP/1.1\r\nHost: %s\r\nAccept: text/html\r\n\r\n" % host
 
 
-def expect_rfb(port, host, origin, what):
-    status, _, rest = exchange(port, upgrade(port, host, origin))
+def expect_rfb(port, host, origin, what, tls=False):
+    status, _, rest = exchange(port, upgrade(port, host, origin), tls)
     expect_eq(status, 101, "%s: status" % what)
     # An unmasked binary frame of 12 bytes: 0x82 0x0c "RFB 003.008\n".
     expect_eq(rest[:14], b"\x82\x0cRFB 003.008\n", "%s: the RFB version in the WebSocket"
               % what)
 
 
-def expect_refused(s, port, request, status, words, what):
-    got, headers, body = exchange(port, request)
+def expect_refused(s, port, request, status, words, what, tls=False):
+    got, headers, body = exchange(port, request, tls)
     expect_eq(got, status, "%s: status" % what)
     expect(b"RFB" not in body, "%s: RFB bytes in the refusal: %r" % (what, body))
     text = body.decode("utf-8", "replace")
@@ -130,6 +141,12 @@ def main():
                            "an upgrade from http://evil.example")
             wait_log(s, ["closing the connection from 127.0.0.1", "evil.example"],
                      "a log line for the evil origin")
+            expect_refused(s, port, upgrade(port, own, "http://evil.example"), 403,
+                           ["evil.example"], "a wss upgrade from http://evil.example",
+                           tls=True)
+            expect_refused(s, port, upgrade(port, "attacker.example", "https://attacker.example"),
+                           421, ["attacker.example"], "a wss upgrade with Host attacker.example",
+                           tls=True)
             expect_refused(s, port, upgrade(port, own, "null"), 403, ["null"],
                            "an upgrade from a null origin")
             expect_refused(s, port, upgrade(port, own, "http://127.0.0.1:%d" % (port + 1)),
@@ -142,6 +159,8 @@ def main():
             expect_rfb(port, "localhost:%d" % port, "http://localhost:%d" % port,
                        "an upgrade from http://localhost")
             expect_rfb(port, own, "https://app.example", "an upgrade from --vnc-allow-origin")
+            expect_rfb(port, own, "https://%s" % own, "a wss upgrade from the https page",
+                       tls=True)
 
             # DNS rebinding: the attacker's name, upgrade or page.
             for origin in ("http://attacker.example:%d" % port, None):

@@ -25,20 +25,43 @@ static void socket_path(int n, char *path, size_t size) {
 	snprintf(path, size, SOCKET_DIR "/X%d", n);
 }
 
-/* The uid of live process pid (x_display_lock.h). */
+/*
+ * The uid of live process pid (x_display_lock.h): the lock's owner (at
+ * data) if it is any of the process's uids, else its real uid. From
+ * status, which a process that is not dumpable does not hide.
+ */
 static long process_owner(pid_t pid, void *data) {
-	(void)data;
+	const uid_t *lock_owner = data;
 	if (kill(pid, 0) < 0 && errno == ESRCH) {
 		return X_DISPLAY_LOCK_NO_PROCESS;
 	}
 	char path[64];
-	snprintf(path, sizeof(path), "/proc/%d", (int)pid);
-	struct stat st;
-	if (stat(path, &st) < 0) {
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	FILE *f = fopen(path, "re");
+	if (!f) {
 		/* hidden (hidepid) or gone this instant: not ours to judge */
 		return X_DISPLAY_LOCK_OWNER_UNKNOWN;
 	}
-	return (long)st.st_uid;
+	char line[256];
+	long uids[4];
+	int found = 0;
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "Uid:", 4) == 0) {
+			found = sscanf(line + 4, "%ld %ld %ld %ld", &uids[0], &uids[1], &uids[2],
+				&uids[3]);
+			break;
+		}
+	}
+	fclose(f);
+	if (found != 4) {
+		return X_DISPLAY_LOCK_OWNER_UNKNOWN;
+	}
+	for (int i = 0; i < 4; i++) {
+		if (uids[i] == (long)*lock_owner) {
+			return uids[i];
+		}
+	}
+	return uids[0];
 }
 
 /*
@@ -68,7 +91,7 @@ static bool remove_if_stale(const char *path) {
 		.age_ms = (int64_t)(now.tv_sec - st.st_mtim.tv_sec) * 1000 +
 			(now.tv_nsec - st.st_mtim.tv_nsec) / 1000000,
 	};
-	if (!x_display_lock_is_stale(&lock, process_owner, NULL)) {
+	if (!x_display_lock_is_stale(&lock, process_owner, &lock.owner)) {
 		return false;
 	}
 	/* Still the file judged, not one a server just made in its place. */

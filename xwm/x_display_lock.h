@@ -32,7 +32,10 @@ struct x_display_lock {
 	int64_t age_ms;   /* since it last changed */
 };
 
-/* The uid of live process pid, or one of the two values above. */
+/*
+ * The uid of live process pid (of its real, effective, saved and fs uids,
+ * the lock owner's when it is one), or one of the two values above.
+ */
 typedef long (*x_display_lock_owner_of)(pid_t pid, void *data);
 
 /* The pid in text as X servers write it, or -1 when it holds none. */

@@ -9,7 +9,8 @@ sockets are the test's, as if the host's), mallory, a user of the host:
   keymap Xwayland compiles to) and /tmp/.X11-unix/X{N}, for every N
   from 10 to 2000;
 - binds the abstract X sockets @/tmp/.X11-unix/X40 to X1100, past the
-  1000 numbers the display search used to give up after.
+  1000 numbers the display search used to give up after, and X0 to X32,
+  among which wlroots takes a display for a moment while Xwayland starts.
 Then alice logs in through the gateway's VNC port (sessions' displays
 from :40): her session starts and her viewer shows its xterm, on :1101,
 one of mallory's numbers; in her session's /tmp that display's lock
@@ -40,7 +41,7 @@ for n in range(%d, %d):
         with open(path, "w") as f:
             f.write("squatted\n")
 held = []
-for n in range(%d, %d):
+for n in list(range(0, 33)) + list(range(%d, %d)):
     s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     s.bind("\0/tmp/.X11-unix/X%%d" %% n)
     s.listen(1)

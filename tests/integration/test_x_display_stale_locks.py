@@ -10,7 +10,9 @@ abstract sockets of its own), the user nobody, from a process of its own:
 - :42: writes a lock that holds no pid ("squatted");
 - :43-:1100: binds the abstract sockets, more than the 1000 numbers the
   search used to stop after;
-- :1101: writes a lock that names root's pid 1, not a process of nobody's.
+- :1101: writes a lock that names root's pid 1, not a process of nobody's;
+- :0-:32: binds the abstract sockets, all of the displays among which
+  wlroots takes one for a moment while Xwayland starts.
 Then a root oriel with --x-display 40 passes over :40 and :41, removes
 the stale lock of :42, takes :42 and shows its X client; a second one
 passes over :40-:1100 and takes :1101, whose lock names someone else's
@@ -46,6 +48,7 @@ lock(40, "squatted\n")
 lock(41, "%10d\n" % os.getpid())
 lock(42, "squatted\n")
 held += [bind(n) for n in range(43, 1101)]
+held += [bind(n) for n in range(0, 33)]
 lock(1101, "%10d\n" % 1)
 print("ready", flush=True)
 sys.stdin.read()

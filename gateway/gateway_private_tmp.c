@@ -15,6 +15,7 @@
 struct kept_entry {
 	char name[NAME_MAX + 1];
 	int fd;                   /* O_PATH, in the host's /tmp; -1 for a link */
+	bool is_dir;
 	char target[PATH_MAX];    /* a link's */
 };
 
@@ -56,13 +57,29 @@ static int open_kept(const char *const keep[], struct kept_entry *kept) {
 		e->target[0] = '\0';
 		char path[PATH_MAX];
 		snprintf(path, sizeof(path), "/tmp/%.*s", NAME_MAX, name);
-		e->fd = open(path, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		e->fd = open(path, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+		struct stat st;
 		if (e->fd < 0) {
-			ssize_t len = readlink(path, e->target, sizeof(e->target) - 1);
+			continue; /* missing: nothing to keep */
+		}
+		if (fstat(e->fd, &st) < 0) {
+			close(e->fd);
+			continue;
+		}
+		if (S_ISLNK(st.st_mode)) {
+			/* The link itself, as opened: an empty path reads it. */
+			ssize_t len = readlinkat(e->fd, "", e->target, sizeof(e->target) - 1);
+			close(e->fd);
+			e->fd = -1;
 			if (len <= 0) {
-				continue; /* missing: nothing to keep */
+				continue;
 			}
 			e->target[len] = '\0';
+		} else if (S_ISDIR(st.st_mode) || S_ISREG(st.st_mode)) {
+			e->is_dir = S_ISDIR(st.st_mode);
+		} else {
+			close(e->fd);
+			continue;
 		}
 		n++;
 	}
@@ -81,7 +98,12 @@ static bool bind_kept(const struct kept_entry *e, char *error, size_t error_size
 	}
 	char source[64];
 	snprintf(source, sizeof(source), "/proc/self/fd/%d", e->fd);
-	if (mkdir(path, 0700) < 0 || mount(source, path, NULL, MS_BIND | MS_REC, NULL) < 0) {
+	int made = e->is_dir ? mkdir(path, 0700) :
+		open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (made > 0) {
+		close(made);
+	}
+	if (made < 0 || mount(source, path, NULL, MS_BIND | MS_REC, NULL) < 0) {
 		snprintf(error, error_size, "cannot keep %s in the session's /tmp: %s", path,
 			strerror(errno));
 		return false;

@@ -146,6 +146,10 @@ static void refuse_http(struct vnc_guest *guest) {
 	int len = snprintf(response, sizeof(response), "HTTP/1.1 403 Forbidden\r\n"
 		"Content-Type: text/plain; charset=utf-8\r\nContent-Length: %d\r\n"
 		"Connection: close\r\n\r\n%s", body_len, body);
+	/* Closing on unread bytes would reset the connection, and the answer with it. */
+	char request[PEEK_BYTES];
+	while (recv(guest->fd, request, sizeof(request), MSG_DONTWAIT) > 0) {
+	}
 	/* A fresh socket's buffer takes it whole; a viewer that will not read loses it. */
 	if (send(guest->fd, response, (size_t)len, MSG_NOSIGNAL | MSG_DONTWAIT) < 0) {
 		wlr_log_errno(WLR_DEBUG, "VNC: cannot tell %s why it is refused", guest->host);

@@ -32,6 +32,7 @@ class Outsiders:
         self.made_users = []
         self.homes = {}
         self.copy(PROBE)
+        self.env = self._sanitizer_env()
 
     def __enter__(self):
         return self
@@ -39,6 +40,19 @@ class Outsiders:
     def __exit__(self, *exc):
         self.close()
         return False
+
+    def _sanitizer_env(self):
+        """os.environ, with LSan's suppressions file copied where every user
+        can read it (a sanitized client run as another user dies on an
+        unreadable one)."""
+        env = dict(os.environ)
+        options = env.get("LSAN_OPTIONS", "").split(":")
+        for i, option in enumerate(options):
+            if option.startswith("suppressions="):
+                options[i] = "suppressions=%s" % self.copy(option.split("=", 1)[1])
+        if "LSAN_OPTIONS" in env:
+            env["LSAN_OPTIONS"] = ":".join(options)
+        return env
 
     def copy(self, path):
         """A copy of path in the shared folder, readable and runnable by all."""
@@ -79,7 +93,7 @@ class Outsiders:
 
     def run(self, user, argv, timeout=30, env=None):
         return subprocess.run(self.argv(user, argv, env), capture_output=True, text=True,
-                              timeout=T(timeout), cwd=str(self.base))
+                              timeout=T(timeout), cwd=str(self.base), env=self.env)
 
     def probe(self, user, mode, target):
         """peer_probe.py as user: its one line."""

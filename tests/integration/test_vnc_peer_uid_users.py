@@ -48,7 +48,7 @@ class UserSession:
                         env=env)
         with open(self.log_path, "wb") as logf:
             self.proc = subprocess.Popen(
-                argv, env={k: os.environ[k] for k in PASSED_ENV if k in os.environ},
+                argv, env={k: out.env[k] for k in PASSED_ENV if k in out.env},
                 stdin=subprocess.DEVNULL, stdout=logf, stderr=subprocess.STDOUT,
                 start_new_session=True, cwd=str(out.base))
 

@@ -112,6 +112,15 @@ static int diag_uid(const struct inet_diag_req_v2 *req, uid_t *uid) {
 		if (h->nlmsg_type == SOCK_DIAG_BY_FAMILY &&
 				h->nlmsg_len >= NLMSG_LENGTH(sizeof(struct inet_diag_msg))) {
 			const struct inet_diag_msg *msg = NLMSG_DATA(h);
+			/*
+			 * A socket that no file holds any more (closed by its process,
+			 * in FIN_WAIT or TIME_WAIT) is reported as root's, inode 0: its
+			 * owner is gone, and its bytes may still be waiting for us.
+			 */
+			if (msg->idiag_inode == 0) {
+				result = -ENOTCONN;
+				goto out;
+			}
 			*uid = msg->idiag_uid;
 			result = 0;
 			goto out;
@@ -163,7 +172,8 @@ bool peer_owner_is_self(int fd, uid_t *uid, char *why, size_t why_size) {
 	if (rc < 0) {
 		*uid = (uid_t)-1;
 		snprintf(why, why_size, "which user it comes from cannot be found (%s), and "
-			"only uid %u, the session's user, may connect", strerror(-rc), (unsigned)self);
+			"only uid %u, the session's user, may connect",
+			rc == -ENOTCONN ? "its end was closed" : strerror(-rc), (unsigned)self);
 		return false;
 	}
 	if (*uid != self) {

@@ -17,7 +17,8 @@
 /*
  * The uid that owns the other end of fd: 0, or a negative errno; -ENOENT
  * when no socket of this host holds it (a peer on another machine, or
- * one already gone).
+ * one long gone), -ENOTCONN when its process closed it (the kernel keeps
+ * it a while, but as nobody's).
  */
 int peer_owner_uid(int fd, uid_t *uid);
 

@@ -5,11 +5,13 @@ world-readable folder runs as any uid.
 
     python3 peer_probe.py rfb HOST:PORT|PATH
     python3 peer_probe.py ws HOST:PORT
+    python3 peer_probe.py blind HOST:PORT
 
 It prints one line: `refused REASON` (RFB: no security types and the
 reason; WebSocket: the HTTP status line and its body), `in WIDTHxHEIGHT`
 (through security type None to the ServerInit, over WebSocket too), or
-`error ...`.
+`error ...`. `blind` sends a whole login with None and a key press
+without reading anything, closes its socket at once and prints `sent`.
 """
 
 import base64
@@ -142,6 +144,14 @@ def websocket(target):
     return rfb(WebSocket(s, rest))
 
 
+def blind(target):
+    s = connect(target)
+    key = struct.pack(">BBxxI", 4, 1, ord("x"))
+    s.sendall(b"RFB 003.008\n" + b"\x01" + b"\x01" + key)
+    s.close()
+    return "sent"
+
+
 def main():
     mode, target = sys.argv[1], sys.argv[2]
     try:
@@ -149,6 +159,8 @@ def main():
             line = rfb(Raw(connect(target)))
         elif mode == "ws":
             line = websocket(target)
+        elif mode == "blind":
+            line = blind(target)
         else:
             line = "error unknown mode %s" % mode
     except (OSError, EOFError) as e:

@@ -11,6 +11,9 @@ the test opens to everyone (0777), with a coloured window shown. As
 - oriel-test-vncviewer (libvncclient) cannot connect and shows the same
   reason;
 - a WebSocket upgrade (as noVNC makes it) gets 403 with the reason;
+- a client that sends a whole login and a key press blindly and closes
+  its socket before oriel accepts it (the kernel then reports the socket
+  as root's, with no inode) is refused too;
 - oriel's log names uid 65534 for every one of them, and no viewer of
   uid 65534 ever logs in.
 As root, the same clients get in: the viewer's framebuffer equals a
@@ -18,6 +21,7 @@ screenshot, over TCP and the Unix socket, and the WebSocket client reaches
 the ServerInit with the output's size.
 """
 import os
+import signal
 import socket
 
 import harness
@@ -87,6 +91,20 @@ def main():
             log = s.log_text()
             expect(log.count("VNC: refused 127.0.0.1: " + REFUSED_UID) >= 3,
                    "a refusal logged for each TCP client of nobody")
+
+            # oriel stopped meanwhile, so that it accepts only once the
+            # socket was closed.
+            s.oriel.send_signal(signal.SIGSTOP)
+            try:
+                line = out.probe(NOBODY, "blind", "127.0.0.1:%d" % port)
+            finally:
+                s.oriel.send_signal(signal.SIGCONT)
+            expect_eq(line, "sent", "the blind client")
+            s.wait_for(lambda: "VNC: refused 127.0.0.1: which user it comes from cannot be "
+                       "found (its end was closed)" in s.log_text(),
+                       what="the blind client to be refused")
+            expect("viewer 127.0.0.1 connected" not in s.log_text(),
+                   "a viewer of nobody connected")
 
             # Root, the session's user, gets in everywhere.
             shot = s.screenshot()

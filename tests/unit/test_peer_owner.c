@@ -175,6 +175,29 @@ int main(void) {
 		close(listener);
 	}
 
+	/*
+	 * A peer that sent its bytes and closed its end has no owner any more
+	 * (the kernel would say root's): it is not taken for ours.
+	 */
+	addr = inet4("127.0.0.1");
+	len = sizeof(struct sockaddr_in);
+	listener = listen_on(&addr, &len, true);
+	int closer = connect_to(&addr, len);
+	EXPECT(closer >= 0 && write(closer, "x", 1) == 1, "a peer that writes");
+	close(closer);
+	int orphaned = accept4(listener, NULL, NULL, SOCK_CLOEXEC);
+	{
+		uid_t owner = 12345;
+		char why_closed[256] = "";
+		EXPECT(peer_owner_uid(orphaned, &owner) == -ENOTCONN,
+			"a closed peer has no owner (uid %u)", (unsigned)owner);
+		EXPECT(!peer_owner_is_self(orphaned, &owner, why_closed, sizeof(why_closed)),
+			"a closed peer is not self");
+		EXPECT(strstr(why_closed, "its end was closed") != NULL, "why: %s", why_closed);
+	}
+	close(orphaned);
+	close(listener);
+
 	/* A socket with no peer has no owner to find. */
 	int lone = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	uid_t uid;

@@ -14,6 +14,7 @@ import os
 import pwd
 import secrets
 import shutil
+import signal
 import subprocess
 import tempfile
 from pathlib import Path
@@ -107,7 +108,10 @@ class Outsiders:
         for name in self.made_users:
             with contextlib.suppress(KeyError):
                 uid = pwd.getpwnam(name).pw_uid
-                subprocess.run(["pkill", "-KILL", "-U", str(uid)], capture_output=True)
+                # Only what the test ran as that new user is left, if anything.
+                for pid in processes_of(uid):
+                    with contextlib.suppress(OSError):
+                        os.kill(pid, signal.SIGKILL)
                 harness.wait_for(lambda: not processes_of(uid), timeout=10,
                                  what="%s's processes to end" % name)
             subprocess.run([harness.tool("userdel"), name], capture_output=True)

@@ -13,6 +13,7 @@ socket that the test opens to everyone (0777), and RDP on 127.0.0.1.
   the Unix socket, and her RDP client writes a picture of the desktop.
 """
 import os
+import re
 import signal
 import subprocess
 
@@ -66,6 +67,7 @@ class UserSession:
         harness.wait_for(logged, what=what)
 
     def stop(self):
+        """Stops oriel as SIGTERM does; sanitizer reports in its log fail."""
         if self.proc.poll() is None:
             os.killpg(self.proc.pid, signal.SIGTERM)
             try:
@@ -73,6 +75,9 @@ class UserSession:
             except subprocess.TimeoutExpired:
                 os.killpg(self.proc.pid, signal.SIGKILL)
                 self.proc.wait()
+        reports = [line for line in self.log_text().splitlines()
+                   if re.search(r"ERROR: (Address|Leak)Sanitizer|: runtime error: ", line)]
+        expect(not reports, "alice's oriel: %s" % reports[:5])
 
 
 def rdp_client(out):
@@ -147,8 +152,11 @@ def main():
                 expect_eq((img.width, img.height), (1024, 768), "alice's RDP desktop")
             log = session.log_text()
             expect("uid %d, not" % alice_uid not in log, "alice was refused somewhere")
-        finally:
+        except BaseException:
+            print(session.log_text()[-6000:])
             session.stop()
+            raise
+        session.stop()
 
 
 if __name__ == "__main__":

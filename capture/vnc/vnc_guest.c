@@ -204,6 +204,11 @@ static void sniff(struct vnc_guest *guest, bool from_timer) {
 			return;
 		}
 		buf[len] = '\0';
+		char why[384];
+		if (!vnc_http_upgrade_allowed(vnc, guest->fd, NULL, buf, why, sizeof(why))) {
+			vnc_guest_drop(guest, why);
+			return;
+		}
 		vnc_guest_admit(guest, NULL, &(struct vnc_admission){ .request = buf });
 		return;
 	}

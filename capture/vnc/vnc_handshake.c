@@ -220,6 +220,12 @@ static void read_request(struct vnc_handshake *hs) {
 		vnc_guest_drop(guest, "not a WebSocket request over TLS");
 		return;
 	}
+	char why[384];
+	if (!vnc_http_upgrade_allowed(guest->vnc, guest->fd, hs->tls, hs->request, why,
+			sizeof(why))) {
+		vnc_guest_drop(guest, why);
+		return;
+	}
 	struct tls_stream *tls = hs->tls ? tls_stream_from_session(hs->tls) : NULL;
 	hs->tls = NULL; /* the relay's now */
 	guest->handshake = NULL;

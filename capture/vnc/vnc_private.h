@@ -90,6 +90,9 @@ struct vnc_server {
 	int n_logging_in; /* in libvncserver's own handshake (WebSocket) */
 	uint64_t last_client_id;
 	char *http_dir; /* NULL: no HTTP */
+	/* --vnc-allow-host and --vnc-allow-origin in normal form (vnc_http_origin.h). */
+	char **http_hosts, **http_origins;
+	size_t n_http_hosts, n_http_origins;
 
 	/* Accounts (vnc_auth.c) */
 	char **passwords; /* VncAuth: NULL-terminated, full access first; NULL: none */
@@ -297,7 +300,17 @@ void vnc_unviewed_update(struct vnc_server *vnc);
 void vnc_unviewed_finish(struct vnc_server *vnc);
 
 /* vnc_http.c: serves static files (noVNC) on the VNC port. */
+/* Reads the allowed hosts and origins; false (a startup error) if one is malformed. */
+bool vnc_http_init(struct vnc_server *vnc);
 void vnc_http_start(struct vnc_server *vnc, int fd);
+/*
+ * Whether a WebSocket upgrade on fd (over tls, unless NULL) may go on: its
+ * Host names this server, and its Origin, if any, is this server's page or
+ * an allowed one. If not, it has had its refusal (HTTP 400, 403 or 421),
+ * why says what for the log, and the caller closes the connection.
+ */
+bool vnc_http_upgrade_allowed(struct vnc_server *vnc, int fd, gnutls_session_t tls,
+	const char *request, char *why, size_t why_size);
 void vnc_http_finish(struct vnc_server *vnc);
 
 /* vnc_backlog.c: per-viewer send queues, so no viewer holds the event loop. */

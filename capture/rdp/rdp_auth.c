@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include <wlr/util/log.h>
 #include "capture/remote/account_check.h"
 #include "capture/rdp/rdp_private.h"
@@ -63,8 +64,9 @@ static bool start_accounts(struct rdp_server *rdp) {
 			options->pam_service);
 	}
 	if (!rdp->accounts) {
-		wlr_log(WLR_INFO, "RDP: no accounts (--rdp-users, --rdp-pam, --rdp-sam): any logon "
-			"is taken, on loopback only");
+		wlr_log(WLR_INFO, "RDP: no accounts (--rdp-users, --rdp-pam, --rdp-sam): only "
+			"uid %u, the user running oriel, may connect, on loopback only",
+			(unsigned)geteuid());
 	}
 	return rdp->account_checker_source != NULL;
 }

@@ -135,6 +135,11 @@ struct rdp_peer {
 	bool outputs_possible; /* outputs may be made for its monitors (headless) */
 	/* Handed over by oriel-gateway (rdp_handover.c); NULL: connected here. */
 	struct rdp_handover_login *handover;
+	/*
+	 * Without accounts, from another user than the session's (decided at
+	 * accept): refused at its logon, where the client can be told.
+	 */
+	bool not_its_user;
 
 	/* The size the client asked for at connection. */
 	uint32_t requested_width, requested_height;

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include <wlr/util/log.h>
 #include "capture/remote/account_check.h"
 #include "capture/vnc/vnc_password_file.h"
@@ -175,6 +176,11 @@ bool vnc_auth_init(struct vnc_server *vnc) {
 	}
 	if (!start_accounts(vnc) || !load_certificate(vnc)) {
 		return false;
+	}
+	if (!vnc->accounts && !vnc->passwords) {
+		wlr_log(WLR_INFO, "VNC: no accounts or passwords (--vnc-users, --vnc-pam, "
+			"--vnc-password-file): only uid %u, the user running oriel, may connect",
+			(unsigned)geteuid());
 	}
 	if (options->insecure) {
 		wlr_log(WLR_ERROR, "VNC: --vnc-insecure: viewers beyond loopback may log in "

@@ -172,6 +172,12 @@ struct vnc_guest {
 	char host[64];   /* numeric address; "unix" on a Unix socket */
 	bool is_unix;
 	bool local;      /* loopback or a Unix socket: unencrypted auth is fine */
+	/*
+	 * Not empty: refused, since without accounts or passwords only the
+	 * session's user is served and this is someone else (vnc_guest.c).
+	 * Why, for the viewer; it is told in the protocol it speaks.
+	 */
+	char refusal[256];
 	int waited_ms;   /* while its first bytes are awaited */
 	struct wl_event_source *source;
 	struct wl_event_source *recheck; /* the first bytes arrive in pieces */

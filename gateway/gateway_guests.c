@@ -289,6 +289,7 @@ static void front_free(struct gateway_front *front) {
 	if (front->stop_fd >= 0) {
 		close(front->stop_fd);
 	}
+	auth_throttle_finish(&front->throttle);
 	pthread_mutex_destroy(&front->lock);
 	pthread_cond_destroy(&front->guests_gone);
 	free(front);

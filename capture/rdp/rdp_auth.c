@@ -96,4 +96,5 @@ void rdp_auth_finish(struct rdp_server *rdp) {
 	rdp->account_checker = NULL;
 	users_file_finish(&rdp->users);
 	tls_identity_finish(&rdp->tls);
+	auth_throttle_finish(&rdp->throttle);
 }

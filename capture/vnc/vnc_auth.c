@@ -195,4 +195,5 @@ void vnc_auth_finish(struct vnc_server *vnc) {
 	tls_identity_finish(&vnc->tls);
 	vnc_passwords_free(vnc->passwords);
 	vnc->passwords = NULL;
+	auth_throttle_finish(&vnc->throttle);
 }

@@ -13,5 +13,13 @@ void gateway_log(const char *format, ...) __attribute__((format(printf, 1, 2)));
 /* Only with --debug: every connection and how it ended. */
 void gateway_log_debug(const char *format, ...) __attribute__((format(printf, 1, 2)));
 void gateway_log_set_debug(bool debug);
+/*
+ * A failure of host's (a wrong password, a refused login, a guessed
+ * routing token): logged, or counted once host has logged many this
+ * minute; the count is logged after the minute (capture/remote/log_summary.h).
+ * In gateway_log_failure.c: the session monitor does without it.
+ */
+void gateway_log_failure(const char *host, const char *format, ...)
+	__attribute__((format(printf, 2, 3)));
 
 #endif

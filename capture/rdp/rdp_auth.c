@@ -45,9 +45,9 @@ static bool start_accounts(struct rdp_server *rdp) {
 		.users = options->users_file ? &rdp->users : NULL,
 		.pam_service = options->pam_service,
 	};
-	rdp->account_checker = account_checker_create(&config);
+	rdp->account_checker = account_checker_create(&config, error, sizeof(error));
 	if (!rdp->account_checker) {
-		wlr_log_errno(WLR_ERROR, "RDP: cannot check accounts");
+		wlr_log(WLR_ERROR, "RDP: %s", error);
 		return false;
 	}
 	rdp->account_checker_source = wl_event_loop_add_fd(rdp->server->loop,

@@ -126,7 +126,7 @@ static int handle_account_checked(int fd, uint32_t mask, void *data) {
 
 static bool start_accounts(struct vnc_server *vnc) {
 	const struct options_vnc *options = vnc->options;
-	char error[256];
+	char error[512];
 	if (options->users_file && !users_file_load(&vnc->users, options->users_file, error,
 			sizeof(error))) {
 		wlr_log(WLR_ERROR, "VNC: %s", error);
@@ -138,9 +138,9 @@ static bool start_accounts(struct vnc_server *vnc) {
 		.pam_allowed = options->allow_users,
 		.n_pam_allowed = options->n_allow_users,
 	};
-	vnc->account_checker = account_checker_create(&config);
+	vnc->account_checker = account_checker_create(&config, error, sizeof(error));
 	if (!vnc->account_checker) {
-		wlr_log_errno(WLR_ERROR, "VNC: cannot check accounts");
+		wlr_log(WLR_ERROR, "VNC: %s", error);
 		return false;
 	}
 	vnc->account_checker_source = wl_event_loop_add_fd(vnc->server->loop,

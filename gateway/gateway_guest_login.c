@@ -121,7 +121,8 @@ bool gateway_guest_may_try(struct gateway_guest *guest) {
 	bool allowed = auth_throttle_allowed(&front->throttle, guest->host, monotonic_ms());
 	pthread_mutex_unlock(&front->lock);
 	if (!allowed) {
-		gateway_log_failure(guest->host, "%s: %s must wait before logging in again",
+		gateway_log_summarised("tries while it must wait", guest->host,
+			"%s: %s must wait before logging in again",
 			front->name, guest->host);
 	}
 	return allowed;
@@ -137,7 +138,7 @@ void gateway_guest_failed(struct gateway_guest *guest, const char *format, ...) 
 	va_start(args, format);
 	vsnprintf(line, sizeof(line), format, args);
 	va_end(args);
-	gateway_log_failure(guest->host, "%s: %s", front->name, line);
+	gateway_log_summarised("failures", guest->host, "%s: %s", front->name, line);
 }
 
 bool gateway_guest_refusal_logged(const char *why) {

@@ -133,7 +133,7 @@ bool gateway_guest_may_try(struct gateway_guest *guest);
 /*
  * A failure of the guest's address (a login, a routing token): counted
  * against its throttle, and logged after "FRONT: " (summarised per
- * address: gateway_log_failure).
+ * address: gateway_log_summarised).
  */
 void gateway_guest_failed(struct gateway_guest *guest, const char *format, ...)
 	__attribute__((format(printf, 2, 3)));

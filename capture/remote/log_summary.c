@@ -48,12 +48,13 @@ bool log_summary_note(struct log_summary *summary, const char *key, int64_t now_
 	return false;
 }
 
-int log_summary_due(struct log_summary *summary, int64_t now_ms, char key[64]) {
+int log_summary_due(struct log_summary *summary, int64_t now_ms,
+		char key[LOG_SUMMARY_KEY_MAX]) {
 	for (int i = 0; i < LOG_SUMMARY_KEYS; i++) {
 		struct log_summary_entry *e = &summary->entries[i];
 		if (e->key[0] && over(e->start_ms, now_ms)) {
 			int held = e->held;
-			snprintf(key, 64, "%s", e->key);
+			snprintf(key, LOG_SUMMARY_KEY_MAX, "%s", e->key);
 			*e = (struct log_summary_entry){0};
 			if (held > 0) {
 				return held;

@@ -20,9 +20,10 @@
 #define LOG_SUMMARY_TOTAL 100
 #define LOG_SUMMARY_WINDOW_MS 60000
 #define LOG_SUMMARY_KEYS 64
+#define LOG_SUMMARY_KEY_MAX 96
 
 struct log_summary_entry {
-	char key[64]; /* "": a free slot */
+	char key[LOG_SUMMARY_KEY_MAX]; /* "": a free slot */
 	int64_t start_ms; /* its minute began */
 	int shown, held;
 };
@@ -43,6 +44,7 @@ bool log_summary_note(struct log_summary *summary, const char *key, int64_t now_
  * is due), with its address in key ("" for addresses that lost their
  * slot to others). Call until 0.
  */
-int log_summary_due(struct log_summary *summary, int64_t now_ms, char key[64]);
+int log_summary_due(struct log_summary *summary, int64_t now_ms,
+	char key[LOG_SUMMARY_KEY_MAX]);
 
 #endif

@@ -18,7 +18,7 @@ static int shown_of(const char *key, int n, int64_t t) {
 
 int main(void) {
 	int64_t t = 1000000;
-	char key[64];
+	char key[LOG_SUMMARY_KEY_MAX];
 	EXPECT(log_summary_due(&summary, t, key) == 0, "nothing due at first");
 	/* A flood from one address: its first lines, then a count. */
 	EXPECT(shown_of("10.0.0.1", 1000, t) == LOG_SUMMARY_LINES, "lines of a flood");

@@ -128,11 +128,16 @@ bool gateway_guest_may_try(struct gateway_guest *guest) {
 	return allowed;
 }
 
-void gateway_guest_failed(struct gateway_guest *guest, const char *format, ...) {
+void gateway_guest_count_failure(struct gateway_guest *guest) {
 	struct gateway_front *front = guest->front;
 	pthread_mutex_lock(&front->lock);
 	auth_throttle_failed(&front->throttle, guest->host, monotonic_ms());
 	pthread_mutex_unlock(&front->lock);
+}
+
+void gateway_guest_failed(struct gateway_guest *guest, const char *format, ...) {
+	struct gateway_front *front = guest->front;
+	gateway_guest_count_failure(guest);
 	char line[512];
 	va_list args;
 	va_start(args, format);

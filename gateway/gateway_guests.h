@@ -137,6 +137,8 @@ bool gateway_guest_may_try(struct gateway_guest *guest);
  */
 void gateway_guest_failed(struct gateway_guest *guest, const char *format, ...)
 	__attribute__((format(printf, 2, 3)));
+/* The same, not logged. */
+void gateway_guest_count_failure(struct gateway_guest *guest);
 /* Whether a connection that ended for why was logged already (a refusal). */
 bool gateway_guest_refusal_logged(const char *why);
 /* user with control characters made '?', for the log. */

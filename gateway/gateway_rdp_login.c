@@ -319,8 +319,14 @@ static void first_leg(struct gateway_guest *guest, const struct x224_request *re
 static void second_leg(struct gateway_guest *guest, const struct x224_request *request,
 		const uint8_t *cr, char *why, size_t why_size) {
 	struct gateway_ticket ticket;
-	/* A guessed token is a guessed password: it counts, and waits, the same. */
+	/*
+	 * A guessed token is a guessed password: it counts, and waits, the
+	 * same. A redirected client comes right after its login cleared its
+	 * address: one that must wait is guessing, and each guess makes it
+	 * wait longer.
+	 */
 	if (!gateway_guest_may_try(guest)) {
+		gateway_guest_count_failure(guest);
 		snprintf(why, why_size, "%s", GATEWAY_MUST_WAIT);
 		return;
 	}

@@ -17,10 +17,24 @@ bool rdp_auth_allowed(struct rdp_server *rdp, const char *host) {
 	return auth_throttle_allowed(&rdp->throttle, host, monotonic_ms());
 }
 
+bool rdp_auth_log_note(struct rdp_server *rdp, const char *what, const char *host) {
+	int64_t now_ms = monotonic_ms();
+	char key[LOG_SUMMARY_KEY_MAX], due[LOG_SUMMARY_KEY_MAX];
+	int held;
+	while ((held = log_summary_due(&rdp->auth_log, now_ms, due)) > 0) {
+		wlr_log(WLR_INFO, "RDP: %d more %s in the last minute", held,
+			due[0] ? due : "failures and tries from other addresses");
+	}
+	snprintf(key, sizeof(key), "%s from %s", what, host);
+	return log_summary_note(&rdp->auth_log, key, now_ms);
+}
+
 void rdp_auth_failed(struct rdp_server *rdp, const char *host, const char *user) {
 	int count = auth_throttle_failed(&rdp->throttle, host, monotonic_ms());
-	wlr_log(WLR_INFO, "RDP: failed logon as \"%s\" from %s (%d in a row)", user, host,
-		count);
+	if (rdp_auth_log_note(rdp, "failures", host)) {
+		wlr_log(WLR_INFO, "RDP: failed logon as \"%s\" from %s (%d in a row)", user, host,
+			count);
+	}
 }
 
 void rdp_auth_succeeded(struct rdp_server *rdp, const char *host) {

@@ -39,9 +39,24 @@ void vnc_auth_printable(const char *name, char *out, size_t size) {
 	out[i] = '\0';
 }
 
+bool vnc_auth_log_note(struct vnc_server *vnc, const char *what, const char *host) {
+	int64_t now_ms = monotonic_ms();
+	char key[LOG_SUMMARY_KEY_MAX], due[LOG_SUMMARY_KEY_MAX];
+	int held;
+	while ((held = log_summary_due(&vnc->auth_log, now_ms, due)) > 0) {
+		wlr_log(WLR_INFO, "VNC: %d more %s in the last minute", held,
+			due[0] ? due : "failures and tries from other addresses");
+	}
+	snprintf(key, sizeof(key), "%s from %s", what, auth_key(host));
+	return log_summary_note(&vnc->auth_log, key, now_ms);
+}
+
 void vnc_auth_failed(struct vnc_server *vnc, const char *host, const char *user,
 		const char *method) {
 	int count = auth_throttle_failed(&vnc->throttle, auth_key(host), monotonic_ms());
+	if (!vnc_auth_log_note(vnc, "failures", host)) {
+		return;
+	}
 	if (user && user[0]) {
 		char shown[64];
 		vnc_auth_printable(user, shown, sizeof(shown));

@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
-#include <grp.h>
 #include <pthread.h>
 #include <pwd.h>
 #include <stdio.h>
@@ -44,7 +43,12 @@ void gateway_sessions_destroy(struct gateway_sessions *sessions) {
 
 bool gateway_sessions_allowed(struct gateway_sessions *sessions, const char *user,
 		char *error, size_t error_size) {
-	return gateway_login_policy_check(sessions->config, user, error, error_size);
+	char reason[256];
+	if (!gateway_login_policy_check(sessions->config, user, reason, sizeof(reason))) {
+		snprintf(error, error_size, "%s may not log in: %s", user, reason);
+		return false;
+	}
+	return true;
 }
 
 static int starting_slot(struct gateway_sessions *sessions, const char *user) {

@@ -6,22 +6,25 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
-#include "capture/remote/account_check.h"
 #include "capture/remote/handover.h"
 #include "capture/remote/tls_record.h"
 #include "gateway/gateway_guests.h"
+#include "gateway/gateway_broker_msg.h"
 #include "gateway/gateway_log.h"
-#include "gateway/gateway_sessions.h"
+#include "gateway/gateway_rdp_tickets.h"
+#include "gateway/gateway_worker.h"
 
 /*
  * The steps of a login that the VNC and RDP fronts share: waiting on the
- * client until the guest's deadline, the TLS handshake, the account check
- * with its throttle, and the hand-over to the session.
+ * client until the guest's deadline, the TLS handshake, the login asked of
+ * the broker (gateway_broker.h), and the hand-over to the session.
  */
 
 /* After the login, the session may take a while to start: the client waits this long. */
 #define AFTER_LOGIN_MS 15000
 #define HANDOVER_REPLY_MS 10000
+/* PAM, then a session that may be starting: the broker answers within this. */
+#define BROKER_REPLY_MS (AFTER_LOGIN_MS + 30000)
 
 bool gateway_guest_wait(struct gateway_guest *guest, short events) {
 	return gateway_guest_wait_on(guest, guest->fd, events);
@@ -113,54 +116,113 @@ void gateway_printable(const char *user, char *out, size_t size) {
 	}
 }
 
-int gateway_guest_check_login(struct gateway_guest *guest, const char *user,
-		char *password, uint16_t *flags, const char **reason) {
+/*
+ * Asks the broker to check the login: the reply, and the socket that came
+ * with it (or -1). Wipes password.
+ */
+static bool ask_login(struct gateway_guest *guest, const char *user, char *password,
+		struct gateway_broker_reply *reply, int *sock) {
 	struct gateway_front *front = guest->front;
-	pthread_mutex_lock(&front->lock);
-	bool allowed = auth_throttle_allowed(&front->throttle, guest->host, monotonic_ms());
-	pthread_mutex_unlock(&front->lock);
-	if (!allowed) {
-		gnutls_memset(password, 0, strlen(password));
-		*reason = "too many failed logins from your address: wait, then try again";
-		gateway_log("%s: %s must wait before logging in again", front->name,
-			guest->host);
-		return -1;
+	struct gateway_broker_request *request = calloc(1, sizeof(*request));
+	bool fits = request && strlen(user) < sizeof(request->user) &&
+		strlen(password) < sizeof(request->password);
+	if (fits) {
+		request->type = GATEWAY_BROKER_LOGIN;
+		request->front = front->protocol == GATEWAY_RDP ? GATEWAY_BROKER_RDP :
+			GATEWAY_BROKER_VNC;
+		snprintf(request->host, sizeof(request->host), "%s", guest->host);
+		memcpy(request->user, user, strlen(user) + 1);
+		memcpy(request->password, password, strlen(password) + 1);
 	}
-	bool view_only = false;
+	gnutls_memset(password, 0, strlen(password));
 	/* From here it waits for us, not we for it: it gives way to nobody. */
 	gateway_guest_checking(guest, true);
-	/* A name longer than a session can be told is no account's. */
-	bool ok = account_check_run(front->checker, user, password, guest->host,
-		&view_only) && strlen(user) < sizeof(((struct handover_message *)0)->user);
-	gnutls_memset(password, 0, strlen(password));
-	pthread_mutex_lock(&front->lock);
-	if (ok) {
-		auth_throttle_succeeded(&front->throttle, guest->host);
-	} else {
-		auth_throttle_failed(&front->throttle, guest->host, monotonic_ms());
+	bool asked = fits && gateway_broker_call(front->broker_fd, request, reply, sock,
+		BROKER_REPLY_MS);
+	if (request) {
+		explicit_bzero(request, sizeof(*request));
+		free(request);
 	}
-	pthread_mutex_unlock(&front->lock);
-	char printable[128];
-	gateway_printable(user, printable, sizeof(printable));
-	if (!ok) {
+	if (!asked) {
+		reply->ok = false;
+		snprintf(reply->reason, sizeof(reply->reason), "%s", fits ?
+			"the login cannot be checked now" : "authentication failed");
+		gateway_log("%s: the login from %s was not checked: %s", front->name,
+			guest->host, fits ? "the broker did not answer" : "too long");
+	}
+	if (!reply->ok) {
 		gateway_guest_checking(guest, false);
-		*reason = "authentication failed";
-		gateway_log("%s: failed login as \"%s\" from %s", front->name, printable,
-			guest->host);
-		return -1;
+		snprintf(guest->reason, sizeof(guest->reason), "%s", reply->reason);
+		return false;
 	}
 	gateway_guest_extend(guest, AFTER_LOGIN_MS);
-	char error[256] = "";
-	int sock = gateway_sessions_connect(front->sessions, user, flags, error, sizeof(error));
-	if (sock < 0) {
-		gateway_guest_checking(guest, false);
-		*reason = "your session cannot start";
-		gateway_log("%s: \"%s\" from %s logged in, but: %s", front->name,
-			printable, guest->host, error);
+	return true;
+}
+
+int gateway_guest_check_login(struct gateway_guest *guest, const char *user,
+		char *password, uint16_t *flags, const char **reason) {
+	struct gateway_broker_reply reply;
+	int sock = -1;
+	if (!ask_login(guest, user, password, &reply, &sock) || sock < 0) {
+		*reason = guest->reason[0] ? guest->reason : "your session cannot start";
+		if (sock >= 0) {
+			close(sock);
+		}
 		return -1;
 	}
-	gateway_log("%s: \"%s\" logged in from %s", front->name, printable, guest->host);
+	*flags = reply.flags;
+	explicit_bzero(&reply, sizeof(reply));
 	return sock;
+}
+
+bool gateway_guest_check_rdp_login(struct gateway_guest *guest, const char *user,
+		char *password, char token[GATEWAY_BROKER_TOKEN_MAX],
+		char cookie[GATEWAY_BROKER_COOKIE_MAX], const char **reason) {
+	struct gateway_broker_reply reply;
+	int sock = -1;
+	bool ok = ask_login(guest, user, password, &reply, &sock);
+	if (sock >= 0) {
+		close(sock); /* the broker's ticket holds her session's */
+	}
+	if (!ok) {
+		*reason = guest->reason;
+		return false;
+	}
+	memcpy(token, reply.token, GATEWAY_BROKER_TOKEN_MAX);
+	memcpy(cookie, reply.cookie, GATEWAY_BROKER_COOKIE_MAX);
+	explicit_bzero(&reply, sizeof(reply));
+	return true;
+}
+
+bool gateway_guest_redeem(struct gateway_guest *guest, const char *token,
+		struct gateway_ticket *ticket) {
+	struct gateway_broker_request *request = calloc(1, sizeof(*request));
+	struct gateway_broker_reply reply;
+	int sock = -1;
+	bool ok = request && strlen(token) < sizeof(request->token);
+	if (ok) {
+		request->type = GATEWAY_BROKER_REDEEM;
+		request->front = GATEWAY_BROKER_RDP;
+		snprintf(request->host, sizeof(request->host), "%s", guest->host);
+		memcpy(request->token, token, strlen(token) + 1);
+		ok = gateway_broker_call(guest->front->broker_fd, request, &reply, &sock,
+			BROKER_REPLY_MS) && reply.ok && sock >= 0;
+	}
+	free(request);
+	if (!ok) {
+		if (sock >= 0) {
+			close(sock);
+		}
+		return false;
+	}
+	memset(ticket, 0, sizeof(*ticket));
+	snprintf(ticket->user, sizeof(ticket->user), "%s", reply.user);
+	snprintf(ticket->cookie, sizeof(ticket->cookie), "%s", reply.cookie);
+	snprintf(ticket->token, sizeof(ticket->token), "%s", token);
+	ticket->flags = reply.flags;
+	ticket->sock = sock;
+	explicit_bzero(&reply, sizeof(reply));
+	return true;
 }
 
 bool gateway_guest_hand_over(struct gateway_guest *guest, int sock,

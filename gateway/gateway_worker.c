@@ -182,6 +182,8 @@ int gateway_worker_main(const struct gateway_config *config, const char *spec) {
 		gateway_log("--worker: not started by the gateway");
 		return 1;
 	}
+	/* Run as /proc/self/exe: a name of its own in ps and top. */
+	prctl(PR_SET_NAME, "oriel-gw-worker", 0, 0, 0);
 	if (spec[used] == ',') {
 		snprintf(hook, sizeof(hook), "%s", spec + used + 1);
 	}

@@ -608,6 +608,53 @@ static bool add_vnc_allow_user(struct parser *p, const struct config_key *key,
 	return true;
 }
 
+/*
+ * Words separated by spaces or commas, each added to list. Their form is
+ * checked where they are used (capture/vnc/vnc_http_origin.c).
+ */
+static bool add_vnc_words(struct parser *p, const struct config_key *key,
+		const char *value, char **list, int *n) {
+	char q[QUOTE_MAX + 4];
+	bool any = false;
+	for (const char *s = value; *s; ) {
+		if (is_space(*s) || *s == ',') {
+			s++;
+			continue;
+		}
+		size_t len = strcspn(s, " \t,");
+		for (size_t i = 0; i < len; i++) {
+			if ((unsigned char)s[i] < 0x21 || (unsigned char)s[i] > 0x7e) {
+				return fail(p, "[vnc] %s: '%s' has a character that is not printable "
+					"ASCII", key->name, quote(value, q));
+			}
+		}
+		if (*n >= CONFIG_MAX_VNC_ALLOW_WEB) {
+			return fail(p, "[vnc] %s: too many entries (at most %d)",
+				key->name, CONFIG_MAX_VNC_ALLOW_WEB);
+		}
+		char *word = zalloc(len + 1);
+		memcpy(word, s, len);
+		list[(*n)++] = word;
+		s += len;
+		any = true;
+	}
+	return any || fail(p, "[vnc] %s: missing value", key->name);
+}
+
+static bool add_vnc_allow_origin(struct parser *p, const struct config_key *key,
+		const char *value) {
+	struct oriel_config *config = p->config;
+	return add_vnc_words(p, key, value, config->vnc_allow_origins,
+		&config->n_vnc_allow_origins);
+}
+
+static bool add_vnc_allow_host(struct parser *p, const struct config_key *key,
+		const char *value) {
+	struct oriel_config *config = p->config;
+	return add_vnc_words(p, key, value, config->vnc_allow_hosts,
+		&config->n_vnc_allow_hosts);
+}
+
 static bool set_bool(struct parser *p, const struct config_key *key,
 		const char *value) {
 	static const char *const names[] = {"false", "true", "no", "yes", "off", "on"};
@@ -641,6 +688,8 @@ static const struct config_key vnc_keys[] = {
 	VNC_STRING("users", vnc_users),
 	VNC_STRING("pam", vnc_pam),
 	{ .name = "allow-user", .set = add_vnc_allow_user, .flags = KEY_REPEATABLE },
+	{ .name = "allow-origin", .set = add_vnc_allow_origin, .flags = KEY_REPEATABLE },
+	{ .name = "allow-host", .set = add_vnc_allow_host, .flags = KEY_REPEATABLE },
 	{ .name = "insecure", .set = set_bool,
 		.offset = offsetof(struct oriel_config, vnc_insecure) },
 	{ .name = "anonymous-tls", .set = set_bool,
@@ -859,6 +908,12 @@ void config_finish(struct oriel_config *config) {
 	free(config->vnc_pam);
 	for (int i = 0; i < config->n_vnc_allow_users; i++) {
 		free(config->vnc_allow_users[i]);
+	}
+	for (int i = 0; i < config->n_vnc_allow_origins; i++) {
+		free(config->vnc_allow_origins[i]);
+	}
+	for (int i = 0; i < config->n_vnc_allow_hosts; i++) {
+		free(config->vnc_allow_hosts[i]);
 	}
 	for (int i = 0; i < config->n_rdp_listen; i++) {
 		free(config->rdp_listen[i]);

@@ -14,6 +14,7 @@
 #define CONFIG_MAX_ALLOWED_EXES 16
 #define CONFIG_MAX_VNC_LISTEN 8
 #define CONFIG_MAX_VNC_ALLOW_USERS 64
+#define CONFIG_MAX_VNC_ALLOW_WEB 32 /* allow-origin, allow-host */
 #define CONFIG_MAX_PRIVILEGED_EXES 16
 
 /*
@@ -82,6 +83,11 @@ struct oriel_config {
 	char *vnc_users, *vnc_pam;
 	char *vnc_allow_users[CONFIG_MAX_VNC_ALLOW_USERS];
 	int n_vnc_allow_users;
+	/* Web pages besides oriel's own, and Host names besides this host's. */
+	char *vnc_allow_origins[CONFIG_MAX_VNC_ALLOW_WEB];
+	int n_vnc_allow_origins;
+	char *vnc_allow_hosts[CONFIG_MAX_VNC_ALLOW_WEB];
+	int n_vnc_allow_hosts;
 	int vnc_insecure, vnc_anonymous_tls; /* -1 unset, else 0 or 1 */
 	/* 0: unset; idle-timeout -1: unset, 0: off */
 	int vnc_handshake_timeout, vnc_max_pending, vnc_max_pending_per_address;

@@ -43,6 +43,10 @@ static const char usage[] =
 	"                                            PAM (service oriel)\n"
 	"  --vnc-allow-user NAME                     may log in through PAM besides the\n"
 	"                                            user running oriel (repeatable)\n"
+	"  --vnc-allow-origin ORIGIN                 a web page that may open WebSockets\n"
+	"                                            besides oriel's own (repeatable)\n"
+	"  --vnc-allow-host NAME                     a Host name that HTTP requests may\n"
+	"                                            give besides this host's (repeatable)\n"
 	"  --vnc-insecure                            allow VncAuth without TLS beyond\n"
 	"                                            loopback\n"
 	"  --vnc-anonymous-tls                       offer VeNCrypt's TLSNone, TLSVnc and\n"
@@ -89,7 +93,8 @@ enum { OPT_BACKEND = 256, OPT_RENDERER, OPT_OUTPUT, OPT_XWAYLAND, OPT_X_DISPLAY,
 	OPT_CONFIG, OPT_DBUS, OPT_VNC, OPT_VNC_UNIX, OPT_VNC_OUTPUT,
 	OPT_VNC_PASSWORD_FILE, OPT_VNC_VIEW_ONLY, OPT_VNC_MAX_FPS, OPT_VNC_MAX_CLIENTS,
 	OPT_VNC_MAX_CUT_TEXT, OPT_VNC_HTTP, OPT_VNC_TLS_CERT, OPT_VNC_TLS_KEY,
-	OPT_PRIVILEGED, OPT_VNC_USERS, OPT_VNC_PAM, OPT_VNC_ALLOW_USER, OPT_VNC_INSECURE,
+	OPT_PRIVILEGED, OPT_VNC_USERS, OPT_VNC_PAM, OPT_VNC_ALLOW_USER, OPT_VNC_ALLOW_ORIGIN,
+	OPT_VNC_ALLOW_HOST, OPT_VNC_INSECURE,
 	OPT_VNC_ANONYMOUS_TLS, OPT_VNC_HANDSHAKE_TIMEOUT, OPT_VNC_MAX_PENDING,
 	OPT_VNC_MAX_PENDING_PER_ADDRESS, OPT_VNC_IDLE_TIMEOUT, OPT_HANDOVER_SOCKET,
 	OPT_EXIT_WITHOUT_CLIENTS, OPT_RDP, OPT_RDP_TLS_CERT,
@@ -185,6 +190,8 @@ enum options_result options_parse(struct oriel_options *options, int argc, char 
 		{"vnc-users", required_argument, NULL, OPT_VNC_USERS},
 		{"vnc-pam", optional_argument, NULL, OPT_VNC_PAM},
 		{"vnc-allow-user", required_argument, NULL, OPT_VNC_ALLOW_USER},
+		{"vnc-allow-origin", required_argument, NULL, OPT_VNC_ALLOW_ORIGIN},
+		{"vnc-allow-host", required_argument, NULL, OPT_VNC_ALLOW_HOST},
 		{"vnc-insecure", no_argument, NULL, OPT_VNC_INSECURE},
 		{"vnc-anonymous-tls", no_argument, NULL, OPT_VNC_ANONYMOUS_TLS},
 		{"vnc-handshake-timeout", required_argument, NULL, OPT_VNC_HANDSHAKE_TIMEOUT},
@@ -343,6 +350,22 @@ enum options_result options_parse(struct oriel_options *options, int argc, char 
 				return OPTIONS_EXIT_FAILURE;
 			}
 			vnc->allow_users[vnc->n_allow_users++] = optarg;
+			break;
+		case OPT_VNC_ALLOW_ORIGIN:
+			if (vnc->n_allow_origins == CONFIG_MAX_VNC_ALLOW_WEB) {
+				fprintf(stderr, "oriel: at most %d --vnc-allow-origin\n",
+					CONFIG_MAX_VNC_ALLOW_WEB);
+				return OPTIONS_EXIT_FAILURE;
+			}
+			vnc->allow_origins[vnc->n_allow_origins++] = optarg;
+			break;
+		case OPT_VNC_ALLOW_HOST:
+			if (vnc->n_allow_hosts == CONFIG_MAX_VNC_ALLOW_WEB) {
+				fprintf(stderr, "oriel: at most %d --vnc-allow-host\n",
+					CONFIG_MAX_VNC_ALLOW_WEB);
+				return OPTIONS_EXIT_FAILURE;
+			}
+			vnc->allow_hosts[vnc->n_allow_hosts++] = optarg;
 			break;
 		case OPT_VNC_INSECURE:
 			vnc->insecure = 1;
@@ -510,6 +533,16 @@ static bool merge_vnc(struct oriel_options *options) {
 	if (vnc->n_allow_users == 0) {
 		for (int i = 0; i < config->n_vnc_allow_users; i++) {
 			vnc->allow_users[vnc->n_allow_users++] = config->vnc_allow_users[i];
+		}
+	}
+	if (vnc->n_allow_origins == 0) {
+		for (int i = 0; i < config->n_vnc_allow_origins; i++) {
+			vnc->allow_origins[vnc->n_allow_origins++] = config->vnc_allow_origins[i];
+		}
+	}
+	if (vnc->n_allow_hosts == 0) {
+		for (int i = 0; i < config->n_vnc_allow_hosts; i++) {
+			vnc->allow_hosts[vnc->n_allow_hosts++] = config->vnc_allow_hosts[i];
 		}
 	}
 	if (vnc->insecure < 0) {

@@ -30,6 +30,11 @@ struct options_vnc {
 	const char *pam_service;   /* NULL: no PAM */
 	const char *allow_users[CONFIG_MAX_VNC_ALLOW_USERS]; /* PAM, besides oneself */
 	int n_allow_users;
+	/* Web pages: origins besides oriel's own page, Host names besides this host's. */
+	const char *allow_origins[CONFIG_MAX_VNC_ALLOW_WEB];
+	int n_allow_origins;
+	const char *allow_hosts[CONFIG_MAX_VNC_ALLOW_WEB];
+	int n_allow_hosts;
 	int insecure;              /* VncAuth without TLS beyond loopback; -1 unset */
 	int anonymous_tls;         /* the TLS* VeNCrypt sub-types; -1 unset */
 	/* Connections before authentication, and idle viewers. */

@@ -11,6 +11,7 @@
 #include "gateway/gateway_broker.h"
 #include "gateway/gateway_broker_msg.h"
 #include "gateway/gateway_config.h"
+#include "gateway/gateway_guests.h" /* GATEWAY_REFUSED, GATEWAY_MUST_WAIT */
 #include "gateway/gateway_log.h"
 
 /*
@@ -52,11 +53,11 @@ struct gateway_broker *gateway_broker_create(const struct gateway_config *config
 	for (int i = 0; i < 2; i++) {
 		struct gateway_broker_front *front = &broker->fronts[i];
 		front->name = names[i];
+		front->config = config;
 		front->sessions = sessions;
 		pthread_mutex_init(&front->lock, NULL);
-		front->checker = account_checker_create(&checks);
+		front->checker = account_checker_create(&checks, error, error_size);
 		if (!front->checker) {
-			snprintf(error, error_size, "cannot check accounts: %s", strerror(errno));
 			gateway_broker_destroy(broker);
 			return NULL;
 		}
@@ -75,6 +76,7 @@ void gateway_broker_destroy(struct gateway_broker *broker) {
 	pthread_mutex_unlock(&broker->lock);
 	for (int i = 0; i < 2; i++) {
 		account_checker_destroy(broker->fronts[i].checker);
+		auth_throttle_finish(&broker->fronts[i].throttle);
 		pthread_mutex_destroy(&broker->fronts[i].lock);
 	}
 	gateway_tickets_finish(&broker->tickets);
@@ -134,14 +136,27 @@ static int answer_login(struct gateway_broker *broker, struct gateway_broker_req
 	return -1;
 }
 
-/* REDEEM: the ticket's session socket, user, flags and cookie. */
+/*
+ * REDEEM: the ticket's session socket, user, flags and cookie. A guessed
+ * token is a guessed password: it counts, and waits, the same, at the
+ * RDP front's throttle. A redirected client comes right after its login
+ * cleared its address: one that must wait is guessing, and each guess
+ * makes it wait longer.
+ */
 static int answer_redeem(struct gateway_broker *broker, struct gateway_broker_request *request,
 		struct gateway_broker_reply *reply) {
+	struct gateway_broker_front *front = &broker->fronts[GATEWAY_BROKER_RDP];
+	if (!gateway_broker_may_try(front, request->host)) {
+		gateway_broker_count_failure(front, request->host);
+		snprintf(reply->reason, sizeof(reply->reason), "%s", GATEWAY_MUST_WAIT);
+		return -1;
+	}
 	struct gateway_ticket ticket;
 	if (request->front != GATEWAY_BROKER_RDP || !gateway_tickets_redeem(&broker->tickets,
 			request->token, monotonic_ms(), &ticket)) {
-		snprintf(reply->reason, sizeof(reply->reason),
-			"an unknown, used or expired routing token");
+		gateway_broker_failed(front, request->host,
+			"%s brought an unknown, used or expired routing token", request->host);
+		snprintf(reply->reason, sizeof(reply->reason), "%s", GATEWAY_REFUSED);
 		return -1;
 	}
 	reply->ok = true;

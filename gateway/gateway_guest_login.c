@@ -4,8 +4,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/socket.h>
 #include <unistd.h>
+#include "capture/remote/account_check.h" /* ACCOUNT_CHECK_FAIL_MS */
 #include "capture/remote/handover.h"
 #include "capture/remote/tls_record.h"
 #include "gateway/gateway_guests.h"
@@ -146,9 +148,16 @@ static bool ask_login(struct gateway_guest *guest, const char *user, char *passw
 	if (!asked) {
 		reply->ok = false;
 		snprintf(reply->reason, sizeof(reply->reason), "%s", fits ?
-			"the login cannot be checked now" : "authentication failed");
+			"the login cannot be checked now" : GATEWAY_REFUSED);
 		gateway_log("%s: the login from %s was not checked: %s", front->name,
 			guest->host, fits ? "the broker did not answer" : "too long");
+		if (!fits) {
+			/* No account has such a name or password; still, as late as any refusal. */
+			struct timespec band = { ACCOUNT_CHECK_FAIL_MS / 1000,
+				(ACCOUNT_CHECK_FAIL_MS % 1000) * 1000000L };
+			while (nanosleep(&band, &band) < 0 && errno == EINTR) {
+			}
+		}
 	}
 	if (!reply->ok) {
 		gateway_guest_checking(guest, false);
@@ -195,24 +204,30 @@ bool gateway_guest_check_rdp_login(struct gateway_guest *guest, const char *user
 }
 
 bool gateway_guest_redeem(struct gateway_guest *guest, const char *token,
-		struct gateway_ticket *ticket) {
+		struct gateway_ticket *ticket, char *why, size_t why_size) {
 	struct gateway_broker_request *request = calloc(1, sizeof(*request));
 	struct gateway_broker_reply reply;
 	int sock = -1;
-	bool ok = request && strlen(token) < sizeof(request->token);
-	if (ok) {
+	bool asked = false;
+	if (request) {
 		request->type = GATEWAY_BROKER_REDEEM;
 		request->front = GATEWAY_BROKER_RDP;
 		snprintf(request->host, sizeof(request->host), "%s", guest->host);
-		memcpy(request->token, token, strlen(token) + 1);
-		ok = gateway_broker_call(guest->front->broker_fd, request, &reply, &sock,
-			BROKER_REPLY_MS) && reply.ok && sock >= 0;
+		/* A token too long to be one is still a guess: the broker counts it, as "". */
+		if (strlen(token) < sizeof(request->token)) {
+			memcpy(request->token, token, strlen(token) + 1);
+		}
+		asked = gateway_broker_call(guest->front->broker_fd, request, &reply, &sock,
+			BROKER_REPLY_MS);
 	}
 	free(request);
+	bool ok = asked && reply.ok && sock >= 0;
 	if (!ok) {
 		if (sock >= 0) {
 			close(sock);
 		}
+		snprintf(why, why_size, "%s", !asked ? "the routing token cannot be checked now" :
+			reply.ok ? "its session's socket did not come" : reply.reason);
 		return false;
 	}
 	memset(ticket, 0, sizeof(*ticket));
@@ -223,6 +238,10 @@ bool gateway_guest_redeem(struct gateway_guest *guest, const char *token,
 	ticket->sock = sock;
 	explicit_bzero(&reply, sizeof(reply));
 	return true;
+}
+
+bool gateway_guest_refusal_logged(const char *why) {
+	return strcmp(why, GATEWAY_REFUSED) == 0 || strcmp(why, GATEWAY_MUST_WAIT) == 0;
 }
 
 bool gateway_guest_hand_over(struct gateway_guest *guest, int sock,

@@ -20,6 +20,12 @@
 #include "gateway/gateway_front.h"
 
 #define GATEWAY_FRONT_MAX_LISTEN 16
+/*
+ * What a refused client hears: any refusal tells no more than a wrong
+ * password. The broker's reply carries them; the worker passes them on.
+ */
+#define GATEWAY_REFUSED "authentication failed"
+#define GATEWAY_MUST_WAIT "too many failed logins from your address: wait, then try again"
 
 struct handover_message;
 struct gateway_ticket;
@@ -118,9 +124,11 @@ bool gateway_guest_poll(struct gateway_guest *guest, struct pollfd *fds, int n);
 gnutls_session_t gateway_guest_start_tls(struct gateway_guest *guest, char *why,
 	size_t why_size);
 /*
- * The login, checked by the broker (gateway_broker_check_login), and
- * then the session that takes her client: its hand-over socket, or -1
- * with a reason for the client. Wipes password.
+ * The login, checked by the broker (gateway_broker_check_login: the
+ * throttle, who may log in, PAM), and then the session that takes her
+ * client: its hand-over socket, or -1 with the broker's reason for the
+ * client (GATEWAY_REFUSED for any refusal, GATEWAY_MUST_WAIT). Wipes
+ * password.
  */
 int gateway_guest_check_login(struct gateway_guest *guest, const char *user,
 	char *password, uint16_t *flags, const char **reason);
@@ -131,9 +139,16 @@ int gateway_guest_check_login(struct gateway_guest *guest, const char *user,
 bool gateway_guest_check_rdp_login(struct gateway_guest *guest, const char *user,
 	char *password, char token[GATEWAY_BROKER_TOKEN_MAX],
 	char cookie[GATEWAY_BROKER_COOKIE_MAX], const char **reason);
-/* The ticket of token, taken from the broker into *ticket; false when there is none. */
+/*
+ * The ticket of token, taken from the broker into *ticket; false with
+ * why for the client when there is none (GATEWAY_REFUSED; the broker
+ * counted the guess against the address and logged it) or the address
+ * must wait (GATEWAY_MUST_WAIT).
+ */
 bool gateway_guest_redeem(struct gateway_guest *guest, const char *token,
-	struct gateway_ticket *ticket);
+	struct gateway_ticket *ticket, char *why, size_t why_size);
+/* Whether a connection that ended for why was logged already, by the broker (a refusal). */
+bool gateway_guest_refusal_logged(const char *why);
 /* user with control characters made '?', for the log. */
 void gateway_printable(const char *user, char *out, size_t size);
 /*

@@ -337,8 +337,7 @@ static void first_leg(struct gateway_guest *guest, const struct x224_request *re
 static void second_leg(struct gateway_guest *guest, const struct x224_request *request,
 		const uint8_t *cr, char *why, size_t why_size) {
 	struct gateway_ticket ticket;
-	if (!gateway_guest_redeem(guest, request->token, &ticket)) {
-		snprintf(why, why_size, "an unknown, used or expired routing token");
+	if (!gateway_guest_redeem(guest, request->token, &ticket, why, why_size)) {
 		return;
 	}
 	struct handover_message *message = calloc(1, sizeof(*message));
@@ -408,7 +407,7 @@ void gateway_rdp_login(struct gateway_guest *guest) {
 		first_leg(guest, &request, cr, why, sizeof(why));
 	}
 out:
-	if (why[0] && strcmp(why, "authentication failed") != 0) {
+	if (why[0] && !gateway_guest_refusal_logged(why)) {
 		gateway_log("RDP: closing the connection from %s: %s", guest->host, why);
 	}
 	gateway_guest_done(guest);

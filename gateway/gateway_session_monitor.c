@@ -16,6 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "gateway/gateway_log.h"
+#include "gateway/gateway_private_tmp.h"
 #include "gateway/gateway_procs.h"
 #include "gateway/gateway_runtime_dir.h"
 #include "gateway/gateway_session_monitor.h"
@@ -149,6 +150,13 @@ static void run_user_session(struct monitor *m) {
 	signal(SIGPIPE, SIG_DFL);
 	if (setsid() < 0) {
 		fail_child(m, "setsid");
+	}
+	/* Her X display's files in a /tmp of her session's own, out of others' reach. */
+	const char *const keep[] = { m->dir, m->oriel, m->home, NULL };
+	char why[512];
+	if (!gateway_private_tmp_enter(keep, why, sizeof(why))) {
+		report(m, "%s", why);
+		_exit(127);
 	}
 	if (!drop_to_user(m)) {
 		fail_child(m, "cannot become the user");

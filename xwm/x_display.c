@@ -9,8 +9,10 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 #include "xwm/x_display.h"
+#include "xwm/x_display_lock.h"
 
 #define SOCKET_DIR "/tmp/.X11-unix"
 #define LISTEN_BACKLOG 64
@@ -23,43 +25,115 @@ static void socket_path(int n, char *path, size_t size) {
 	snprintf(path, size, SOCKET_DIR "/X%d", n);
 }
 
-/* A lock whose pid is gone is stale; an unreadable one is somebody's. */
-static bool lock_is_stale(const char *path) {
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+/*
+ * The uid of live process pid (x_display_lock.h): the lock's owner (at
+ * data) if it is any of the process's uids, else its real uid. From
+ * status, which a process that is not dumpable does not hide.
+ */
+static long process_owner(pid_t pid, void *data) {
+	const uid_t *lock_owner = data;
+	if (kill(pid, 0) < 0 && errno == ESRCH) {
+		return X_DISPLAY_LOCK_NO_PROCESS;
+	}
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	FILE *f = fopen(path, "re");
+	if (!f) {
+		/* hidden (hidepid) or gone this instant: not ours to judge */
+		return X_DISPLAY_LOCK_OWNER_UNKNOWN;
+	}
+	char line[256];
+	long uids[4];
+	int found = 0;
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "Uid:", 4) == 0) {
+			found = sscanf(line + 4, "%ld %ld %ld %ld", &uids[0], &uids[1], &uids[2],
+				&uids[3]);
+			break;
+		}
+	}
+	fclose(f);
+	if (found != 4) {
+		return X_DISPLAY_LOCK_OWNER_UNKNOWN;
+	}
+	for (int i = 0; i < 4; i++) {
+		if (uids[i] == (long)*lock_owner) {
+			return uids[i];
+		}
+	}
+	return uids[0];
+}
+
+/*
+ * True if the lock at path is stale and is gone now (or was already).
+ * A stale lock that cannot be removed (another user's, in sticky /tmp)
+ * leaves its number unusable here.
+ */
+static bool remove_if_stale(const char *path) {
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
 	if (fd < 0) {
 		return errno == ENOENT;
 	}
-	char text[16] = {0};
-	ssize_t len = read(fd, text, sizeof(text) - 1);
+	char text[32];
+	ssize_t len = read(fd, text, sizeof(text));
+	struct stat st;
+	bool known = len >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
 	close(fd);
-	if (len <= 0) {
+	if (!known) {
 		return false;
 	}
-	char *end;
-	long pid = strtol(text, &end, 10);
-	if (pid <= 0 || (*end != '\n' && *end != '\0')) {
+	struct timespec now;
+	clock_gettime(CLOCK_REALTIME, &now);
+	struct x_display_lock lock = {
+		.text = text,
+		.len = (size_t)len,
+		.owner = st.st_uid,
+		.age_ms = (int64_t)(now.tv_sec - st.st_mtim.tv_sec) * 1000 +
+			(now.tv_nsec - st.st_mtim.tv_nsec) / 1000000,
+	};
+	if (!x_display_lock_is_stale(&lock, process_owner, &lock.owner)) {
 		return false;
 	}
-	return kill((pid_t)pid, 0) < 0 && errno == ESRCH;
+	/* Still the file judged, not one a server just made in its place. */
+	struct stat again;
+	if (lstat(path, &again) < 0) {
+		return errno == ENOENT;
+	}
+	if (again.st_ino != st.st_ino || again.st_dev != st.st_dev) {
+		return false;
+	}
+	return unlink(path) == 0 || errno == ENOENT;
 }
 
-/* Creates the lock with our pid in X's format; false if it is taken. */
-static bool take_lock(int n) {
+/*
+ * Our lock's content, written once: each lock is a hard link to it, so
+ * no lock of ours is ever seen empty or half written, as X servers do.
+ */
+static bool make_lock_source(char *source, size_t size) {
+	snprintf(source, size, "/tmp/.oriel-X-lock.XXXXXX");
+	int fd = mkstemp(source);
+	if (fd < 0) {
+		return false;
+	}
+	char pid[16];
+	int len = snprintf(pid, sizeof(pid), "%10d\n", (int)getpid());
+	bool ok = fchmod(fd, 0444) == 0 && write(fd, pid, (size_t)len) == len;
+	close(fd);
+	if (!ok) {
+		unlink(source);
+	}
+	return ok;
+}
+
+/* Takes the lock of n; false if it is held, or stale and not ours to remove. */
+static bool take_lock(const char *source, int n) {
 	char path[64];
 	lock_path(n, path, sizeof(path));
 	for (int attempt = 0; attempt < 2; attempt++) {
-		int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0444);
-		if (fd >= 0) {
-			char pid[16];
-			int len = snprintf(pid, sizeof(pid), "%10d\n", (int)getpid());
-			bool written = write(fd, pid, (size_t)len) == len;
-			close(fd);
-			if (!written) {
-				unlink(path);
-			}
-			return written;
+		if (link(source, path) == 0) {
+			return true;
 		}
-		if (errno != EEXIST || !lock_is_stale(path) || unlink(path) < 0) {
+		if (errno != EEXIST || !remove_if_stale(path)) {
 			return false;
 		}
 	}
@@ -141,21 +215,29 @@ bool x_display_open(struct x_display *display, int first, char *why, int why_siz
 	if (!socket_dir_ok(why, why_size)) {
 		return false;
 	}
-	int last = first + X_DISPLAY_SEARCH - 1;
-	last = last < X_DISPLAY_MAX ? last : X_DISPLAY_MAX;
-	for (int n = first; n <= last; n++) {
-		if (!take_lock(n)) {
+	char source[64];
+	if (!make_lock_source(source, sizeof(source))) {
+		snprintf(why, why_size, "cannot write a lock file in /tmp: %s", strerror(errno));
+		return false;
+	}
+	/* Every number to the last: squatted ones cost a few syscalls each. */
+	bool found = false;
+	for (int n = first; n <= X_DISPLAY_MAX && !found; n++) {
+		if (!take_lock(source, n)) {
 			continue;
 		}
-		if (open_sockets(display, n)) {
-			return true;
+		found = open_sockets(display, n);
+		if (!found) {
+			char path[64];
+			lock_path(n, path, sizeof(path));
+			unlink(path);
 		}
-		char path[64];
-		lock_path(n, path, sizeof(path));
-		unlink(path);
 	}
-	snprintf(why, why_size, "no free X display among :%d-:%d", first, last);
-	return false;
+	unlink(source);
+	if (!found) {
+		snprintf(why, why_size, "no free X display among :%d-:%d", first, X_DISPLAY_MAX);
+	}
+	return found;
 }
 
 void x_display_unlink(int n) {

@@ -13,8 +13,6 @@
 
 #include <stdbool.h>
 
-/* How many numbers from the first one are tried. */
-#define X_DISPLAY_SEARCH 1000
 #define X_DISPLAY_MAX 59535 /* its TCP port, 6000 + N, must exist */
 
 struct x_display {
@@ -23,7 +21,10 @@ struct x_display {
 };
 
 /*
- * Takes the first free display from first on. On failure returns false
+ * Takes the first free display from first on, trying every number up to
+ * X_DISPLAY_MAX. A number whose lock is held (x_display_lock.h), whose
+ * stale lock is another user's to remove, or whose sockets another
+ * process has bound is passed over. On failure returns false
  * with a reason in why (for the log) and leaves display at -1.
  */
 bool x_display_open(struct x_display *display, int first, char *why, int why_size);

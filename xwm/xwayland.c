@@ -23,6 +23,7 @@
 #include "compositor/util.h"
 #include "xwm/x11.h"
 #include "xwm/x_display.h"
+#include "xwm/x_display_borrow.h"
 #include "xwm/xwayland.h"
 #include "xwm/xwayland_process.h"
 
@@ -181,15 +182,16 @@ static bool create_xwayland(struct xwm *xwm, bool lazy) {
 	return true;
 }
 
-/* A connection to wlroots' lazy display makes it start Xwayland. */
-static bool knock_on(struct xwm *xwm, int display) {
-	struct sockaddr_un addr = { .sun_family = AF_UNIX };
-	int len = snprintf(addr.sun_path + 1, sizeof(addr.sun_path) - 1,
-		"/tmp/.X11-unix/X%d", display);
+/*
+ * A connection to wlroots' lazy display makes it start Xwayland. Made to
+ * the address its socket has, which may be unnamed (x_display_borrow.h).
+ */
+static bool knock_on(struct xwm *xwm, const struct sockaddr_un *addr, socklen_t len,
+		int display) {
 	close_trigger(xwm);
 	xwm->trigger_fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-	if (xwm->trigger_fd < 0 || connect(xwm->trigger_fd, (struct sockaddr *)&addr,
-			(socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + len)) < 0) {
+	if (xwm->trigger_fd < 0 || connect(xwm->trigger_fd, (const struct sockaddr *)addr,
+			len) < 0) {
 		wlr_log_errno(WLR_ERROR, "Cannot reach wlroots' X display :%d", display);
 		close_trigger(xwm);
 		return false;
@@ -208,12 +210,22 @@ static bool knock_on(struct xwm *xwm, int display) {
  * ends, as it would its own.
  */
 static bool hand_over_display(struct xwm *xwm) {
-	if (!create_xwayland(xwm, true)) {
+	x_display_borrow(true);
+	bool created = create_xwayland(xwm, true);
+	x_display_borrow(false);
+	if (!created) {
 		x_display_close(&xwm->own);
 		return false;
 	}
 	struct wlr_xwayland_server *server = xwm->xwayland->server;
 	int wlroots_display = server->display;
+	struct sockaddr_un knock = { 0 };
+	socklen_t knock_len = sizeof(knock);
+	if (getsockname(server->x_fd[0], (struct sockaddr *)&knock, &knock_len) < 0) {
+		wlr_log_errno(WLR_ERROR, "Cannot find wlroots' X display :%d", wlroots_display);
+		x_display_close(&xwm->own);
+		return false;
+	}
 	for (int i = 0; i < 2; i++) {
 		if (dup3(xwm->own.fds[i], server->x_fd[i], O_CLOEXEC) < 0) {
 			wlr_log_errno(WLR_ERROR, "Cannot give Xwayland display %s", xwm->display_name);
@@ -227,7 +239,7 @@ static bool hand_over_display(struct xwm *xwm) {
 	server->display = xwm->own.number;
 	snprintf(server->display_name, sizeof(server->display_name), "%s", xwm->display_name);
 	xwm->own.number = -1; /* wlroots' from here */
-	return knock_on(xwm, wlroots_display);
+	return knock_on(xwm, &knock, knock_len, wlroots_display);
 }
 
 static int handle_knock(int fd, uint32_t mask, void *data) {

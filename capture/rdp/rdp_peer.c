@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include <arpa/inet.h>
+#include <errno.h>
 #include <netdb.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +12,7 @@
 #include <winpr/synch.h>
 #include <wlr/util/log.h>
 #include "capture/remote/account_check.h"
+#include "capture/remote/peer_owner.h"
 #include "capture/remote/preauth_limits.h"
 #include "capture/rdp/rdp.h"
 #include "capture/remote/client_info.h"
@@ -280,7 +282,8 @@ static void check_logon(struct rdp_peer *peer) {
 	}
 	if (!rdp_auth_allowed(rdp, peer->host)) {
 		forget_password(settings);
-		refuse(peer, "it must wait after failed logons");
+		refuse(peer, rdp_auth_log_note(rdp, "tries while it must wait", peer->host) ?
+			"it must wait after failed logons" : NULL);
 		return;
 	}
 	if (used_nla(settings)) {
@@ -459,6 +462,45 @@ static bool setup_client(struct rdp_peer *peer) {
 	return rdp_display_init_peer(peer) && rdp_channels_init_peer(peer);
 }
 
+/* What a refused client still sends is read and dropped, until it hangs up. */
+static int handle_refused_readable(int fd, uint32_t mask, void *data) {
+	struct rdp_peer *peer = data;
+	char buf[4096];
+	ssize_t n;
+	while ((n = recv(fd, buf, sizeof(buf), MSG_DONTWAIT)) > 0) {
+	}
+	if (n == 0 || (errno != EAGAIN && errno != EINTR)) {
+		rdp_peer_drop(peer, NULL);
+	}
+	return 0;
+}
+
+/*
+ * Someone else than the session's user, and no accounts: the client is
+ * told (insufficient privileges) at its logon, the first point where it
+ * can be. It is still sending its part of the connection sequence then,
+ * and closing on unread bytes would reset the connection before the
+ * client read why; so only our side closes, and the rest of its bytes
+ * are dropped until it hangs up (or its deadline comes).
+ */
+static void refuse_not_its_user(struct rdp_peer *peer) {
+	freerdp_peer *client = peer->client;
+	forget_password(client->settings);
+	wlr_log(WLR_INFO, "RDP: closing the connection from %s: not the session's user, "
+		"and there are no accounts", peer->host);
+	freerdp_set_error_info(client->context->rdp, ERRINFO_SERVER_INSUFFICIENT_PRIVILEGES);
+	freerdp_send_error_info(client->context->rdp);
+	client->DrainOutputBuffer(client);
+	shutdown(client->sockfd, SHUT_WR);
+	peer->sources[0] = wl_event_loop_add_fd(peer->rdp->server->loop, client->sockfd,
+		WL_EVENT_READABLE, handle_refused_readable, peer);
+	if (!peer->sources[0]) {
+		rdp_peer_drop(peer, NULL);
+		return;
+	}
+	peer->n_sources = 1;
+}
+
 void rdp_peer_prelogon_ended(struct rdp_peer *peer, bool logon_arrived) {
 	if (peer->closing) {
 		peer_free(peer); /* dropped while its thread ran */
@@ -466,6 +508,10 @@ void rdp_peer_prelogon_ended(struct rdp_peer *peer, bool logon_arrived) {
 	}
 	if (!logon_arrived) {
 		connection_failed(peer);
+		return;
+	}
+	if (peer->not_its_user) {
+		refuse_not_its_user(peer);
 		return;
 	}
 	if (!rdp_channels_watch(peer) || !watch_client(peer)) {
@@ -476,7 +522,7 @@ void rdp_peer_prelogon_ended(struct rdp_peer *peer, bool logon_arrived) {
 }
 
 static void peer_create(struct rdp_server *rdp, int fd, const char *host,
-		struct rdp_handover_login *handover) {
+		struct rdp_handover_login *handover, bool not_its_user) {
 	struct preauth_limits limits = {
 		.per_address = rdp->options->max_pending_per_address,
 		.total = rdp->options->max_pending,
@@ -502,6 +548,7 @@ static void peer_create(struct rdp_server *rdp, int fd, const char *host,
 	peer->rdp = rdp;
 	peer->client = client;
 	peer->handover = handover;
+	peer->not_its_user = not_its_user;
 	peer->id = ++rdp->last_peer_id;
 	snprintf(peer->host, sizeof(peer->host), "%s", host);
 	peer->state = RDP_PEER_GUEST;
@@ -520,15 +567,32 @@ static void peer_create(struct rdp_server *rdp, int fd, const char *host,
 	wlr_log(WLR_DEBUG, "RDP: connection from %s", host);
 }
 
+/*
+ * Without accounts, nothing tells one person from another but the uid at
+ * the other end: the session serves only its own user. Decided before
+ * any byte of the connection is read.
+ */
+static bool is_its_user(struct rdp_server *rdp, int fd, const char *host) {
+	uid_t uid;
+	char why[160];
+	if (rdp->accounts || peer_owner_is_self(fd, &uid, why, sizeof(why))) {
+		return true;
+	}
+	wlr_log(WLR_INFO, "RDP: refused %s: %s; give accounts (--rdp-users, --rdp-pam, "
+		"--rdp-sam) to let others in", host, why);
+	return false;
+}
+
 void rdp_peer_create(struct rdp_server *rdp, int fd) {
 	char host[64];
 	peer_host(fd, host, sizeof(host));
-	peer_create(rdp, fd, host, NULL);
+	peer_create(rdp, fd, host, NULL, !is_its_user(rdp, fd, host));
 }
 
+/* oriel-gateway logged the client in: no uid of ours to compare. */
 void rdp_peer_create_handed_over(struct rdp_server *rdp, int fd, const char *host,
 		struct rdp_handover_login *login) {
-	peer_create(rdp, fd, host, login);
+	peer_create(rdp, fd, host, login, false);
 }
 
 void rdp_peers_finish(struct rdp_server *rdp) {

@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <wayland-server-core.h>
 #include "capture/remote/auth_throttle.h"
+#include "capture/remote/log_summary.h"
 #include "capture/remote/tls_identity.h"
 #include "capture/remote/users_file.h"
 #include "compositor/util.h" /* monotonic_ms */
@@ -94,6 +95,7 @@ struct rdp_server {
 	struct account_checker *account_checker;
 	struct wl_event_source *account_checker_source;
 	struct auth_throttle throttle;
+	struct log_summary auth_log; /* failures and refusals, summarised per address */
 	struct tls_identity tls;
 
 	/* Ends calls into FreeRDP that wait on a stalled client (rdp_watchdog.c). */
@@ -135,6 +137,11 @@ struct rdp_peer {
 	bool outputs_possible; /* outputs may be made for its monitors (headless) */
 	/* Handed over by oriel-gateway (rdp_handover.c); NULL: connected here. */
 	struct rdp_handover_login *handover;
+	/*
+	 * Without accounts, from another user than the session's (decided at
+	 * accept): refused at its logon, where the client can be told.
+	 */
+	bool not_its_user;
 
 	/* The size the client asked for at connection. */
 	uint32_t requested_width, requested_height;
@@ -263,6 +270,12 @@ bool rdp_auth_init(struct rdp_server *rdp);
 void rdp_auth_finish(struct rdp_server *rdp);
 bool rdp_auth_allowed(struct rdp_server *rdp, const char *host);
 void rdp_auth_failed(struct rdp_server *rdp, const char *host, const char *user);
+/*
+ * Whether a line of what ("failures", "tries while it must wait") from
+ * host is to be logged: past a few a minute, they are counted, and the
+ * count is logged once the minute is over.
+ */
+bool rdp_auth_log_note(struct rdp_server *rdp, const char *what, const char *host);
 void rdp_auth_succeeded(struct rdp_server *rdp, const char *host);
 
 /* rdp_display.c */

@@ -138,6 +138,16 @@ static enum rfb_security_step on_version(struct rfb_security *sec, const uint8_t
 	/* 3.4 to 3.6 are 3.3 (RFC 6143, 7.1.1); later ones (3.889) are 3.8. */
 	sec->minor = minor >= 8 ? 8 : minor == 7 ? 7 : 3;
 	const struct rfb_security_offer *offer = &sec->offer;
+	if (offer->refusal) {
+		/* No security types (3.3: the invalid type 0), then the reason. */
+		if (sec->minor == 3) {
+			put32(sec, 0);
+		} else {
+			put8(sec, 0);
+		}
+		put_string(sec, offer->refusal);
+		return fail(sec, "refused before any security type");
+	}
 	if (sec->minor == 3) {
 		/* The server picks; 3.3 knows nothing of VeNCrypt. */
 		if (offer->vnc_auth) {

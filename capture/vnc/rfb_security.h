@@ -54,6 +54,11 @@ struct rfb_security_offer {
 	 * nothing needs encrypting, without asking them for a certificate.
 	 */
 	bool vencrypt_last;
+	/*
+	 * Not NULL: this connection is refused before any security type, and
+	 * this reason goes to the viewer (the caller keeps it alive).
+	 */
+	const char *refusal;
 };
 
 enum rfb_security_step {

@@ -9,6 +9,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 #include <wlr/util/log.h>
+#include "capture/remote/peer_owner.h"
 #include "capture/remote/preauth_limits.h"
 #include "capture/vnc/vnc_http_request.h"
 #include "capture/vnc/vnc_private.h"
@@ -135,6 +136,27 @@ static void start_handshake(struct vnc_guest *guest, bool tls_first) {
 	vnc_handshake_start(guest, tls_first);
 }
 
+/*
+ * A browser the session does not serve: 403 with the reason, whatever it
+ * asked for (a WebSocket upgrade, or noVNC's files).
+ */
+static void refuse_http(struct vnc_guest *guest) {
+	char body[300], response[512];
+	int body_len = snprintf(body, sizeof(body), "%s\n", guest->refusal);
+	int len = snprintf(response, sizeof(response), "HTTP/1.1 403 Forbidden\r\n"
+		"Content-Type: text/plain; charset=utf-8\r\nContent-Length: %d\r\n"
+		"Connection: close\r\n\r\n%s", body_len, body);
+	/* Closing on unread bytes would reset the connection, and the answer with it. */
+	char request[PEEK_BYTES];
+	while (recv(guest->fd, request, sizeof(request), MSG_DONTWAIT) > 0) {
+	}
+	/* A fresh socket's buffer takes it whole; a viewer that will not read loses it. */
+	if (send(guest->fd, response, (size_t)len, MSG_NOSIGNAL | MSG_DONTWAIT) < 0) {
+		wlr_log_errno(WLR_DEBUG, "VNC: cannot tell %s why it is refused", guest->host);
+	}
+	vnc_guest_drop(guest, NULL);
+}
+
 /* The connection's first bytes decide where it goes; from_timer: a due look. */
 static void sniff(struct vnc_guest *guest, bool from_timer) {
 	struct vnc_server *vnc = guest->vnc;
@@ -157,6 +179,10 @@ static void sniff(struct vnc_guest *guest, bool from_timer) {
 			return;
 		}
 		vnc_browsers_remember(vnc, guest->host);
+		if (guest->refusal[0]) {
+			refuse_http(guest);
+			return;
+		}
 		if (vnc->http_dir && vnc_http_is_plain_get(buf, (size_t)n)) {
 			int fd = guest->fd;
 			guest_free(guest, false);
@@ -178,10 +204,20 @@ static void sniff(struct vnc_guest *guest, bool from_timer) {
 			return;
 		}
 		buf[len] = '\0';
+		char why[384];
+		if (!vnc_http_upgrade_allowed(vnc, guest->fd, NULL, buf, why, sizeof(why))) {
+			vnc_guest_drop(guest, why);
+			return;
+		}
 		vnc_guest_admit(guest, NULL, &(struct vnc_admission){ .request = buf });
 		return;
 	}
 	if (n >= 1 && ((unsigned char)buf[0] == 0x16 || (unsigned char)buf[0] == 0x80)) {
+		if (guest->refusal[0]) {
+			/* wss: no TLS for someone the session does not serve (logged at accept). */
+			vnc_guest_drop(guest, NULL);
+			return;
+		}
 		start_handshake(guest, true);
 		return;
 	}
@@ -301,12 +337,33 @@ static void peer_host(int fd, char *host, size_t size) {
 	}
 }
 
+/*
+ * Without accounts or passwords, nothing tells one person from another
+ * but the uid at the other end: the session serves only its own user.
+ * Decided here, before any byte of the connection is read; the viewer
+ * learns why in the protocol it turns out to speak.
+ */
+static void check_owner(struct vnc_guest *guest) {
+	uid_t uid;
+	char why[160];
+	if (peer_owner_is_self(guest->fd, &uid, why, sizeof(why))) {
+		return;
+	}
+	snprintf(guest->refusal, sizeof(guest->refusal), "refused: %s; without accounts "
+		"only that user may connect", why);
+	wlr_log(WLR_INFO, "VNC: refused %s: %s; give accounts (--vnc-users, --vnc-pam) or "
+		"a password (--vnc-password-file) to let others in",
+		guest->is_unix ? "a connection on the Unix socket" : guest->host, why);
+}
+
 void vnc_guest_create(struct vnc_server *vnc, int fd, bool is_unix) {
 	const struct options_vnc *options = vnc->options;
 	char host[64];
 	peer_host(fd, host, sizeof(host));
 	if (!vnc_auth_allowed(vnc, host)) {
-		wlr_log(WLR_INFO, "VNC: refusing %s for now: too many failed logins", host);
+		if (vnc_auth_log_note(vnc, "tries while it must wait", host)) {
+			wlr_log(WLR_INFO, "VNC: refusing %s for now: too many failed logins", host);
+		}
 		close(fd);
 		return;
 	}
@@ -350,6 +407,9 @@ void vnc_guest_create(struct vnc_server *vnc, int fd, bool is_unix) {
 	snprintf(guest->host, sizeof(guest->host), "%s", host);
 	guest->is_unix = is_unix;
 	guest->local = is_unix || is_loopback_peer(fd);
+	if (!vnc->accounts && !vnc->passwords) {
+		check_owner(guest);
+	}
 	struct wl_event_loop *loop = vnc->server->loop;
 	guest->source = wl_event_loop_add_fd(loop, fd, WL_EVENT_READABLE, handle_guest_fd, guest);
 	guest->recheck = wl_event_loop_add_timer(loop, handle_recheck, guest);

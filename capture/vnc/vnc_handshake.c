@@ -220,6 +220,12 @@ static void read_request(struct vnc_handshake *hs) {
 		vnc_guest_drop(guest, "not a WebSocket request over TLS");
 		return;
 	}
+	char why[384];
+	if (!vnc_http_upgrade_allowed(guest->vnc, guest->fd, hs->tls, hs->request, why,
+			sizeof(why))) {
+		vnc_guest_drop(guest, why);
+		return;
+	}
 	struct tls_stream *tls = hs->tls ? tls_stream_from_session(hs->tls) : NULL;
 	hs->tls = NULL; /* the relay's now */
 	guest->handshake = NULL;
@@ -360,6 +366,9 @@ static void make_offer(struct vnc_guest *guest, struct rfb_security_offer *offer
 	offer->vnc_auth = passwords && (guest->local || options->insecure);
 	offer->none = anyone;
 	offer->vencrypt_last = guest->local;
+	if (guest->refusal[0]) {
+		offer->refusal = guest->refusal;
+	}
 }
 
 void vnc_handshake_start(struct vnc_guest *guest, bool tls_first) {

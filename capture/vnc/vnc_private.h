@@ -15,6 +15,7 @@
 #include <time.h>
 #include <wayland-server-core.h>
 #include "capture/remote/auth_throttle.h"
+#include "capture/remote/log_summary.h"
 #include "capture/remote/tls_identity.h"
 #include "capture/remote/tls_stream.h"
 #include "capture/remote/users_file.h"
@@ -90,6 +91,9 @@ struct vnc_server {
 	int n_logging_in; /* in libvncserver's own handshake (WebSocket) */
 	uint64_t last_client_id;
 	char *http_dir; /* NULL: no HTTP */
+	/* --vnc-allow-host and --vnc-allow-origin in normal form (vnc_http_origin.h). */
+	char **http_hosts, **http_origins;
+	size_t n_http_hosts, n_http_origins;
 
 	/* Accounts (vnc_auth.c) */
 	char **passwords; /* VncAuth: NULL-terminated, full access first; NULL: none */
@@ -99,6 +103,7 @@ struct vnc_server {
 	struct account_checker *account_checker;
 	struct wl_event_source *account_checker_source;
 	struct auth_throttle throttle;
+	struct log_summary auth_log; /* failures and refusals, summarised per address */
 
 	/* TLS for VeNCrypt and wss; NULL-free once loaded (vnc_auth.c). */
 	struct tls_identity tls;
@@ -169,6 +174,12 @@ struct vnc_guest {
 	char host[64];   /* numeric address; "unix" on a Unix socket */
 	bool is_unix;
 	bool local;      /* loopback or a Unix socket: unencrypted auth is fine */
+	/*
+	 * Not empty: refused, since without accounts or passwords only the
+	 * session's user is served and this is someone else (vnc_guest.c).
+	 * Why, for the viewer; it is told in the protocol it speaks.
+	 */
+	char refusal[256];
 	int waited_ms;   /* while its first bytes are awaited */
 	struct wl_event_source *source;
 	struct wl_event_source *recheck; /* the first bytes arrive in pieces */
@@ -291,7 +302,17 @@ void vnc_unviewed_update(struct vnc_server *vnc);
 void vnc_unviewed_finish(struct vnc_server *vnc);
 
 /* vnc_http.c: serves static files (noVNC) on the VNC port. */
+/* Reads the allowed hosts and origins; false (a startup error) if one is malformed. */
+bool vnc_http_init(struct vnc_server *vnc);
 void vnc_http_start(struct vnc_server *vnc, int fd);
+/*
+ * Whether a WebSocket upgrade on fd (over tls, unless NULL) may go on: its
+ * Host names this server, and its Origin, if any, is this server's page or
+ * an allowed one. If not, it has had its refusal (HTTP 400, 403 or 421),
+ * why says what for the log, and the caller closes the connection.
+ */
+bool vnc_http_upgrade_allowed(struct vnc_server *vnc, int fd, gnutls_session_t tls,
+	const char *request, char *why, size_t why_size);
 void vnc_http_finish(struct vnc_server *vnc);
 
 /* vnc_backlog.c: per-viewer send queues, so no viewer holds the event loop. */
@@ -318,6 +339,12 @@ bool vnc_auth_allowed(struct vnc_server *vnc, const char *host);
 /* A VncAuth response to challenge: true when a password matches. */
 bool vnc_auth_check_response(struct vnc_server *vnc, const uint8_t challenge[16],
 	const uint8_t response[16], bool *view_only);
+/*
+ * Whether a line of what ("failures", "tries while it must wait") from
+ * host is to be logged: past a few a minute, they are counted, and the
+ * count is logged once the minute is over.
+ */
+bool vnc_auth_log_note(struct vnc_server *vnc, const char *what, const char *host);
 /* Counts a login's outcome for the throttle, and logs it. */
 void vnc_auth_failed(struct vnc_server *vnc, const char *host, const char *user,
 	const char *method);

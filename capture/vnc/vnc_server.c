@@ -449,10 +449,16 @@ static struct vnc_server *server_create(struct server *server, bool listen) {
 	wl_list_init(&vnc->clients);
 	wl_list_init(&vnc->sources);
 	vnc->layout = options->output && strcmp(options->output, "layout") == 0;
+	if (!vnc_http_init(vnc)) {
+		vnc_http_finish(vnc);
+		free(vnc);
+		return NULL;
+	}
 
 	struct output *output = choose_output(vnc);
 	if (!output) {
 		wlr_log(WLR_ERROR, "VNC: no output named %s", options->output);
+		vnc_http_finish(vnc);
 		free(vnc);
 		return NULL;
 	}
@@ -473,6 +479,7 @@ static struct vnc_server *server_create(struct server *server, bool listen) {
 	if (!screen || !vnc->fb) {
 		wlr_log(WLR_ERROR, "VNC: cannot create the screen");
 		vnc_fb_free(vnc->fb, width, height);
+		vnc_http_finish(vnc);
 		free(vnc);
 		return NULL;
 	}
@@ -537,6 +544,7 @@ fail:
 	rfbScreenCleanup(screen);
 	vnc_auth_finish(vnc);
 	vnc_fb_free(vnc->fb, vnc->width, vnc->height);
+	vnc_http_finish(vnc);
 	free(vnc);
 	return NULL;
 }

@@ -178,16 +178,17 @@ class Chromium:
     """Headless Chromium started through a harness Session (so the harness
     logs and kills it)."""
 
-    def __init__(self, session, url, chromium="chromium", timeout=30):
+    def __init__(self, session, url, chromium="chromium", timeout=30, flags=()):
         self.session = session
         self.url = url
         self.chromium = chromium
         self.timeout = timeout
+        self.flags = list(flags)  # more command-line flags
         self.profile = Path(session.tmp) / ("chromium-%d" % next(session._counter))
 
     def __enter__(self):
         self.profile.mkdir()
-        argv = [self.chromium] + CHROMIUM_FLAGS + [
+        argv = [self.chromium] + CHROMIUM_FLAGS + self.flags + [
             "--user-data-dir=%s" % self.profile, self.url]
         self.client = self.session.spawn(argv, name="chromium")
         self.port = self.session.wait_for(self._devtools_port, self.timeout,

@@ -51,6 +51,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 		.none = pick & 1,
 		.vnc_auth = pick & 2,
 		.vencrypt_last = pick & 4,
+		/* Some combination of the bits: a connection refused up front. */
+		.refusal = (pick & 0x85) == 0x85 ? "refused" : NULL,
 	};
 	static const uint32_t subtypes[] = {
 		VENCRYPT_X509_PLAIN, VENCRYPT_X509_VNC, VENCRYPT_X509_NONE,
@@ -95,6 +97,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 		size -= want;
 	}
 	if (step == RFB_SECURITY_STEP_DONE) {
+		check(!offer.refusal, "let in although refused");
 		check(rfb_security_wants(&sec) == 0, "reads after the handshake");
 		if (sec.type == RFB_SECURITY_NONE) {
 			check(offer.none, "None let in without being offered");

@@ -627,6 +627,54 @@ def x_display_leftovers(n, ours):
     return left
 
 
+
+# ---------------------------------------------------------------------------
+# Namespaces of a test's own
+
+IN_NAMESPACES = "--in-namespaces"
+
+
+def private_tmp():
+    """A /tmp of this mount namespace's own, with the trees the test runs
+    from (a clone or build in /tmp) bound back at their paths."""
+    mount = tool("mount")
+    subprocess.run([mount, "-t", "tmpfs", "-o", "mode=1777", "tmpfs", "/mnt"], check=True)
+    for tree in (str(REPO), os.environ.get("ORIEL_BUILD_DIR")):
+        tree = os.path.realpath(tree) if tree else None
+        if tree and tree.startswith("/tmp/"):
+            inside = os.path.join("/mnt", os.path.relpath(tree, "/tmp"))
+            os.makedirs(inside, exist_ok=True)
+            subprocess.run([mount, "--bind", tree, inside], check=True)
+    subprocess.run([mount, "--move", "/mnt", "/tmp"], check=True)
+    os.mkdir("/tmp/.X11-unix")
+    os.chmod("/tmp/.X11-unix", 0o1777)
+
+
+def run_in_namespaces(inside):
+    """run(inside), in a mount and network namespace of the test's own: a
+    private /tmp (with /tmp/.X11-unix) and a loopback of its own. There a
+    test may fill /tmp and bind abstract X sockets without touching the
+    host's X servers or the tests that run beside it."""
+    if sys.argv[1:] == [IN_NAMESPACES]:
+        def prepared():
+            private_tmp()
+            subprocess.run([tool("ip"), "link", "set", "lo", "up"], check=True)
+            inside()
+        run(prepared)
+        return
+
+    def outside():
+        probe = subprocess.run([tool("unshare"), "-m", "-n", "true"], stderr=subprocess.PIPE)
+        if probe.returncode != 0:
+            raise Skip("no mount or network namespaces: %s" %
+                       probe.stderr.decode().strip())
+        res = subprocess.run([tool("unshare"), "-m", "-n", sys.executable, sys.argv[0],
+                              IN_NAMESPACES], env=os.environ)
+        if res.returncode != 0:
+            raise TestFailure("the part in the namespaces failed (exit %d)" % res.returncode)
+    run(outside)
+
+
 # ---------------------------------------------------------------------------
 # Clients
 

@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: MIT
 """tools/demo, as the README runs it: the session comes up, and from
 another shell (its env file sourced) `orielctl cast start` gives a
-PipeWire node, because the demo started pipewire and wireplumber. Ctrl-C
-stops it, and its /tmp/oriel-demo.* folder and every process it started
-are gone."""
+PipeWire node, because the demo started pipewire and wireplumber. Its
+VNC serves the user who started it (root here), up to the ServerInit,
+and refuses `nobody`, as the demo says. Ctrl-C stops it, and its
+/tmp/oriel-demo.* folder and every process it started are gone."""
 import json
 import os
 import re
@@ -15,6 +16,7 @@ import threading
 from pathlib import Path
 
 import harness
+import peer_uid
 import vnc
 from harness import NotYet, T, TestFailure, expect, expect_eq, tool, wait_for
 
@@ -69,7 +71,8 @@ def main():
     env = {k: v for k, v in os.environ.items() if k not in (
         "WAYLAND_DISPLAY", "DISPLAY", "DBUS_SESSION_BUS_ADDRESS", "XDG_RUNTIME_DIR")}
     rdp_port = vnc.free_port()
-    env.update({"BUILD_DIR": build, "VNC_PORT": str(vnc.free_port()),
+    vnc_port = vnc.free_port()
+    env.update({"BUILD_DIR": build, "VNC_PORT": str(vnc_port),
                 "RDP_PORT": str(rdp_port)})
     demo = subprocess.Popen([str(harness.REPO / "tools" / "demo")], env=env,
                             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
@@ -93,6 +96,15 @@ def main():
         expect("RDP:          127.0.0.1:%d" % rdp_port in "".join(lines),
                "the demo names its RDP address")
         expect_eq(rdp_negotiation(rdp_port), 1, "the demo's RDP server picks TLS")
+        expect("Who:          root only (uid 0)" in "".join(lines),
+               "the demo says who may connect")
+        sock, width, height, _ = vnc.rfb_handshake(("127.0.0.1", vnc_port))
+        sock.close()
+        expect_eq((width, height), (1280, 720), "the demo's desktop over VNC, as root")
+        with peer_uid.Outsiders() as out:
+            line = out.probe("nobody", "rfb", "127.0.0.1:%d" % vnc_port)
+            expect(line.startswith("refused ") and "uid 65534" in line,
+                   "the demo refuses nobody: %s" % line)
         session_env = dict(os.environ)
         session_env.update(read_env(state / "env"))
 

@@ -77,25 +77,8 @@ def x_windows(s):
     return [w for w in s.windows() if w.get("kind") == "x11"]
 
 
-def private_tmp():
-    """A /tmp of this mount namespace's own, with the trees the test runs
-    from (a clone or build in /tmp) bound back at their paths."""
-    mount = tool("mount")
-    subprocess.run([mount, "-t", "tmpfs", "-o", "mode=1777", "tmpfs", "/mnt"], check=True)
-    here = os.path.dirname(os.path.abspath(__file__))
-    for tree in (os.path.dirname(os.path.dirname(here)), os.environ.get("ORIEL_BUILD_DIR")):
-        tree = os.path.realpath(tree) if tree else None
-        if tree and tree.startswith("/tmp/"):
-            inside = os.path.join("/mnt", os.path.relpath(tree, "/tmp"))
-            os.makedirs(inside, exist_ok=True)
-            subprocess.run([mount, "--bind", tree, inside], check=True)
-    subprocess.run([mount, "--move", "/mnt", "/tmp"], check=True)
-
-
 def in_namespace():
-    private_tmp()
-    os.mkdir("/tmp/.X11-unix")
-    os.chmod("/tmp/.X11-unix", 0o1777)
+    harness.private_tmp()
     held = hold_displays(range(1, 33))
 
     with Session(outputs=["640x480"], args=["--x-display", "33"]) as first:

@@ -17,6 +17,8 @@ BASH_COMPLETION = "/usr/share/bash-completion/bash_completion"
 CASES = [
     ("_oriel", ["oriel", "--vnc-tls"], {"--vnc-tls-cert", "--vnc-tls-key"}, set()),
     ("_oriel", ["oriel", "--de"], {"--debug"}, {"--backend"}),
+    ("_oriel", ["oriel", "--vnc-allow-"],
+     {"--vnc-allow-user", "--vnc-allow-origin", "--vnc-allow-host"}, set()),
     ("_oriel", ["oriel", "--backend", ""], {"auto", "headless", "drm", "wayland", "x11"},
      set()),
     ("_oriel", ["oriel", "--xwayland", "e"], {"eager"}, {"lazy"}),

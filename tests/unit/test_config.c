@@ -584,6 +584,27 @@ static void test_vnc(void) {
 		"listen = 5\nlisten = 6\nlisten = 7\nlisten = 8\nlisten = 9\n", 10,
 		"too many entries");
 
+	/* Web pages and names: repeatable, several a line. */
+	EXPECT(parse(&config, "[vnc]\nallow-origin = https://app.example, http://b.example:8080\n"
+		"allow-origin = https://c.example\nallow-host = vnc.example.org  192.0.2.7,,\n",
+		err, sizeof(err)), "%s", err);
+	EXPECT(config.n_vnc_allow_origins == 3, "origins %d", config.n_vnc_allow_origins);
+	EXPECT_STR(config.vnc_allow_origins[0], "https://app.example");
+	EXPECT_STR(config.vnc_allow_origins[1], "http://b.example:8080");
+	EXPECT_STR(config.vnc_allow_origins[2], "https://c.example");
+	EXPECT(config.n_vnc_allow_hosts == 2, "hosts %d", config.n_vnc_allow_hosts);
+	EXPECT_STR(config.vnc_allow_hosts[0], "vnc.example.org");
+	EXPECT_STR(config.vnc_allow_hosts[1], "192.0.2.7");
+	config_finish(&config);
+	EXPECT_ERROR("[vnc]\nallow-origin = ,\n", 2, "[vnc] allow-origin", "missing value");
+	EXPECT_ERROR("[vnc]\nallow-host = caf\xc3\xa9.example\n", 2, "[vnc] allow-host",
+		"printable ASCII");
+	char many[64 * 40] = "[vnc]\n";
+	for (int i = 0; i <= CONFIG_MAX_VNC_ALLOW_WEB; i++) {
+		snprintf(many + strlen(many), sizeof(many) - strlen(many), "allow-host = h%d\n", i);
+	}
+	EXPECT_ERROR(many, CONFIG_MAX_VNC_ALLOW_WEB + 2, "[vnc] allow-host", "too many entries");
+
 	struct config_vnc_address address;
 	EXPECT(config_parse_vnc_address("5900", &address) && address.port == 5900 &&
 		strcmp(address.host, "127.0.0.1") == 0, "default address");

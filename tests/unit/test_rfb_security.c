@@ -196,7 +196,27 @@ static void test_bad_versions(void) {
 		"3.3 cannot VeNCrypt");
 }
 
+/* A refused connection gets no security type, only the reason, in 3.8 and 3.3. */
+static void test_refusal(void) {
+	static const char reason[] = "it comes from uid 65534, not uid 0";
+	size_t len = strlen(reason);
+	struct rfb_security sec;
+	struct rfb_security_offer offer = { .none = true, .refusal = reason };
+	rfb_security_init(&sec, &offer, challenge);
+	rfb_security_sent(&sec);
+	EXPECT(feed(&sec, "RFB 003.008\n", 12) == RFB_SECURITY_STEP_FAILED, "3.8 refused");
+	EXPECT(sec.out_len == 1 + 4 + len && sec.out[0] == 0 && get32(sec.out + 1) == len &&
+		memcmp(sec.out + 5, reason, len) == 0, "0 types, then the reason");
+	rfb_security_init(&sec, &offer, challenge);
+	rfb_security_sent(&sec);
+	EXPECT(feed(&sec, "RFB 003.003\n", 12) == RFB_SECURITY_STEP_FAILED, "3.3 refused");
+	EXPECT(sec.out_len == 4 + 4 + len && get32(sec.out) == 0 && get32(sec.out + 4) == len &&
+		memcmp(sec.out + 8, reason, len) == 0, "type 0, then the reason");
+	EXPECT(rfb_security_wants(&sec) == 0, "nothing more is read");
+}
+
 int main(void) {
+	test_refusal();
 	test_x509_plain();
 	test_wrong_password();
 	test_subtype_not_offered();

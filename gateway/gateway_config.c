@@ -80,6 +80,11 @@ static bool set_pam_service(struct gateway_config *c, const char *v, char *e, si
 	return true;
 }
 
+static bool set_worker_user(struct gateway_config *c, const char *v, char *e, size_t n) {
+	gateway_config_set_string(&c->worker_user, v);
+	return true;
+}
+
 /* A whitespace-separated list of names. */
 static bool add_names(char **list, int *count, const char *value, char *e, size_t n) {
 	char word[256];
@@ -181,6 +186,7 @@ static const struct gateway_key keys[] = {
 	{ "login", "handshake-timeout", set_handshake_timeout, false },
 	{ "login", "max-pending", set_max_pending, false },
 	{ "login", "max-pending-per-address", set_max_pending_per_address, false },
+	{ "login", "worker-user", set_worker_user, false },
 	{ "session", "command", set_command, false },
 	{ "session", "oriel", set_oriel, false },
 	{ "session", "runtime-dir", set_runtime_dir, false },
@@ -531,6 +537,7 @@ const char *gateway_config_key_name(size_t section, size_t key) {
 void gateway_config_init(struct gateway_config *config) {
 	memset(config, 0, sizeof(*config));
 	config->pam_service = xstrdup("oriel");
+	config->worker_user = xstrdup(GATEWAY_WORKER_USER);
 	config->handshake_timeout = 10;
 	config->max_pending = 64;
 	config->max_pending_per_address = 4;
@@ -560,7 +567,8 @@ void gateway_config_finish(struct gateway_config *config) {
 	gateway_config_clear_list(config->allowed_users, &config->n_allowed_users);
 	gateway_config_clear_list(config->allowed_groups, &config->n_allowed_groups);
 	char **strings[] = { &config->tls_cert, &config->tls_key, &config->pam_service,
-		&config->session_command, &config->oriel, &config->runtime_dir };
+		&config->session_command, &config->oriel, &config->runtime_dir,
+		&config->worker_user };
 	for (size_t i = 0; i < ARRAY_LEN(strings); i++) {
 		free(*strings[i]);
 		*strings[i] = NULL;

@@ -14,6 +14,8 @@
 
 #define GATEWAY_CONFIG_PATH "/etc/oriel/gateway.ini"
 #define GATEWAY_RUNTIME_DIR "/run/oriel/sessions"
+/* Who the network side runs as (the package makes this system user). */
+#define GATEWAY_WORKER_USER "_oriel"
 /* As xrdp's X11DisplayOffset: below it, the displays of the host's own X servers. */
 #define GATEWAY_X_DISPLAY 10
 #define GATEWAY_MAX_LISTEN 8
@@ -44,6 +46,7 @@ struct gateway_config {
 	int handshake_timeout;       /* seconds to log in (10) */
 	int max_pending;             /* connections still logging in (64) */
 	int max_pending_per_address; /* of them from one address (4) */
+	char *worker_user;           /* the unprivileged network side's user (_oriel) */
 
 	char *session_command; /* shell words, for users without ~/.config/oriel/session */
 	char *oriel;           /* the compositor to run */

@@ -1,29 +1,32 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
 #include <poll.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/socket.h>
 #include <unistd.h>
-#include "capture/remote/account_check.h"
+#include "capture/remote/account_check.h" /* ACCOUNT_CHECK_FAIL_MS */
 #include "capture/remote/handover.h"
 #include "capture/remote/tls_record.h"
 #include "gateway/gateway_guests.h"
+#include "gateway/gateway_broker_msg.h"
 #include "gateway/gateway_log.h"
-#include "gateway/gateway_login_policy.h"
-#include "gateway/gateway_sessions.h"
+#include "gateway/gateway_rdp_tickets.h"
+#include "gateway/gateway_worker.h"
 
 /*
  * The steps of a login that the VNC and RDP fronts share: waiting on the
- * client until the guest's deadline, the TLS handshake, the account check
- * with its throttle, and the hand-over to the session.
+ * client until the guest's deadline, the TLS handshake, the login asked of
+ * the broker (gateway_broker.h), and the hand-over to the session.
  */
 
 /* After the login, the session may take a while to start: the client waits this long. */
 #define AFTER_LOGIN_MS 15000
 #define HANDOVER_REPLY_MS 10000
+/* PAM, then a session that may be starting: the broker answers within this. */
+#define BROKER_REPLY_MS (AFTER_LOGIN_MS + 30000)
 
 bool gateway_guest_wait(struct gateway_guest *guest, short events) {
 	return gateway_guest_wait_on(guest, guest->fd, events);
@@ -115,104 +118,130 @@ void gateway_printable(const char *user, char *out, size_t size) {
 	}
 }
 
-bool gateway_guest_may_try(struct gateway_guest *guest) {
-	struct gateway_front *front = guest->front;
-	pthread_mutex_lock(&front->lock);
-	bool allowed = auth_throttle_allowed(&front->throttle, guest->host, monotonic_ms());
-	pthread_mutex_unlock(&front->lock);
-	if (!allowed) {
-		gateway_log_summarised("tries while it must wait", guest->host,
-			"%s: %s must wait before logging in again",
-			front->name, guest->host);
-	}
-	return allowed;
-}
-
-void gateway_guest_count_failure(struct gateway_guest *guest) {
-	struct gateway_front *front = guest->front;
-	pthread_mutex_lock(&front->lock);
-	auth_throttle_failed(&front->throttle, guest->host, monotonic_ms());
-	pthread_mutex_unlock(&front->lock);
-}
-
-void gateway_guest_failed(struct gateway_guest *guest, const char *format, ...) {
-	struct gateway_front *front = guest->front;
-	gateway_guest_count_failure(guest);
-	char line[512];
-	va_list args;
-	va_start(args, format);
-	vsnprintf(line, sizeof(line), format, args);
-	va_end(args);
-	gateway_log_summarised("failures", guest->host, "%s: %s", front->name, line);
-}
-
-bool gateway_guest_refusal_logged(const char *why) {
-	return strcmp(why, GATEWAY_REFUSED) == 0 || strcmp(why, GATEWAY_MUST_WAIT) == 0;
-}
-
 /*
- * Whether user may log in at all, before her password: false with why.
- * A name longer than a session can be told is no account's.
+ * Asks the broker to check the login: the reply, and the socket that came
+ * with it (or -1). Wipes password.
  */
-static bool may_log_in(struct gateway_guest *guest, const char *user, char *why,
-		size_t why_size) {
-	if (strlen(user) >= sizeof(((struct handover_message *)0)->user)) {
-		snprintf(why, why_size, "the name is too long");
+static bool ask_login(struct gateway_guest *guest, const char *user, char *password,
+		struct gateway_broker_reply *reply, int *sock) {
+	struct gateway_front *front = guest->front;
+	struct gateway_broker_request *request = calloc(1, sizeof(*request));
+	bool fits = request && strlen(user) < sizeof(request->user) &&
+		strlen(password) < sizeof(request->password);
+	if (fits) {
+		request->type = GATEWAY_BROKER_LOGIN;
+		request->front = front->protocol == GATEWAY_RDP ? GATEWAY_BROKER_RDP :
+			GATEWAY_BROKER_VNC;
+		snprintf(request->host, sizeof(request->host), "%s", guest->host);
+		memcpy(request->user, user, strlen(user) + 1);
+		memcpy(request->password, password, strlen(password) + 1);
+	}
+	gnutls_memset(password, 0, strlen(password));
+	/* From here it waits for us, not we for it: it gives way to nobody. */
+	gateway_guest_checking(guest, true);
+	bool asked = fits && gateway_broker_call(front->broker_fd, request, reply, sock,
+		BROKER_REPLY_MS);
+	if (request) {
+		explicit_bzero(request, sizeof(*request));
+		free(request);
+	}
+	if (!asked) {
+		reply->ok = false;
+		snprintf(reply->reason, sizeof(reply->reason), "%s", fits ?
+			"the login cannot be checked now" : GATEWAY_REFUSED);
+		gateway_log("%s: the login from %s was not checked: %s", front->name,
+			guest->host, fits ? "the broker did not answer" : "too long");
+		if (!fits) {
+			/* No account has such a name or password; still, as late as any refusal. */
+			struct timespec band = { ACCOUNT_CHECK_FAIL_MS / 1000,
+				(ACCOUNT_CHECK_FAIL_MS % 1000) * 1000000L };
+			while (nanosleep(&band, &band) < 0 && errno == EINTR) {
+			}
+		}
+	}
+	if (!reply->ok) {
+		gateway_guest_checking(guest, false);
+		snprintf(guest->reason, sizeof(guest->reason), "%s", reply->reason);
 		return false;
 	}
-	return gateway_login_policy_check(guest->front->config, user, why, why_size);
+	gateway_guest_extend(guest, AFTER_LOGIN_MS);
+	return true;
 }
 
 int gateway_guest_check_login(struct gateway_guest *guest, const char *user,
 		char *password, uint16_t *flags, const char **reason) {
-	struct gateway_front *front = guest->front;
-	if (!gateway_guest_may_try(guest)) {
-		gnutls_memset(password, 0, strlen(password));
-		*reason = GATEWAY_MUST_WAIT;
-		return -1;
-	}
-	char refusal[256];
-	bool may = may_log_in(guest, user, refusal, sizeof(refusal));
-	bool view_only = false;
-	/* From here it waits for us, not we for it: it gives way to nobody. */
-	gateway_guest_checking(guest, true);
-	/* Refused or not, PAM checks the password, and a refusal takes as long. */
-	bool ok = false;
-	if (may) {
-		ok = account_check_run(front->checker, user, password, guest->host, &view_only);
-	} else {
-		account_check_run_refused(front->checker, user, password, guest->host);
-	}
-	gnutls_memset(password, 0, strlen(password));
-	char printable[128];
-	gateway_printable(user, printable, sizeof(printable));
-	if (!ok) {
-		gateway_guest_checking(guest, false);
-		*reason = GATEWAY_REFUSED;
-		if (may) {
-			gateway_guest_failed(guest, "failed login as \"%s\" from %s", printable,
-				guest->host);
-		} else {
-			gateway_guest_failed(guest, "refused \"%s\" from %s: %s", printable,
-				guest->host, refusal);
+	struct gateway_broker_reply reply;
+	int sock = -1;
+	if (!ask_login(guest, user, password, &reply, &sock) || sock < 0) {
+		*reason = guest->reason[0] ? guest->reason : "your session cannot start";
+		if (sock >= 0) {
+			close(sock);
 		}
 		return -1;
 	}
-	pthread_mutex_lock(&front->lock);
-	auth_throttle_succeeded(&front->throttle, guest->host);
-	pthread_mutex_unlock(&front->lock);
-	gateway_guest_extend(guest, AFTER_LOGIN_MS);
-	char error[256] = "";
-	int sock = gateway_sessions_connect(front->sessions, user, flags, error, sizeof(error));
-	if (sock < 0) {
-		gateway_guest_checking(guest, false);
-		*reason = "your session cannot start";
-		gateway_log("%s: \"%s\" from %s logged in, but: %s", front->name,
-			printable, guest->host, error);
-		return -1;
-	}
-	gateway_log("%s: \"%s\" logged in from %s", front->name, printable, guest->host);
+	*flags = reply.flags;
+	explicit_bzero(&reply, sizeof(reply));
 	return sock;
+}
+
+bool gateway_guest_check_rdp_login(struct gateway_guest *guest, const char *user,
+		char *password, char token[GATEWAY_BROKER_TOKEN_MAX],
+		char cookie[GATEWAY_BROKER_COOKIE_MAX], const char **reason) {
+	struct gateway_broker_reply reply;
+	int sock = -1;
+	bool ok = ask_login(guest, user, password, &reply, &sock);
+	if (sock >= 0) {
+		close(sock); /* the broker's ticket holds her session's */
+	}
+	if (!ok) {
+		*reason = guest->reason;
+		return false;
+	}
+	memcpy(token, reply.token, GATEWAY_BROKER_TOKEN_MAX);
+	memcpy(cookie, reply.cookie, GATEWAY_BROKER_COOKIE_MAX);
+	explicit_bzero(&reply, sizeof(reply));
+	return true;
+}
+
+bool gateway_guest_redeem(struct gateway_guest *guest, const char *token,
+		struct gateway_ticket *ticket, char *why, size_t why_size) {
+	struct gateway_broker_request *request = calloc(1, sizeof(*request));
+	struct gateway_broker_reply reply;
+	int sock = -1;
+	bool asked = false;
+	if (request) {
+		request->type = GATEWAY_BROKER_REDEEM;
+		request->front = GATEWAY_BROKER_RDP;
+		snprintf(request->host, sizeof(request->host), "%s", guest->host);
+		/* A token too long to be one is still a guess: the broker counts it, as "". */
+		if (strlen(token) < sizeof(request->token)) {
+			memcpy(request->token, token, strlen(token) + 1);
+		}
+		asked = gateway_broker_call(guest->front->broker_fd, request, &reply, &sock,
+			BROKER_REPLY_MS);
+	}
+	free(request);
+	bool ok = asked && reply.ok && sock >= 0;
+	if (!ok) {
+		if (sock >= 0) {
+			close(sock);
+		}
+		snprintf(why, why_size, "%s", !asked ? "the routing token cannot be checked now" :
+			reply.ok ? "its session's socket did not come" : reply.reason);
+		return false;
+	}
+	memset(ticket, 0, sizeof(*ticket));
+	snprintf(ticket->user, sizeof(ticket->user), "%s", reply.user);
+	snprintf(ticket->cookie, sizeof(ticket->cookie), "%s", reply.cookie);
+	snprintf(ticket->token, sizeof(ticket->token), "%s", token);
+	ticket->flags = reply.flags;
+	ticket->sock = sock;
+	explicit_bzero(&reply, sizeof(reply));
+	return true;
+}
+
+bool gateway_guest_refusal_logged(const char *why) {
+	return strcmp(why, GATEWAY_REFUSED) == 0 || strcmp(why, GATEWAY_MUST_WAIT) == 0;
 }
 
 bool gateway_guest_hand_over(struct gateway_guest *guest, int sock,

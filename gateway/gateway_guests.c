@@ -12,11 +12,11 @@
 #include <unistd.h>
 #include "compositor/util.h"
 #include "oriel-config.h"
-#include "capture/remote/account_check.h"
 #include "capture/remote/tcp_listen.h"
 #include "gateway/gateway_config.h"
 #include "gateway/gateway_log.h"
 #include "gateway/gateway_guests.h"
+#include "gateway/gateway_worker.h"
 
 /*
  * Listening, and the guests: every connection gets a thread that logs it
@@ -180,6 +180,7 @@ static void admit(struct gateway_front *front, int fd) {
 	}
 	guest->front = front;
 	guest->fd = fd;
+	gateway_worker_connection();
 	peer_host(fd, guest->host, sizeof(guest->host));
 	gateway_log_debug("%s: a connection from %s", front->name, guest->host);
 	guest->started_ms = monotonic_ms();
@@ -281,7 +282,6 @@ static void front_free(struct gateway_front *front) {
 		gateway_rdp_front_finish(front);
 	}
 #endif
-	account_checker_destroy(front->checker);
 	tls_identity_finish(&front->tls);
 	for (int i = 0; i < front->n_listen; i++) {
 		close(front->listen_fds[i]);
@@ -289,15 +289,38 @@ static void front_free(struct gateway_front *front) {
 	if (front->stop_fd >= 0) {
 		close(front->stop_fd);
 	}
-	auth_throttle_finish(&front->throttle);
 	pthread_mutex_destroy(&front->lock);
 	pthread_cond_destroy(&front->guests_gone);
 	free(front);
 }
 
-struct gateway_front *gateway_front_start(const struct gateway_config *config,
-		struct gateway_sessions *sessions, enum gateway_protocol protocol, char *error,
+int gateway_front_listen(const struct gateway_config *config,
+		enum gateway_protocol protocol, int *fds, int max, char *error,
 		size_t error_size) {
+	char *const *listen = protocol == GATEWAY_RDP ? config->rdp_listen : config->vnc_listen;
+	int n_listen = protocol == GATEWAY_RDP ? config->n_rdp_listen : config->n_vnc_listen;
+	int n_fds = 0;
+	for (int i = 0; i < n_listen; i++) {
+		int room = (max < GATEWAY_FRONT_MAX_LISTEN ? max : GATEWAY_FRONT_MAX_LISTEN) - n_fds;
+		int n = room > 0 ? remote_listen_tcp(listen[i], fds + n_fds, room, error,
+			error_size) : 0;
+		if (n == 0) {
+			if (room <= 0) {
+				snprintf(error, error_size, "too many listening addresses");
+			}
+			for (int j = 0; j < n_fds; j++) {
+				close(fds[j]);
+			}
+			return 0;
+		}
+		n_fds += n;
+	}
+	return n_fds;
+}
+
+struct gateway_front *gateway_front_create(const struct gateway_config *config,
+		enum gateway_protocol protocol, const int *listen_fds, int n_listen, int broker_fd,
+		char *error, size_t error_size) {
 	struct gateway_front *front = calloc(1, sizeof(*front));
 	if (!front) {
 		snprintf(error, error_size, "out of memory");
@@ -310,19 +333,15 @@ struct gateway_front *gateway_front_start(const struct gateway_config *config,
 	front->limits = (struct preauth_limits){
 		.per_address = config->max_pending_per_address, .total = config->max_pending,
 	};
-	front->sessions = sessions;
+	front->broker_fd = broker_fd;
 	front->stop_fd = -1;
 	pthread_mutex_init(&front->lock, NULL);
 	pthread_cond_init(&front->guests_gone, NULL);
+	for (int i = 0; i < n_listen && i < GATEWAY_FRONT_MAX_LISTEN; i++) {
+		front->listen_fds[front->n_listen++] = listen_fds[i];
+	}
 	if (!tls_identity_init(&front->tls, config->tls_cert, config->tls_key, error,
 			error_size)) {
-		goto fail;
-	}
-	struct account_checker_config checks = {
-		.pam_service = config->pam_service, .pam_anyone = true,
-	};
-	front->checker = account_checker_create(&checks, error, error_size);
-	if (!front->checker) {
 		goto fail;
 	}
 #if HAVE_RDP
@@ -339,30 +358,9 @@ struct gateway_front *gateway_front_start(const struct gateway_config *config,
 		goto fail;
 	}
 #endif
-	char *const *listen = protocol == GATEWAY_RDP ? config->rdp_listen : config->vnc_listen;
-	int n_listen = protocol == GATEWAY_RDP ? config->n_rdp_listen : config->n_vnc_listen;
-	for (int i = 0; i < n_listen; i++) {
-		int room = GATEWAY_FRONT_MAX_LISTEN - front->n_listen;
-		int n = room > 0 ? remote_listen_tcp(listen[i],
-			front->listen_fds + front->n_listen, room, error, error_size) : 0;
-		if (n == 0) {
-			if (room == 0) {
-				snprintf(error, error_size, "too many listening addresses");
-			}
-			goto fail;
-		}
-		front->n_listen += n;
-	}
 	front->stop_fd = eventfd(0, EFD_CLOEXEC);
-	/* Signals stay with the main thread. */
-	sigset_t all, old;
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	int err = front->stop_fd < 0 ? errno :
-		pthread_create(&front->accept_thread, NULL, accept_thread, front);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (err != 0) {
-		snprintf(error, error_size, "cannot start accepting: %s", strerror(err));
+	if (front->stop_fd < 0) {
+		snprintf(error, error_size, "no eventfd: %s", strerror(errno));
 		goto fail;
 	}
 	return front;
@@ -372,8 +370,19 @@ fail:
 	return NULL;
 }
 
-const char *gateway_front_fingerprint(const struct gateway_front *front) {
-	return front->tls.fingerprint;
+bool gateway_front_run(struct gateway_front *front, char *error, size_t error_size) {
+	/* Signals stay with the main thread. */
+	sigset_t all, old;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	int err = pthread_create(&front->accept_thread, NULL, accept_thread, front);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (err != 0) {
+		snprintf(error, error_size, "cannot start accepting: %s", strerror(err));
+		return false;
+	}
+	front->running = true;
+	return true;
 }
 
 void gateway_front_stop(struct gateway_front *front) {
@@ -381,10 +390,12 @@ void gateway_front_stop(struct gateway_front *front) {
 		return;
 	}
 	uint64_t one = 1;
-	if (write(front->stop_fd, &one, sizeof(one)) < 0) {
-		/* A fresh eventfd takes it. */
+	if (front->running) {
+		if (write(front->stop_fd, &one, sizeof(one)) < 0) {
+			/* A fresh eventfd takes it. */
+		}
+		pthread_join(front->accept_thread, NULL);
 	}
-	pthread_join(front->accept_thread, NULL);
 	/* Every guest stops; a hand-over already under way finishes first. */
 	pthread_mutex_lock(&front->lock);
 	front->stopping = true;

@@ -5,26 +5,30 @@
 /*
  * What the VNC and RDP fronts share: the listeners, the guests (each on
  * a thread of its own, with a deadline, the pending caps and give-way
- * eviction), the failed-login throttle, the TLS handshake, the account
- * check and the hand-over. A front adds its protocol's login
- * (gateway_vnc_login.c, gateway_rdp_login.c).
+ * eviction), the TLS handshake, the login asked of the broker, and the
+ * hand-over. A front adds its protocol's login (gateway_vnc_login.c,
+ * gateway_rdp_login.c).
  */
 
 #include <gnutls/gnutls.h>
 #include <pthread.h>
 #include <stdint.h>
-#include "capture/remote/auth_throttle.h"
 #include "capture/remote/preauth_limits.h"
 #include "capture/remote/tls_identity.h"
 #include "compositor/util.h" /* monotonic_ms */
+#include "gateway/gateway_broker_msg.h"
 #include "gateway/gateway_front.h"
 
 #define GATEWAY_FRONT_MAX_LISTEN 16
-/* What a refused client hears: any refusal tells no more than a wrong password. */
+/*
+ * What a refused client hears: any refusal tells no more than a wrong
+ * password. The broker's reply carries them; the worker passes them on.
+ */
 #define GATEWAY_REFUSED "authentication failed"
 #define GATEWAY_MUST_WAIT "too many failed logins from your address: wait, then try again"
 
 struct handover_message;
+struct gateway_ticket;
 
 enum gateway_guest_stage {
 	GUEST_CONNECTED,
@@ -50,6 +54,7 @@ struct gateway_guest {
 	bool checking;  /* its account is being checked: it gives way to nobody */
 	bool evicted;   /* another guest took its place, or its time is up: its socket is shut down */
 	bool logged_in; /* handing over: no longer a guest, and never shut down */
+	char reason[GATEWAY_BROKER_REASON_MAX]; /* why its login was refused */
 	struct gateway_guest *next;
 };
 
@@ -58,29 +63,28 @@ struct gateway_front {
 	enum gateway_protocol protocol;
 	const char *name; /* "VNC", "RDP": for the log */
 	void (*login)(struct gateway_guest *guest);
-	void *data; /* the protocol's own (gateway_rdp_login.c: its tickets) */
+	void *data; /* the protocol's own (gateway_rdp_login.c: its certificate) */
 	struct preauth_limits limits;
-	struct gateway_sessions *sessions;
 	struct tls_identity tls;
-	struct account_checker *checker;
+	int broker_fd; /* gateway_broker.h */
 	int listen_fds[GATEWAY_FRONT_MAX_LISTEN];
 	int n_listen;
 	int stop_fd; /* eventfd: the accepting thread ends */
 	pthread_t accept_thread;
+	bool running; /* accept_thread was started */
 
 	pthread_mutex_t lock; /* what follows */
 	pthread_cond_t guests_gone;
 	struct gateway_guest *guests;
 	int n_guests;
 	bool stopping;
-	struct auth_throttle throttle;
 };
 
 
 /* gateway_vnc_login.c, gateway_rdp_login.c: one guest's handshake, login and hand-over. */
 void gateway_vnc_login(struct gateway_guest *guest);
 void gateway_rdp_login(struct gateway_guest *guest);
-/* gateway_rdp_login.c: the front's own state (its tickets); false on failure. */
+/* gateway_rdp_login.c: the front's own state (its certificate for FreeRDP); false on failure. */
 bool gateway_rdp_front_init(struct gateway_front *front);
 void gateway_rdp_front_finish(struct gateway_front *front);
 
@@ -120,26 +124,30 @@ bool gateway_guest_poll(struct gateway_guest *guest, struct pollfd *fds, int n);
 gnutls_session_t gateway_guest_start_tls(struct gateway_guest *guest, char *why,
 	size_t why_size);
 /*
- * The login (throttled per address; who may log in, gateway_login_policy.h;
- * checked through PAM), and then the session that takes her client: its
- * hand-over socket, or -1 with a reason for the client. Wipes password.
- * Any refusal counts against the address's throttle, is logged with its
- * true reason, and comes as late as a wrong password's.
+ * The login, checked by the broker (gateway_broker_check_login: the
+ * throttle, who may log in, PAM), and then the session that takes her
+ * client: its hand-over socket, or -1 with the broker's reason for the
+ * client (GATEWAY_REFUSED for any refusal, GATEWAY_MUST_WAIT). Wipes
+ * password.
  */
 int gateway_guest_check_login(struct gateway_guest *guest, const char *user,
 	char *password, uint16_t *flags, const char **reason);
-/* False while the guest's address must wait after failures (logged). */
-bool gateway_guest_may_try(struct gateway_guest *guest);
 /*
- * A failure of the guest's address (a login, a routing token): counted
- * against its throttle, and logged after "FRONT: " (summarised per
- * address: gateway_log_summarised).
+ * The same at the RDP front: the broker keeps her session's socket in a
+ * ticket, whose routing token and cookie come into token and cookie.
  */
-void gateway_guest_failed(struct gateway_guest *guest, const char *format, ...)
-	__attribute__((format(printf, 2, 3)));
-/* The same, not logged. */
-void gateway_guest_count_failure(struct gateway_guest *guest);
-/* Whether a connection that ended for why was logged already (a refusal). */
+bool gateway_guest_check_rdp_login(struct gateway_guest *guest, const char *user,
+	char *password, char token[GATEWAY_BROKER_TOKEN_MAX],
+	char cookie[GATEWAY_BROKER_COOKIE_MAX], const char **reason);
+/*
+ * The ticket of token, taken from the broker into *ticket; false with
+ * why for the client when there is none (GATEWAY_REFUSED; the broker
+ * counted the guess against the address and logged it) or the address
+ * must wait (GATEWAY_MUST_WAIT).
+ */
+bool gateway_guest_redeem(struct gateway_guest *guest, const char *token,
+	struct gateway_ticket *ticket, char *why, size_t why_size);
+/* Whether a connection that ended for why was logged already, by the broker (a refusal). */
 bool gateway_guest_refusal_logged(const char *why);
 /* user with control characters made '?', for the log. */
 void gateway_printable(const char *user, char *out, size_t size);

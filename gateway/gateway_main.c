@@ -6,7 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
+#include "oriel-config.h"
+#include "capture/remote/tls_identity.h"
+#include "compositor/util.h"
 #include "gateway/gateway_log.h"
 #include "gateway/gateway_config.h"
 #include "gateway/gateway_registry.h"
@@ -16,7 +21,10 @@
 /* How long --terminate waits for the sessions' cleanup. */
 #define TERMINATE_TIMEOUT_MS 20000
 
+#include "gateway/gateway_broker.h"
 #include "gateway/gateway_front.h"
+#include "gateway/gateway_guests.h" /* GATEWAY_FRONT_MAX_LISTEN */
+#include "gateway/gateway_worker.h"
 
 static int list_sessions(const struct gateway_config *config) {
 	struct gateway_session_info *sessions;
@@ -68,7 +76,100 @@ static int start_session(const struct gateway_config *config, const char *user) 
 	return 0;
 }
 
-static int serve(const struct gateway_config *config) {
+/* Starts of the network worker: at most one a second. */
+#define WORKER_RESTART_MS 1000
+
+/* The broker's keeping of its worker: one at a time, a new one when it ends. */
+struct supervisor {
+	const struct gateway_config *config;
+	char **argv;
+	struct gateway_broker *broker;
+	int listen_fds[2 * GATEWAY_FRONT_MAX_LISTEN];
+	int n_vnc, n_rdp;
+	const char *test_hook; /* the first worker's */
+	pthread_t thread;
+	pthread_mutex_t lock; /* what follows */
+	bool stopping;
+	pid_t worker;
+};
+
+static void log_worker_end(pid_t pid, int status) {
+	if (WIFSIGNALED(status)) {
+		const char *name = sigabbrev_np(WTERMSIG(status));
+		gateway_log("the network worker (pid %d) was killed by SIG%s; starting "
+			"another", (int)pid, name ? name : "?");
+	} else {
+		gateway_log("the network worker (pid %d) exited with status %d; starting "
+			"another", (int)pid, WEXITSTATUS(status));
+	}
+}
+
+static void *supervise(void *data) {
+	struct supervisor *s = data;
+	int64_t started_ms = monotonic_ms() - WORKER_RESTART_MS;
+	const char *test_hook = s->test_hook;
+	for (;;) {
+		int64_t wait = started_ms + WORKER_RESTART_MS - monotonic_ms();
+		if (wait > 0) {
+			struct timespec pause = { wait / 1000, (wait % 1000) * 1000000 };
+			nanosleep(&pause, NULL);
+		}
+		int pair[2] = { -1, -1 };
+		pthread_mutex_lock(&s->lock);
+		if (s->stopping) {
+			pthread_mutex_unlock(&s->lock);
+			break;
+		}
+		pid_t pid = -1;
+		if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, pair) == 0) {
+			pid = gateway_worker_spawn(s->argv, pair[1], s->listen_fds, s->n_vnc,
+				s->n_rdp, test_hook);
+			close(pair[1]);
+		}
+		s->worker = pid;
+		pthread_mutex_unlock(&s->lock);
+		started_ms = monotonic_ms();
+		test_hook = NULL;
+		if (pid < 0) {
+			gateway_log("cannot start the network worker: %s", strerror(errno));
+			if (pair[0] >= 0) {
+				close(pair[0]);
+			}
+			continue;
+		}
+		/* Until the worker ends: its end of the socketpair closes with it. */
+		gateway_broker_serve(s->broker, pair[0]);
+		close(pair[0]);
+		int status = 0;
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+		}
+		pthread_mutex_lock(&s->lock);
+		s->worker = -1;
+		bool stopping = s->stopping;
+		pthread_mutex_unlock(&s->lock);
+		if (stopping) {
+			break;
+		}
+		log_worker_end(pid, status);
+	}
+	return NULL;
+}
+
+/* The certificate, made here on first use (the worker loads it again), for the log. */
+static bool log_certificate(const struct gateway_config *config, const char *front) {
+	struct tls_identity tls = {0};
+	char error[512] = "";
+	if (!tls_identity_init(&tls, config->tls_cert, config->tls_key, error,
+			sizeof(error))) {
+		gateway_log("%s: %s", front, error);
+		return false;
+	}
+	gateway_log("%s certificate SHA-256 %s", front, tls.fingerprint);
+	tls_identity_finish(&tls);
+	return true;
+}
+
+static int serve(const struct gateway_config *config, char **argv) {
 	/* Signals are taken by sigwait below; every thread inherits the mask. */
 	sigset_t signals;
 	sigemptyset(&signals);
@@ -78,27 +179,44 @@ static int serve(const struct gateway_config *config) {
 	pthread_sigmask(SIG_BLOCK, &signals, NULL);
 	signal(SIGPIPE, SIG_IGN);
 
+	struct supervisor s = { .config = config, .argv = argv, .worker = -1 };
+	pthread_mutex_init(&s.lock, NULL);
 	struct gateway_sessions *sessions = gateway_sessions_create(config);
 	char error[512] = "";
-	struct gateway_front *vnc = NULL, *rdp = NULL;
-	if (config->n_vnc_listen > 0 && !(vnc = gateway_front_start(config, sessions,
-			GATEWAY_VNC, error, sizeof(error)))) {
+	int status = 1;
+	s.broker = gateway_broker_create(config, sessions, error, sizeof(error));
+	if (!s.broker) {
+		gateway_log("%s", error);
+		goto out;
+	}
+	if (config->n_vnc_listen > 0 && (s.n_vnc = gateway_front_listen(config, GATEWAY_VNC,
+			s.listen_fds, GATEWAY_FRONT_MAX_LISTEN, error, sizeof(error))) == 0) {
 		gateway_log("VNC: %s", error);
-		gateway_sessions_destroy(sessions);
-		return 1;
+		goto out;
 	}
-	if (config->n_rdp_listen > 0 && !(rdp = gateway_front_start(config, sessions,
-			GATEWAY_RDP, error, sizeof(error)))) {
+	if (config->n_rdp_listen > 0 && (s.n_rdp = gateway_front_listen(config, GATEWAY_RDP,
+			s.listen_fds + s.n_vnc, GATEWAY_FRONT_MAX_LISTEN, error,
+			sizeof(error))) == 0) {
 		gateway_log("RDP: %s", error);
-		gateway_front_stop(vnc);
-		gateway_sessions_destroy(sessions);
-		return 1;
+		goto out;
 	}
-	if (vnc) {
-		gateway_log("VNC certificate SHA-256 %s", gateway_front_fingerprint(vnc));
+#if !HAVE_RDP
+	if (s.n_rdp > 0) {
+		gateway_log("RDP: oriel-gateway was built without RDP");
+		goto out;
 	}
-	if (rdp) {
-		gateway_log("RDP certificate SHA-256 %s", gateway_front_fingerprint(rdp));
+#endif
+	if ((s.n_vnc > 0 && !log_certificate(config, "VNC")) ||
+			(s.n_rdp > 0 && !log_certificate(config, "RDP"))) {
+		goto out;
+	}
+#if GATEWAY_TEST_HOOKS
+	s.test_hook = getenv("ORIEL_GATEWAY_TEST_WORKER");
+#endif
+	int err = pthread_create(&s.thread, NULL, supervise, &s);
+	if (err != 0) {
+		gateway_log("cannot start the network worker: %s", strerror(err));
+		goto out;
 	}
 	gateway_log("serving; sessions live in %s", config->runtime_dir);
 	int sig = 0;
@@ -106,10 +224,22 @@ static int serve(const struct gateway_config *config) {
 		/* SIGHUP: nothing to reload yet; the sessions go on either way. */
 	}
 	gateway_log("signal %d: stopping; the sessions go on", sig);
-	gateway_front_stop(vnc);
-	gateway_front_stop(rdp);
+	pthread_mutex_lock(&s.lock);
+	s.stopping = true;
+	if (s.worker > 0) {
+		kill(s.worker, SIGTERM);
+	}
+	pthread_mutex_unlock(&s.lock);
+	pthread_join(s.thread, NULL);
+	status = 0;
+out:
+	for (int i = 0; i < s.n_vnc + s.n_rdp; i++) {
+		close(s.listen_fds[i]);
+	}
+	gateway_broker_destroy(s.broker);
 	gateway_sessions_destroy(sessions);
-	return 0;
+	pthread_mutex_destroy(&s.lock);
+	return status;
 }
 
 int main(int argc, char *argv[]) {
@@ -117,6 +247,14 @@ int main(int argc, char *argv[]) {
 	struct gateway_command command;
 	char error[512] = "";
 	gateway_config_init(&config);
+	/* The network worker, run by the broker: --worker=SPEC, then the gateway's arguments. */
+	const char *worker = NULL;
+	if (argc > 1 && strncmp(argv[1], "--worker=", 9) == 0) {
+		worker = argv[1] + 9;
+		argv[1] = argv[0];
+		argc--;
+		argv++;
+	}
 	if (!gateway_config_parse_args(&config, &command, argc, argv, error, sizeof(error))) {
 		gateway_log("%s", error);
 		gateway_config_finish(&config);
@@ -147,7 +285,7 @@ int main(int argc, char *argv[]) {
 			status = terminate_sessions(&config, command.user);
 			break;
 		case GATEWAY_SERVE:
-			status = serve(&config);
+			status = worker ? gateway_worker_main(&config, worker) : serve(&config, argv);
 			break;
 		}
 	}

@@ -56,8 +56,23 @@ struct first_leg {
 	char why[160];
 };
 
-static struct gateway_tickets *tickets_of(struct gateway_front *front) {
-	return front->data;
+/* The front's own: the certificate and key for FreeRDP, read before the sandbox. */
+struct rdp_front {
+	char *cert_pem, *key_pem;
+};
+
+static char *read_pem(const char *path) {
+	gnutls_datum_t data = {0};
+	if (gnutls_load_file(path, &data) < 0) {
+		return NULL;
+	}
+	char *text = calloc(1, data.size + 1);
+	if (text) {
+		memcpy(text, data.data, data.size);
+	}
+	gnutls_memset(data.data, 0, data.size);
+	gnutls_free(data.data);
+	return text;
 }
 
 bool gateway_rdp_front_init(struct gateway_front *front) {
@@ -70,19 +85,25 @@ bool gateway_rdp_front_init(struct gateway_front *front) {
 		 */
 		WLog_SetLogLevel(WLog_GetRoot(), WLOG_FATAL);
 	}
-	struct gateway_tickets *tickets = calloc(1, sizeof(*tickets));
-	if (!tickets) {
+	struct rdp_front *rdp = calloc(1, sizeof(*rdp));
+	if (!rdp) {
 		return false;
 	}
-	gateway_tickets_init(tickets);
-	front->data = tickets;
-	return true;
+	front->data = rdp;
+	rdp->cert_pem = read_pem(front->tls.cert_path);
+	rdp->key_pem = read_pem(front->tls.key_path);
+	return rdp->cert_pem && rdp->key_pem;
 }
 
 void gateway_rdp_front_finish(struct gateway_front *front) {
-	if (front->data) {
-		gateway_tickets_finish(front->data);
-		free(front->data);
+	struct rdp_front *rdp = front->data;
+	if (rdp) {
+		free(rdp->cert_pem);
+		if (rdp->key_pem) {
+			explicit_bzero(rdp->key_pem, strlen(rdp->key_pem));
+			free(rdp->key_pem);
+		}
+		free(rdp);
 		front->data = NULL;
 	}
 }
@@ -134,10 +155,10 @@ static LicenseCallbackResult handle_license(freerdp_peer *client, wStream *s) {
 	const char *user = settings->Username ? settings->Username : "";
 	char none[1] = "";
 	char *password = settings->Password ? settings->Password : none;
-	uint16_t flags = 0;
 	const char *reason = NULL;
-	int sock = gateway_guest_check_login(guest, user, password, &flags, &reason);
-	if (sock < 0) {
+	if (!gateway_guest_check_rdp_login(guest, user, password, leg->token, leg->cookie,
+			&reason)) {
+		leg->token[0] = '\0';
 		/* The client shows why (and does not reconnect on its own). */
 		freerdp_set_error_info(client->context->rdp, ERRINFO_SERVER_INSUFFICIENT_PRIVILEGES);
 		freerdp_send_error_info(client->context->rdp);
@@ -145,11 +166,6 @@ static LicenseCallbackResult handle_license(freerdp_peer *client, wStream *s) {
 		return LICENSE_CB_ABORT;
 	}
 	snprintf(leg->user, sizeof(leg->user), "%s", user); /* checked: it fits */
-	if (!gateway_tickets_issue(tickets_of(guest->front), user, sock, flags,
-			monotonic_ms(), leg->token, leg->cookie)) {
-		snprintf(leg->why, sizeof(leg->why), "no ticket for its redirection");
-		return LICENSE_CB_ABORT;
-	}
 	return leg->library_license(client, s);
 }
 
@@ -252,12 +268,14 @@ static void first_leg(struct gateway_guest *guest, const struct x224_request *re
 	bool ok = freerdp_peer_context_new(client);
 	rdpSettings *settings = ok ? client->settings : NULL;
 	if (ok) {
-		settings->CertificateFile = strdup(front->tls.cert_path);
-		settings->PrivateKeyFile = strdup(front->tls.key_path);
+		/* The contents: the worker opens no file. */
+		struct rdp_front *rdp = front->data;
+		settings->CertificateContent = strdup(rdp->cert_pem);
+		settings->PrivateKeyContent = strdup(rdp->key_pem);
 		settings->RdpSecurity = FALSE;
 		settings->TlsSecurity = TRUE;
 		settings->NlaSecurity = FALSE;
-		ok = settings->CertificateFile && settings->PrivateKeyFile &&
+		ok = settings->CertificateContent && settings->PrivateKeyContent &&
 			client->Initialize(client);
 	}
 	if (ok) {
@@ -319,22 +337,7 @@ static void first_leg(struct gateway_guest *guest, const struct x224_request *re
 static void second_leg(struct gateway_guest *guest, const struct x224_request *request,
 		const uint8_t *cr, char *why, size_t why_size) {
 	struct gateway_ticket ticket;
-	/*
-	 * A guessed token is a guessed password: it counts, and waits, the
-	 * same. A redirected client comes right after its login cleared its
-	 * address: one that must wait is guessing, and each guess makes it
-	 * wait longer.
-	 */
-	if (!gateway_guest_may_try(guest)) {
-		gateway_guest_count_failure(guest);
-		snprintf(why, why_size, "%s", GATEWAY_MUST_WAIT);
-		return;
-	}
-	if (!gateway_tickets_redeem(tickets_of(guest->front), request->token,
-			monotonic_ms(), &ticket)) {
-		gateway_guest_failed(guest, "%s brought an unknown, used or expired routing token",
-			guest->host);
-		snprintf(why, why_size, "%s", GATEWAY_REFUSED);
+	if (!gateway_guest_redeem(guest, request->token, &ticket, why, why_size)) {
 		return;
 	}
 	struct handover_message *message = calloc(1, sizeof(*message));

@@ -315,14 +315,14 @@ class Front(harness.Client):
     Its certificate is made on first use in host's XDG_STATE_HOME, so a
     restarted gateway shows the same one."""
 
-    def __init__(self, host, *extra, port=None, rdp=False, vnc=True):
+    def __init__(self, host, *extra, port=None, rdp=False, vnc=True, env=None):
         self.host = host
         self.tmp = host.base
         self.clients = host.clients
         self._counter = host.counter
         self.port = port or vnc_free_port()
         self.address = ("127.0.0.1", self.port)
-        self.env = dict(os.environ, XDG_STATE_HOME=str(host.base / "state"))
+        self.env = dict(os.environ, XDG_STATE_HOME=str(host.base / "state"), **(env or {}))
         for var in ("DISPLAY", "WAYLAND_DISPLAY", "XDG_RUNTIME_DIR"):
             self.env.pop(var, None)
         n = next(self._counter)

@@ -12,7 +12,8 @@ would give them (no systemd here: the test reads the unit and does it):
 - oriel@.service: its ExecStart for alice (%i), as her (User=%i), in
   her home, with the unit's XDG_RUNTIME_DIR made as RuntimeDirectory=
   would, and ORIEL_VNC from /etc/oriel/users/%i.conf's line: her
-  ~/.config/oriel/session runs, and a viewer on that port sees its xterm.
+  ~/.config/oriel/session runs, and a viewer on that port, run as her
+  (without accounts her session serves only her), sees its xterm.
 """
 
 import os
@@ -25,6 +26,7 @@ from pathlib import Path
 
 import gateway
 import harness
+import peer_uid
 import vnc
 from harness import NotYet, expect, expect_eq, log
 
@@ -179,6 +181,9 @@ def main():
         log("oriel@%s.service runs %r" % (name, argv))
         uid = host.uid("alice")
         gid = os.getgrouplist(name, 0)[0]
+        # Without accounts her session serves only her: the viewer runs as alice.
+        outsiders = peer_uid.Outsiders()
+        viewer = outsiders.client("ORIEL_TEST_VNCVIEWER")
         with open(host.base / "unit-oriel.log", "wb") as logf:
             uproc = subprocess.Popen(argv, env=uenv, cwd=home, stdin=subprocess.DEVNULL,
                                      stdout=logf, stderr=subprocess.STDOUT,
@@ -192,9 +197,9 @@ def main():
                 if uproc.poll() is not None:
                     raise harness.TestFailure("oriel@.service's command exited %s:\n%s" % (
                         uproc.returncode, (host.base / "unit-oriel.log").read_text()[-3000:]))
-                path = host.base / ("unit-%d.ppm" % next(host.counter))
-                res = subprocess.run(vnc.viewer_argv(address, ["snapshot", path], timeout=10),
-                                     capture_output=True, text=True, timeout=harness.T(30))
+                path = outsiders.home(name) / ("unit-%d.ppm" % next(host.counter))
+                argv = vnc.viewer_argv(address, ["snapshot", path], timeout=10)
+                res = outsiders.run(name, [viewer] + argv[1:])
                 if res.returncode != 0:
                     raise NotYet("viewer: %s" % res.stdout.strip().splitlines()[-1:])
                 return gateway.xterm_box(vnc.read_ppm(path))
@@ -207,6 +212,7 @@ def main():
             except subprocess.TimeoutExpired:
                 os.killpg(uproc.pid, signal.SIGKILL)
                 uproc.wait()
+            outsiders.close()
     finally:
         host.close()
         for path in ("/etc/oriel/gateway.ini",):

@@ -428,6 +428,10 @@ int main(int argc, char **argv)
 		/* An account means VeNCrypt: never fall back to a clear session. */
 		uint32_t vencrypt[] = {rfbVeNCrypt, 0};
 		SetClientAuthSchemes(cl, vencrypt, 1);
+	} else {
+		/* The clear types, asked for: oriel lists VeNCrypt first. */
+		uint32_t clear[] = {rfbNoAuth, rfbVncAuth, 0};
+		SetClientAuthSchemes(cl, clear, 2);
 	}
 	cl->serverHost = strdup(argv[optind]);
 	cl->serverPort = atoi(argv[optind + 1]);

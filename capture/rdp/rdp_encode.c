@@ -2,7 +2,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <freerdp/codec/color.h>
+#include <freerdp/codec/interleaved.h>
 #include <freerdp/codec/planar.h>
+#include <freerdp/error.h>
 #include <freerdp/codec/rfx.h>
 #include <winpr/stream.h>
 #include <wlr/util/log.h>
@@ -12,23 +14,35 @@
 /*
  * Encoding a frame's damage for one client: RemoteFX surface bits when
  * it takes them (only the 64x64 tiles the damage touches, in messages
- * under the client's request size), else planar bitmap updates of 64x64
- * tiles of the damaged rectangles, for 32-bit clients. With frame
+ * under the client's request size), else bitmap updates of 64x64 tiles
+ * of the damaged rectangles, at the client's colour depth: planar at 32
+ * bits, interleaved RLE at 16 and 15 (the compressor converts each
+ * damaged pixel once, as it takes the tile), uncompressed at 24 (FreeRDP
+ * 2.11's 24-bit RLE encoder blackens the first pixel of tile lines).
+ * 8-bit clients are served at 16 bits (rdp_encoder_choose_depth):
+ * FreeRDP 2.11's server cannot send the palette they need. With frame
  * acknowledgements, each frame is bracketed by frame markers.
  */
 
 #define TILE 64
-/* Planar tiles per bitmap update, at most. */
-#define PLANAR_BATCH 64
+/* Bitmap tiles per bitmap update, at most. */
+#define BITMAP_BATCH 64
+/* What the interleaved compressor may write for a tile, at most. */
+#define INTERLEAVED_MAX (TILE * TILE * 4)
 
-enum rdp_codec { RDP_CODEC_NONE, RDP_CODEC_REMOTEFX, RDP_CODEC_PLANAR };
+enum rdp_codec {
+	RDP_CODEC_NONE, RDP_CODEC_REMOTEFX, RDP_CODEC_PLANAR,
+	RDP_CODEC_INTERLEAVED, RDP_CODEC_RAW24,
+};
 
 struct rdp_encoder {
 	enum rdp_codec codec;
+	int bpp; /* of the bitmap tiles */
 	RFX_CONTEXT *rfx;
 	BITMAP_PLANAR_CONTEXT *planar;
+	BITMAP_INTERLEAVED_CONTEXT *interleaved;
 	wStream *stream;
-	BITMAP_DATA *bitmaps; /* a batch of planar tiles */
+	BITMAP_DATA *bitmaps; /* a batch of bitmap tiles */
 	int width, height;
 };
 
@@ -47,6 +61,34 @@ static void encoder_free_codecs(struct rdp_encoder *enc) {
 		freerdp_bitmap_planar_context_free(enc->planar);
 		enc->planar = NULL;
 	}
+	if (enc->interleaved) {
+		bitmap_interleaved_context_free(enc->interleaved);
+		enc->interleaved = NULL;
+	}
+}
+
+void rdp_encoder_choose_depth(struct rdp_peer *peer) {
+	rdpSettings *settings = peer->client->settings;
+	/* High colour came with RDP 5: such a client takes 16 bits when told. */
+	if (settings->ColorDepth < 15 && settings->RdpVersion >= RDP_VERSION_5_PLUS) {
+		wlr_log(WLR_INFO, "RDP: %s asked for %u bits per pixel: it gets 16",
+			peer->host, settings->ColorDepth);
+		settings->ColorDepth = 16;
+	}
+}
+
+static enum rdp_codec codec_for_depth(UINT32 depth) {
+	switch (depth) {
+	case 32:
+		return RDP_CODEC_PLANAR;
+	case 24:
+		return RDP_CODEC_RAW24;
+	case 16:
+	case 15:
+		return RDP_CODEC_INTERLEAVED;
+	default:
+		return RDP_CODEC_NONE;
+	}
 }
 
 bool rdp_encoder_prepare(struct rdp_peer *peer) {
@@ -56,14 +98,17 @@ bool rdp_encoder_prepare(struct rdp_peer *peer) {
 	enum rdp_codec codec = RDP_CODEC_NONE;
 	if (settings->RemoteFxCodec && settings->SurfaceCommandsEnabled) {
 		codec = RDP_CODEC_REMOTEFX;
-	} else if (settings->ColorDepth == 32) {
-		codec = RDP_CODEC_PLANAR;
+	} else {
+		codec = codec_for_depth(settings->ColorDepth);
 	}
-	if (codec == enc->codec && width == enc->width && height == enc->height) {
+	int bpp = (int)settings->ColorDepth;
+	if (codec == enc->codec && bpp == enc->bpp && width == enc->width &&
+			height == enc->height) {
 		return true;
 	}
 	encoder_free_codecs(enc);
 	enc->codec = codec;
+	enc->bpp = bpp;
 	enc->width = width;
 	enc->height = height;
 	switch (codec) {
@@ -79,10 +124,20 @@ bool rdp_encoder_prepare(struct rdp_peer *peer) {
 		enc->planar = freerdp_bitmap_planar_context_new(
 			PLANAR_FORMAT_HEADER_NA | PLANAR_FORMAT_HEADER_RLE, TILE, TILE);
 		return enc->planar != NULL;
-	case RDP_CODEC_NONE:
-		wlr_log(WLR_ERROR, "RDP: %s takes neither RemoteFX nor 32-bit bitmaps: "
-			"it gets no frames", peer->host);
+	case RDP_CODEC_INTERLEAVED:
+		enc->interleaved = bitmap_interleaved_context_new(TRUE);
+		return enc->interleaved != NULL;
+	case RDP_CODEC_RAW24:
 		return true;
+	case RDP_CODEC_NONE:
+		/* Told, so that it shows why, rather than a black window. */
+		wlr_log(WLR_ERROR, "RDP: %s takes neither RemoteFX nor bitmaps at 15, 16, "
+			"24 or 32 bits per pixel (it is at %u)", peer->host,
+			settings->ColorDepth);
+		freerdp_set_error_info(peer->client->context->rdp,
+			ERRINFO_GRAPHICS_MODE_NOT_SUPPORTED);
+		freerdp_send_error_info(peer->client->context->rdp);
+		return false;
 	}
 	return false;
 }
@@ -178,13 +233,68 @@ static bool send_bitmaps(struct rdp_peer *peer, int n) {
 	return ok;
 }
 
-/* Planar: 64x64 tiles of every damaged rectangle, batched under the client's limit. */
-static bool send_planar(struct rdp_peer *peer, const pixman_region32_t *damage) {
+/*
+ * Interleaved RLE takes widths in multiples of 4: a tile is widened to
+ * the left, over pixels sent anyway, or at the left edge to the right.
+ */
+static void interleaved_fit(int *x, int *width, int desktop_width) {
+	int padded = (*width + 3) & ~3;
+	if (padded > desktop_width) {
+		padded = desktop_width & ~3;
+	}
+	if (*x + padded > desktop_width) {
+		*x = desktop_width - padded;
+	}
+	*width = padded;
+}
+
+/* One tile at the encoder's depth, in data the caller frees; NULL on failure. */
+static BYTE *encode_tile(struct rdp_encoder *enc, struct rdp_server *rdp, int x, int y,
+		int w, int h, UINT32 *size) {
+	const uint8_t *src = rdp->fb + (size_t)y * rdp->stride + (size_t)x * 4;
+	switch (enc->codec) {
+	case RDP_CODEC_PLANAR:
+		/* The encoder allocates what the tile needs. */
+		return freerdp_bitmap_compress_planar(enc->planar, src, PIXEL_FORMAT_BGRX32,
+			(UINT32)w, (UINT32)h, (UINT32)rdp->stride, NULL, size);
+	case RDP_CODEC_INTERLEAVED: {
+		BYTE *data = malloc(INTERLEAVED_MAX);
+		*size = INTERLEAVED_MAX;
+		if (data && !interleaved_compress(enc->interleaved, data, size, (UINT32)w,
+				(UINT32)h, rdp->fb, PIXEL_FORMAT_BGRX32, (UINT32)rdp->stride,
+				(UINT32)x, (UINT32)y, NULL, (UINT32)enc->bpp)) {
+			free(data);
+			return NULL;
+		}
+		return data;
+	}
+	case RDP_CODEC_RAW24: {
+		/* Uncompressed bitmaps go bottom-up (flipped from the tile's own
+		 * start: FreeRDP 2.11 flips offsets outside the source). */
+		BYTE *data = malloc((size_t)w * (size_t)h * 3);
+		if (data && !freerdp_image_copy(data, PIXEL_FORMAT_BGR24, (UINT32)w * 3, 0, 0,
+				(UINT32)w, (UINT32)h, src, PIXEL_FORMAT_BGRX32,
+				(UINT32)rdp->stride, 0, 0, NULL, FREERDP_FLIP_VERTICAL)) {
+			free(data);
+			return NULL;
+		}
+		*size = (UINT32)(w * h * 3);
+		return data;
+	}
+	case RDP_CODEC_REMOTEFX:
+	case RDP_CODEC_NONE:
+		break;
+	}
+	return NULL;
+}
+
+/* 64x64 tiles of every damaged rectangle, batched under the client's limit. */
+static bool send_bitmap_tiles(struct rdp_peer *peer, const pixman_region32_t *damage) {
 	struct rdp_encoder *enc = peer->encoder;
 	struct rdp_server *rdp = peer->rdp;
 	rdpSettings *settings = peer->client->settings;
 	if (!enc->bitmaps) {
-		enc->bitmaps = calloc(PLANAR_BATCH, sizeof(*enc->bitmaps));
+		enc->bitmaps = calloc(BITMAP_BATCH, sizeof(*enc->bitmaps));
 		if (!enc->bitmaps) {
 			return false;
 		}
@@ -192,6 +302,7 @@ static bool send_planar(struct rdp_peer *peer, const pixman_region32_t *damage) 
 	size_t limit = settings->MultifragMaxRequestSize > 0 ?
 		settings->MultifragMaxRequestSize : 0x10000;
 	limit = limit > 1024 ? limit - 1024 : limit / 2;
+	int bytes_pp = (enc->bpp + 7) / 8;
 	int n_boxes, n = 0;
 	size_t bytes = 0;
 	const pixman_box32_t *boxes = pixman_region32_rectangles(damage, &n_boxes);
@@ -201,18 +312,18 @@ static bool send_planar(struct rdp_peer *peer, const pixman_region32_t *damage) 
 				int w = boxes[b].x2 - x < TILE ? boxes[b].x2 - x : TILE;
 				int h = boxes[b].y2 - y < TILE ? boxes[b].y2 - y : TILE;
 				int tx = x;
-				rdp_planar_fit(&tx, &w, rdp->width);
+				if (enc->codec == RDP_CODEC_PLANAR) {
+					rdp_planar_fit(&tx, &w, rdp->width);
+				} else {
+					interleaved_fit(&tx, &w, rdp->width);
+				}
 				UINT32 size = 0;
-				const uint8_t *src = rdp->fb + (size_t)y * rdp->stride + (size_t)tx * 4;
-				/* The encoder allocates what the tile needs. */
-				BYTE *data = freerdp_bitmap_compress_planar(enc->planar, src,
-					PIXEL_FORMAT_BGRX32, (UINT32)w, (UINT32)h,
-					(UINT32)rdp->stride, NULL, &size);
+				BYTE *data = encode_tile(enc, rdp, tx, y, w, h, &size);
 				if (!data) {
 					send_bitmaps(peer, n);
 					return false;
 				}
-				if (n > 0 && (bytes + size + 32 > limit || n == PLANAR_BATCH)) {
+				if (n > 0 && (bytes + size + 32 > limit || n == BITMAP_BATCH)) {
 					if (!send_bitmaps(peer, n)) {
 						free(data);
 						return false;
@@ -220,6 +331,7 @@ static bool send_planar(struct rdp_peer *peer, const pixman_region32_t *damage) 
 					n = 0;
 					bytes = 0;
 				}
+				bool compressed = enc->codec != RDP_CODEC_RAW24;
 				enc->bitmaps[n] = (BITMAP_DATA){
 					.destLeft = (UINT32)tx,
 					.destTop = (UINT32)y,
@@ -227,13 +339,13 @@ static bool send_planar(struct rdp_peer *peer, const pixman_region32_t *damage) 
 					.destBottom = (UINT32)(y + h - 1),
 					.width = (UINT32)w,
 					.height = (UINT32)h,
-					.bitsPerPixel = 32,
+					.bitsPerPixel = (UINT32)enc->bpp,
 					.bitmapLength = size,
 					.bitmapDataStream = data,
-					.compressed = TRUE,
-					.cbCompMainBodySize = size,
-					.cbScanWidth = (UINT32)w * 4,
-					.cbUncompressedSize = (UINT32)(w * h * 4),
+					.compressed = compressed,
+					.cbCompMainBodySize = compressed ? size : 0,
+					.cbScanWidth = (UINT32)(w * bytes_pp),
+					.cbUncompressedSize = (UINT32)(w * h * bytes_pp),
 				};
 				bytes += size + 32;
 				peer->stat_bytes += size;
@@ -252,11 +364,13 @@ bool rdp_encoder_send(struct rdp_peer *peer, const pixman_region32_t *damage) {
 		ok = send_remotefx(peer, damage);
 		break;
 	case RDP_CODEC_PLANAR:
+	case RDP_CODEC_INTERLEAVED:
+	case RDP_CODEC_RAW24:
 		if (rdp_peer_uses_acks(peer)) {
 			SURFACE_FRAME_MARKER marker = { SURFACECMD_FRAMEACTION_BEGIN, peer->frame_id };
 			update->SurfaceFrameMarker(update->context, &marker);
 		}
-		ok = send_planar(peer, damage);
+		ok = send_bitmap_tiles(peer, damage);
 		if (rdp_peer_uses_acks(peer)) {
 			SURFACE_FRAME_MARKER marker = { SURFACECMD_FRAMEACTION_END, peer->frame_id };
 			update->SurfaceFrameMarker(update->context, &marker);

@@ -328,6 +328,7 @@ static BOOL handle_capabilities(freerdp_peer *client) {
 		settings->DesktopWidth = (UINT32)peer->rdp->width;
 		settings->DesktopHeight = (UINT32)peer->rdp->height;
 	}
+	rdp_encoder_choose_depth(peer);
 	return TRUE;
 }
 

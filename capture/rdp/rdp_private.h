@@ -309,6 +309,11 @@ bool rdp_encoder_send(struct rdp_peer *peer, const pixman_region32_t *damage);
 void rdp_planar_fit(int *x, int *width, int desktop_width);
 /* Whether the client acknowledges frames (then frames carry markers). */
 bool rdp_peer_uses_acks(struct rdp_peer *peer);
+/*
+ * The depth the client is served at, for its Demand Active: its own,
+ * or for a client below 15 bits per pixel, 16 when it can take that.
+ */
+void rdp_encoder_choose_depth(struct rdp_peer *peer);
 
 /* rdp_channels.c: static and dynamic virtual channels of a peer. */
 bool rdp_channels_init_peer(struct rdp_peer *peer);

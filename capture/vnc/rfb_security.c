@@ -165,9 +165,14 @@ static enum rfb_security_step on_version(struct rfb_security *sec, const uint8_t
 		put_string(sec, "this server needs a viewer that speaks RFB 3.8 and VeNCrypt");
 		return fail(sec, "an RFB 3.3 viewer, but only VeNCrypt is offered");
 	}
+	/*
+	 * Encrypted first: viewers that take the first type they know
+	 * (TigerVNC's, Remmina's, libvncclient) then pick VeNCrypt. One that
+	 * needs VncAuth or None must ask for it.
+	 */
 	uint8_t types[3];
 	int n = 0;
-	if (offer->n_subtypes > 0 && !offer->vencrypt_last) {
+	if (offer->n_subtypes > 0) {
 		types[n++] = RFB_SECURITY_VENCRYPT;
 	}
 	if (offer->none) {
@@ -175,9 +180,6 @@ static enum rfb_security_step on_version(struct rfb_security *sec, const uint8_t
 	}
 	if (offer->vnc_auth) {
 		types[n++] = RFB_SECURITY_VNC_AUTH;
-	}
-	if (offer->n_subtypes > 0 && offer->vencrypt_last) {
-		types[n++] = RFB_SECURITY_VENCRYPT;
 	}
 	put8(sec, (uint8_t)n);
 	for (int i = 0; i < n; i++) {

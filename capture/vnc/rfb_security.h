@@ -45,15 +45,10 @@ enum vencrypt_subtype {
 struct rfb_security_offer {
 	bool none;     /* security type None */
 	bool vnc_auth; /* VncAuth without TLS */
-	/* VeNCrypt sub-types, in the order of preference; none: no VeNCrypt. */
+	/* VeNCrypt sub-types, in the order of preference; none: no VeNCrypt.
+	 * Offered, VeNCrypt is the first security type. */
 	uint32_t subtypes[RFB_SECURITY_MAX_SUBTYPES];
 	int n_subtypes;
-	/*
-	 * VeNCrypt listed after None and VncAuth, for viewers that take the
-	 * server's first type they know (libvncclient): on loopback, where
-	 * nothing needs encrypting, without asking them for a certificate.
-	 */
-	bool vencrypt_last;
 	/*
 	 * Not NULL: this connection is refused before any security type, and
 	 * this reason goes to the viewer (the caller keeps it alive).

@@ -365,7 +365,6 @@ static void make_offer(struct vnc_guest *guest, struct rfb_security_offer *offer
 	}
 	offer->vnc_auth = passwords && (guest->local || options->insecure);
 	offer->none = anyone;
-	offer->vencrypt_last = guest->local;
 	if (guest->refusal[0]) {
 		offer->refusal = guest->refusal;
 	}

@@ -24,6 +24,7 @@
  *   --rfx                 offer RemoteFX surface bits (classic path);
  *                         without it the server has to send bitmaps
  *   --size WxH            the desktop size asked for (1024x768)
+ *   --bpp N               the colour depth asked for (32)
  *   --monitors LAYOUT     several monitors, as xfreerdp /multimon: LAYOUT is
  *                         WxH+X+Y,... or WxH-X+Y,... (the first is the
  *                         primary; FreeRDP sends the others relative to
@@ -140,6 +141,7 @@ struct opts {
 	const char *user, *password_file, *fingerprint;
 	enum gfx_mode gfx;
 	bool rfx, no_rects, counter, bad_cookie;
+	int bpp;
 	int cursor_w, cursor_h;
 	int width, height;
 	/* --monitors */
@@ -706,7 +708,7 @@ static bool apply_settings(rdpSettings *s, const struct opts *o)
 		return false;
 	s->DesktopWidth = (UINT32)o->width;
 	s->DesktopHeight = (UINT32)o->height;
-	s->ColorDepth = 32;
+	s->ColorDepth = (UINT32)o->bpp;
 	s->SoftwareGdi = TRUE;
 	/* TLS only, as xfreerdp /sec:tls: the logon goes inside TLS. */
 	s->RdpSecurity = FALSE;
@@ -1015,7 +1017,7 @@ static void usage(void)
 	fprintf(stderr,
 		"usage: oriel-test-rdpclient [--user NAME] [--password-file FILE]\n"
 		"         [--fingerprint FP] [--gfx off|avc420|avc444|nonh264] [--rfx]\n"
-		"         [--size WxH] [--monitors WxH+X+Y,...] [--no-rects]\n"
+		"         [--size WxH] [--bpp N] [--monitors WxH+X+Y,...] [--no-rects]\n"
 		"         [--counter | --cursor WxH]\n"
 		"         [--timeout SECONDS] [--bad-cookie] [--bind ADDR] HOST:PORT snapshot FILE.ppm | watch\n");
 }
@@ -1106,7 +1108,7 @@ static int relay_start(const char *bind_addr, const char *host, int port)
 
 int main(int argc, char **argv)
 {
-	struct opts o = {.width = 1024, .height = 768, .timeout = 20, .gfx = GFX_OFF};
+	struct opts o = {.width = 1024, .height = 768, .timeout = 20, .gfx = GFX_OFF, .bpp = 32};
 	const char *bind_addr = NULL;
 	static const struct option longopts[] = {
 		{"user", required_argument, 0, 'u'},
@@ -1122,6 +1124,7 @@ int main(int argc, char **argv)
 		{"timeout", required_argument, 0, 't'},
 		{"bad-cookie", no_argument, 0, 'B'},
 		{"bind", required_argument, 0, 'b'},
+		{"bpp", required_argument, 0, 'd'},
 		{"help", no_argument, 0, 'h'},
 		{0, 0, 0, 0},
 	};
@@ -1145,6 +1148,13 @@ int main(int argc, char **argv)
 			break;
 		}
 		case 'r': o.rfx = true; break;
+		case 'd':
+			o.bpp = atoi(optarg);
+			if (o.bpp != 8 && o.bpp != 15 && o.bpp != 16 && o.bpp != 24 && o.bpp != 32) {
+				usage();
+				return 1;
+			}
+			break;
 		case 's':
 			if (sscanf(optarg, "%dx%d", &o.width, &o.height) != 2 || o.width < 64 ||
 			    o.height < 64 || o.width > 8192 || o.height > 8192) {

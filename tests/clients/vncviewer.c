@@ -12,7 +12,10 @@
  *                         X509 sub-types; without it they fail
  *   --security LIST       security types to accept, in libvncclient's
  *                         order: e.g. "vencrypt" or "none,vncauth"
- *                         (names none, vncauth, vencrypt, or numbers)
+ *                         (names none, vncauth, vencrypt, or numbers);
+ *                         without it, --ca or --user: "none,vncauth", as
+ *                         oriel lists VeNCrypt first, which this viewer
+ *                         cannot finish without them
  *   --bind ADDR           connect from this local IPv4 address (e.g.
  *                         127.0.0.3)
  *   --encodings LIST      e.g. "raw" or "tight copyrect" (libvncclient's
@@ -725,6 +728,8 @@ int main(int argc, char **argv)
 	client->canHandleNewFBSize = TRUE;
 	client->GetPassword = password;
 	client->GetCredential = credential;
+	if (!security && !viewer.ca && !viewer.user)
+		security = "none,vncauth";
 	if (security && !parse_security(client, security)) {
 		out("error bad --security %s", security);
 		return 1;

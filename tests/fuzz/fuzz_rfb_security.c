@@ -50,7 +50,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 	struct rfb_security_offer offer = {
 		.none = pick & 1,
 		.vnc_auth = pick & 2,
-		.vencrypt_last = pick & 4,
 		/* Some combination of the bits: a connection refused up front. */
 		.refusal = (pick & 0x85) == 0x85 ? "refused" : NULL,
 	};

@@ -167,9 +167,11 @@ def decode_xwd(data):
     byte_order, bits_per_pixel, bytes_per_line = fields[7], fields[11], fields[12]
     red_mask, green_mask, blue_mask = fields[14], fields[15], fields[16]
     ncolors = fields[19]
-    expect(version == 7 and pixmap_format == 2 and bits_per_pixel == 32,
+    # 24 bits a pixel: what xwd writes once a GTK client (Remmina) runs.
+    expect(version == 7 and pixmap_format == 2 and bits_per_pixel in (24, 32),
            "xwd format %d/%d/%d bpp is not handled" % (version, pixmap_format,
                                                        bits_per_pixel))
+    step = bits_per_pixel // 8
     offset = header_size + ncolors * 12
     pixels = data[offset:offset + bytes_per_line * height]
     order = "<" if byte_order == 0 else ">"
@@ -179,7 +181,10 @@ def decode_xwd(data):
         return (mask & -mask).bit_length() - 1
     rs, gs, bs = shift(red_mask), shift(green_mask), shift(blue_mask)
     for y in range(height):
-        row = pixels[y * bytes_per_line:y * bytes_per_line + width * 4]
+        row = pixels[y * bytes_per_line:y * bytes_per_line + width * step]
+        if step == 3:
+            row = b"".join(row[i:i + 3] + b"\0" if order == "<" else b"\0" + row[i:i + 3]
+                           for i in range(0, len(row), 3))
         values = struct.unpack("%s%dI" % (order, width), row)
         base = y * width * 3
         for x, v in enumerate(values):

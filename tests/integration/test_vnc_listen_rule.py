@@ -95,8 +95,8 @@ def in_namespace():
                      args=["--vnc", "0.0.0.0:%d" % port, "--vnc-password-file", str(pwfile),
                            "--vnc-insecure"]) as s:
             vnc.wait_listening(s, vnc.tcp(port))
-            expect_eq(vnc.security_types((vnc.LOCALHOST, port)), [2, vnc.VENCRYPT],
-                      "security types on loopback (VncAuth first)")
+            expect_eq(vnc.security_types((vnc.LOCALHOST, port)), [vnc.VENCRYPT, 2],
+                      "security types on loopback (VeNCrypt first, there too)")
             expect_eq(vnc.security_types((OUTSIDE, port)), [vnc.VENCRYPT, 2],
                       "security types beyond loopback (VeNCrypt first)")
             img = vnc.snapshot(s, (OUTSIDE, port), password_file=secret,
@@ -139,7 +139,7 @@ def in_namespace():
             cert, _fp, _made = vnc.certificate(s)
             expect_eq(vnc.security_types((OUTSIDE, port)), [vnc.VENCRYPT],
                       "security types beyond loopback with accounts and passwords")
-            expect_eq(vnc.security_types((vnc.LOCALHOST, port)), [2, vnc.VENCRYPT],
+            expect_eq(vnc.security_types((vnc.LOCALHOST, port)), [vnc.VENCRYPT, 2],
                       "security types on loopback with accounts and passwords")
             sock, subtypes = vnc.vencrypt_start((OUTSIDE, port))
             sock.close()

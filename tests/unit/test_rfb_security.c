@@ -163,16 +163,34 @@ static void test_none_37_and_order(void) {
 	struct rfb_security sec;
 	struct rfb_security_offer offer = {
 		.none = true, .subtypes = { VENCRYPT_X509_NONE }, .n_subtypes = 1,
-		.vencrypt_last = true,
 	};
 	rfb_security_init(&sec, &offer, challenge);
 	rfb_security_sent(&sec);
 	EXPECT(feed(&sec, "RFB 003.007\n", 12) == RFB_SECURITY_STEP_READ, "3.7");
-	EXPECT(sec.out_len == 3 && sec.out[1] == 1 && sec.out[2] == 19, "None before VeNCrypt");
+	EXPECT(sec.out_len == 3 && sec.out[0] == 2 && sec.out[1] == 19 && sec.out[2] == 1,
+		"VeNCrypt before None");
 	rfb_security_sent(&sec);
 	EXPECT(feed(&sec, "\x01", 1) == RFB_SECURITY_STEP_DONE, "None");
 	EXPECT(sec.out_len == 0, "3.7 has no SecurityResult for None");
 	EXPECT(sec.minor == 7, "minor %d", sec.minor);
+}
+
+/* A password file on loopback: VeNCrypt (X509Vnc, TLSVnc) first, VncAuth after. */
+static void test_encrypted_first(void) {
+	struct rfb_security sec;
+	struct rfb_security_offer offer = {
+		.vnc_auth = true, .subtypes = { VENCRYPT_X509_VNC, VENCRYPT_TLS_VNC },
+		.n_subtypes = 2,
+	};
+	rfb_security_init(&sec, &offer, challenge);
+	rfb_security_sent(&sec);
+	EXPECT(feed(&sec, "RFB 003.008\n", 12) == RFB_SECURITY_STEP_READ, "3.8");
+	EXPECT(sec.out_len == 3 && sec.out[0] == 2 && sec.out[1] == 19 && sec.out[2] == 2,
+		"VeNCrypt before VncAuth");
+	rfb_security_sent(&sec);
+	/* A viewer that asks for VncAuth still gets it. */
+	EXPECT(feed(&sec, "\x02", 1) == RFB_SECURITY_STEP_READ, "VncAuth");
+	EXPECT(sec.out_len == 16 && memcmp(sec.out, challenge, 16) == 0, "the challenge");
 }
 
 static void test_bad_versions(void) {
@@ -223,6 +241,7 @@ int main(void) {
 	test_plain_limits();
 	test_vnc_auth_33();
 	test_none_37_and_order();
+	test_encrypted_first();
 	test_bad_versions();
 	return failures != 0;
 }

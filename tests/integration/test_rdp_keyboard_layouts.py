@@ -11,7 +11,9 @@ each client's keys through the layout the client announced.
   US one '@"[' into another, then the German one "ÖÜß" into a third:
   '@' is AltGr+Q there and Shift+2 here, y and z swap places, ä and Ö are
   keys the session's keymap lacks. Each xterm's shell writes the line it
-  read to a file, which must hold exactly what was typed.
+  read to a file, which must hold exactly what was typed. Before its first
+  line the German client types "zu" and erases it with Ctrl+U: Ctrl
+  reaches the session with the letters of the client's layout.
 - A French client (/kbd:0x40c, AZERTY) types 'azerty&é"@' the same way.
 """
 import harness
@@ -20,12 +22,17 @@ import vnc
 from harness import Session, expect_eq
 
 
-def typed(s, xvfb, client, title, geometry, text):
-    """text typed by xdotool in xvfb into a new xterm, as the xterm read it."""
+def typed(s, xvfb, client, title, geometry, text, erased=None):
+    """text typed by xdotool in xvfb into a new xterm, as the xterm read it;
+    erased is typed first and taken back with Ctrl+U (the terminal's kill
+    character), a shortcut through the client's layout."""
     xterm, win, out = rdp.line_xterm(s, geometry=geometry, title=title)
     s.park_pointer()
     rdp.click_through(s, xvfb, client, win, what="%s to be focused after a click "
                       "through RDP" % title)
+    if erased:
+        xvfb.xdotool("type", "--delay", "40", erased)
+        xvfb.xdotool("key", "ctrl+u")
     xvfb.xdotool("type", "--delay", "40", text)
     xvfb.xdotool("key", "Return")
     return s.wait_written(xterm, out)
@@ -42,7 +49,7 @@ def main():
                                    ["/size:1024x768", "/kbd:0x409"], keymap="us",
                                    name="xfreerdp-us") as (us_xvfb, us_client):
             expect_eq(typed(s, de_xvfb, de_client, "german one", "40x5+40+60",
-                            "\u00e4\u20ac@yz"), "\u00e4\u20ac@yz\n",
+                            "\u00e4\u20ac@yz", erased="zu"), "\u00e4\u20ac@yz\n",
                       "the line a German client typed")
             expect_eq(typed(s, us_xvfb, us_client, "us", "40x5+40+260", '@"['),
                       '@"[\n', "the line a US client typed with a German one logged on")

@@ -102,9 +102,12 @@ static BOOL handle_keyboard(rdpInput *input, UINT16 flags, UINT16 code) {
 	}
 	if (typed.kind == CLIENT_KEY_KEYCODE) {
 		virtual_input_keycode(vi, typed.keycode, pressed);
-	} else if (typed.kind == CLIENT_KEY_KEYSYM &&
-			!virtual_input_keysym(vi, typed.sym, pressed) && pressed) {
-		wlr_log(WLR_DEBUG, "RDP: no key for keysym 0x%x", typed.sym);
+	} else if (typed.kind == CLIENT_KEY_KEYSYM) {
+		bool ok = typed.alone ? virtual_input_keysym_alone(vi, typed.sym, pressed) :
+			virtual_input_keysym(vi, typed.sym, pressed);
+		if (!ok && pressed) {
+			wlr_log(WLR_DEBUG, "RDP: no key for keysym 0x%x", typed.sym);
+		}
 	}
 	peer->input_used = true;
 	return TRUE;

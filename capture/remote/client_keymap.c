@@ -13,6 +13,7 @@ struct client_keymap {
 	/* What each key that is down gave the session (kind NONE: up). */
 	struct client_key down[MAX_CLIENT_KEYCODE + 1];
 	bool is_down[MAX_CLIENT_KEYCODE + 1];
+	int level_shifts_down; /* AltGr and its kin the client holds */
 };
 
 struct client_keymap *client_keymap_create(struct xkb_context *context, const char *layout,
@@ -58,6 +59,7 @@ void client_keymap_reset(struct client_keymap *keymap) {
 	}
 	memset(keymap->down, 0, sizeof(keymap->down));
 	memset(keymap->is_down, 0, sizeof(keymap->is_down));
+	keymap->level_shifts_down = 0;
 }
 
 /* AltGr and its kin: they choose the client's keysyms, nothing else. */
@@ -104,18 +106,27 @@ static bool shortcut_held(struct xkb_state *state) {
 	return false;
 }
 
-static struct client_key decide(struct client_keymap *keymap, uint32_t keycode,
-		bool *feed_state) {
-	struct client_key as_is = { .kind = CLIENT_KEY_KEYCODE, .keycode = keycode };
-	xkb_keycode_t kc = keycode + 8;
+/* The key's keysym at its first level; NoSymbol for none or several. */
+static xkb_keysym_t base_sym(struct client_keymap *keymap, xkb_keycode_t kc) {
 	xkb_layout_index_t layout = xkb_state_key_get_layout(keymap->state, kc);
 	const xkb_keysym_t *syms;
 	if (layout == XKB_LAYOUT_INVALID ||
 			xkb_keymap_key_get_syms_by_level(keymap->keymap, kc, layout, 0, &syms) != 1) {
+		return XKB_KEY_NoSymbol;
+	}
+	return syms[0];
+}
+
+static struct client_key decide(struct client_keymap *keymap, uint32_t keycode,
+		bool *feed_state) {
+	struct client_key as_is = { .kind = CLIENT_KEY_KEYCODE, .keycode = keycode };
+	xkb_keycode_t kc = keycode + 8;
+	xkb_keysym_t base = base_sym(keymap, kc);
+	if (base == XKB_KEY_NoSymbol) {
 		return as_is;
 	}
-	xkb_keysym_t base = syms[0];
 	if (is_level_shift(base)) {
+		keymap->level_shifts_down++;
 		return (struct client_key){ .kind = CLIENT_KEY_NONE };
 	}
 	if (is_lock(base)) {
@@ -133,10 +144,12 @@ static struct client_key decide(struct client_keymap *keymap, uint32_t keycode,
 	 * Ctrl+С on a Russian layout is Ctrl+C, as on Windows: shortcuts take
 	 * the key's Latin meaning, which is the session's.
 	 */
-	if (sym > 0x7E && !is_dead(sym) && shortcut_held(keymap->state)) {
+	bool alone = keymap->level_shifts_down > 0;
+	if (!alone && sym > 0x7E && !is_dead(sym) && shortcut_held(keymap->state)) {
 		return as_is;
 	}
-	return (struct client_key){ .kind = CLIENT_KEY_KEYSYM, .keycode = keycode, .sym = sym };
+	return (struct client_key){ .kind = CLIENT_KEY_KEYSYM, .keycode = keycode, .sym = sym,
+		.alone = alone };
 }
 
 struct client_key client_keymap_key(struct client_keymap *keymap, uint32_t evdev_keycode,
@@ -150,6 +163,10 @@ struct client_key client_keymap_key(struct client_keymap *keymap, uint32_t evdev
 				.keycode = evdev_keycode };
 		}
 		struct client_key key = keymap->down[evdev_keycode];
+		if (is_level_shift(base_sym(keymap, evdev_keycode + 8)) &&
+				keymap->level_shifts_down > 0) {
+			keymap->level_shifts_down--;
+		}
 		keymap->is_down[evdev_keycode] = false;
 		keymap->down[evdev_keycode] = (struct client_key){ 0 };
 		xkb_state_update_key(keymap->state, evdev_keycode + 8, XKB_KEY_UP);

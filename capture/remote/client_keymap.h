@@ -31,6 +31,11 @@ struct client_key {
 	enum client_key_kind kind;
 	uint32_t keycode;
 	xkb_keysym_t sym;
+	/*
+	 * A keysym the client's AltGr chose: no modifier the client holds
+	 * applies to it, since Windows sends AltGr as Ctrl+Alt.
+	 */
+	bool alone;
 };
 
 /* The xkb layout and variant ("" or NULL: the default); NULL when they do not compile. */

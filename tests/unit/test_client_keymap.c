@@ -62,8 +62,20 @@ static void german(struct xkb_context *context) {
 	nothing(de, KEY_RIGHTALT, true, "de: AltGr press");
 	types(de, KEY_Q, XKB_KEY_at, "de: AltGr+Q");
 	types(de, KEY_E, XKB_KEY_EuroSign, "de: AltGr+E");
+	struct client_key at = client_keymap_key(de, KEY_Q, true);
+	client_keymap_key(de, KEY_Q, false);
+	EXPECT(at.alone, "de: a keysym AltGr chose is typed alone");
 	nothing(de, KEY_RIGHTALT, false, "de: AltGr release");
+	/* Windows sends AltGr as Ctrl+Alt: Ctrl must not make € a shortcut. */
+	as_is(de, KEY_LEFTCTRL, true, "de: Windows' Ctrl of AltGr");
+	nothing(de, KEY_RIGHTALT, true, "de: Windows' AltGr");
+	types(de, KEY_E, XKB_KEY_EuroSign, "de: Ctrl+AltGr+E");
+	nothing(de, KEY_RIGHTALT, false, "de: Windows' AltGr release");
+	as_is(de, KEY_LEFTCTRL, false, "de: Windows' Ctrl of AltGr release");
 	types(de, KEY_Q, XKB_KEY_q, "de: Q once AltGr is up");
+	struct client_key q = client_keymap_key(de, KEY_Q, true);
+	client_keymap_key(de, KEY_Q, false);
+	EXPECT(!q.alone, "de: q is typed with the modifiers the client holds");
 	/* Shift goes to the session as a key, and chooses the client's level 2. */
 	as_is(de, KEY_LEFTSHIFT, true, "de: Shift press");
 	types(de, KEY_2, XKB_KEY_quotedbl, "de: Shift+2");

@@ -15,6 +15,9 @@ each client's keys through the layout the client announced.
   line the German client types "zu" and erases it with Ctrl+U: Ctrl
   reaches the session with the letters of the client's layout.
 - A French client (/kbd:0x40c, AZERTY) types 'azerty&é"@' the same way.
+- A German client that sends AltGr as Windows' client does, as left Ctrl
+  and right Alt (oriel-test-rdpclient --kbd 0x407 sending scancodes),
+  types AltGr+Q and AltGr+E: '@' and '€', not Ctrl+@.
 """
 import harness
 import rdp
@@ -62,6 +65,19 @@ def main():
             expect_eq(typed(s, fr_xvfb, fr_client, "french", "40x5+500+60",
                             'azerty&\u00e9"@'), 'azerty&\u00e9"@\n',
                       "the line a French client typed")
+        xterm, win, out = rdp.line_xterm(s, geometry="40x5+500+260", title="windows")
+        client = rdp.RdpClient(s, port, name="windows-de", user="typist",
+                               password_file=rdp.write_secret(s, "unused"),
+                               size=(1024, 768), kbd=0x407)
+        client.wait_connected()
+        client.send("click %d %d" % (win["x"] + win["width"] // 2,
+                                     win["y"] + win["height"] // 2))
+        s.wait_window(id=win["id"], where=lambda w: w["focused"],
+                      what="the xterm to be focused after the test client's click")
+        client.send("keys 1d+ e038+ 10 12 e038- 1d- 1c")
+        expect_eq(s.wait_written(xterm, out), "@\u20ac\n",
+                  "AltGr+Q and AltGr+E sent as Ctrl+AltGr, as Windows does")
+        client.close()
         log = s.log_text()
         for layout in ("0x00000407, de", "0x00000409, us", "0x0000040c, fr"):
             harness.expect(layout in log, "oriel's log names the layout %s" % layout)

@@ -16,8 +16,8 @@
  * read through the layout the client announced (client_keymap.c: the
  * keys that type characters go as keysyms, the others as keys) or, with
  * --rdp-keyboard session, through the session's keymap as a real
- * keyboard's would (AltGr and dead keys included); Unicode characters are typed as keysyms,
- * on spare keycodes when the keymap lacks them; the lock keys follow the
+ * keyboard's would (AltGr and dead keys included); Unicode characters
+ * are typed as keysyms, on spare keycodes when the keymap lacks them; the lock keys follow the
  * client's on Synchronize;
  * absolute pointer motion on the served output, the three buttons, the
  * two extended ones, and both wheels. A client that goes away releases

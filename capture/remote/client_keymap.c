@@ -10,7 +10,7 @@
 struct client_keymap {
 	struct xkb_keymap *keymap;
 	struct xkb_state *state;
-	/* What each key that is down gave the session (kind NONE: up). */
+	/* What each key that is down (is_down) gave the session. */
 	struct client_key down[MAX_CLIENT_KEYCODE + 1];
 	bool is_down[MAX_CLIENT_KEYCODE + 1];
 	int level_shifts_down; /* AltGr and its kin the client holds */
@@ -142,7 +142,8 @@ static struct client_key decide(struct client_keymap *keymap, uint32_t keycode,
 	}
 	/*
 	 * Ctrl+С on a Russian layout is Ctrl+C, as on Windows: shortcuts take
-	 * the key's Latin meaning, which is the session's.
+	 * the key's Latin meaning, which is the session's. Not with AltGr held,
+	 * which Windows sends as Ctrl+Alt.
 	 */
 	bool alone = keymap->level_shifts_down > 0;
 	if (!alone && sym > 0x7E && !is_dead(sym) && shortcut_held(keymap->state)) {

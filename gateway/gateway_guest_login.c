@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
 #include <poll.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 #include "capture/remote/tls_record.h"
 #include "gateway/gateway_guests.h"
 #include "gateway/gateway_log.h"
+#include "gateway/gateway_login_policy.h"
 #include "gateway/gateway_sessions.h"
 
 /*
@@ -113,42 +115,92 @@ void gateway_printable(const char *user, char *out, size_t size) {
 	}
 }
 
-int gateway_guest_check_login(struct gateway_guest *guest, const char *user,
-		char *password, uint16_t *flags, const char **reason) {
+bool gateway_guest_may_try(struct gateway_guest *guest) {
 	struct gateway_front *front = guest->front;
 	pthread_mutex_lock(&front->lock);
 	bool allowed = auth_throttle_allowed(&front->throttle, guest->host, monotonic_ms());
 	pthread_mutex_unlock(&front->lock);
 	if (!allowed) {
+		gateway_log_summarised("tries while it must wait", guest->host,
+			"%s: %s must wait before logging in again",
+			front->name, guest->host);
+	}
+	return allowed;
+}
+
+void gateway_guest_count_failure(struct gateway_guest *guest) {
+	struct gateway_front *front = guest->front;
+	pthread_mutex_lock(&front->lock);
+	auth_throttle_failed(&front->throttle, guest->host, monotonic_ms());
+	pthread_mutex_unlock(&front->lock);
+}
+
+void gateway_guest_failed(struct gateway_guest *guest, const char *format, ...) {
+	struct gateway_front *front = guest->front;
+	gateway_guest_count_failure(guest);
+	char line[512];
+	va_list args;
+	va_start(args, format);
+	vsnprintf(line, sizeof(line), format, args);
+	va_end(args);
+	gateway_log_summarised("failures", guest->host, "%s: %s", front->name, line);
+}
+
+bool gateway_guest_refusal_logged(const char *why) {
+	return strcmp(why, GATEWAY_REFUSED) == 0 || strcmp(why, GATEWAY_MUST_WAIT) == 0;
+}
+
+/*
+ * Whether user may log in at all, before her password: false with why.
+ * A name longer than a session can be told is no account's.
+ */
+static bool may_log_in(struct gateway_guest *guest, const char *user, char *why,
+		size_t why_size) {
+	if (strlen(user) >= sizeof(((struct handover_message *)0)->user)) {
+		snprintf(why, why_size, "the name is too long");
+		return false;
+	}
+	return gateway_login_policy_check(guest->front->config, user, why, why_size);
+}
+
+int gateway_guest_check_login(struct gateway_guest *guest, const char *user,
+		char *password, uint16_t *flags, const char **reason) {
+	struct gateway_front *front = guest->front;
+	if (!gateway_guest_may_try(guest)) {
 		gnutls_memset(password, 0, strlen(password));
-		*reason = "too many failed logins from your address: wait, then try again";
-		gateway_log("%s: %s must wait before logging in again", front->name,
-			guest->host);
+		*reason = GATEWAY_MUST_WAIT;
 		return -1;
 	}
+	char refusal[256];
+	bool may = may_log_in(guest, user, refusal, sizeof(refusal));
 	bool view_only = false;
 	/* From here it waits for us, not we for it: it gives way to nobody. */
 	gateway_guest_checking(guest, true);
-	/* A name longer than a session can be told is no account's. */
-	bool ok = account_check_run(front->checker, user, password, guest->host,
-		&view_only) && strlen(user) < sizeof(((struct handover_message *)0)->user);
-	gnutls_memset(password, 0, strlen(password));
-	pthread_mutex_lock(&front->lock);
-	if (ok) {
-		auth_throttle_succeeded(&front->throttle, guest->host);
+	/* Refused or not, PAM checks the password, and a refusal takes as long. */
+	bool ok = false;
+	if (may) {
+		ok = account_check_run(front->checker, user, password, guest->host, &view_only);
 	} else {
-		auth_throttle_failed(&front->throttle, guest->host, monotonic_ms());
+		account_check_run_refused(front->checker, user, password, guest->host);
 	}
-	pthread_mutex_unlock(&front->lock);
+	gnutls_memset(password, 0, strlen(password));
 	char printable[128];
 	gateway_printable(user, printable, sizeof(printable));
 	if (!ok) {
 		gateway_guest_checking(guest, false);
-		*reason = "authentication failed";
-		gateway_log("%s: failed login as \"%s\" from %s", front->name, printable,
-			guest->host);
+		*reason = GATEWAY_REFUSED;
+		if (may) {
+			gateway_guest_failed(guest, "failed login as \"%s\" from %s", printable,
+				guest->host);
+		} else {
+			gateway_guest_failed(guest, "refused \"%s\" from %s: %s", printable,
+				guest->host, refusal);
+		}
 		return -1;
 	}
+	pthread_mutex_lock(&front->lock);
+	auth_throttle_succeeded(&front->throttle, guest->host);
+	pthread_mutex_unlock(&front->lock);
 	gateway_guest_extend(guest, AFTER_LOGIN_MS);
 	char error[256] = "";
 	int sock = gateway_sessions_connect(front->sessions, user, flags, error, sizeof(error));

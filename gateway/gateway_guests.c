@@ -289,6 +289,7 @@ static void front_free(struct gateway_front *front) {
 	if (front->stop_fd >= 0) {
 		close(front->stop_fd);
 	}
+	auth_throttle_finish(&front->throttle);
 	pthread_mutex_destroy(&front->lock);
 	pthread_cond_destroy(&front->guests_gone);
 	free(front);
@@ -320,9 +321,8 @@ struct gateway_front *gateway_front_start(const struct gateway_config *config,
 	struct account_checker_config checks = {
 		.pam_service = config->pam_service, .pam_anyone = true,
 	};
-	front->checker = account_checker_create(&checks);
+	front->checker = account_checker_create(&checks, error, error_size);
 	if (!front->checker) {
-		snprintf(error, error_size, "cannot check accounts: %s", strerror(errno));
 		goto fail;
 	}
 #if HAVE_RDP

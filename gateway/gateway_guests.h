@@ -20,6 +20,9 @@
 #include "gateway/gateway_front.h"
 
 #define GATEWAY_FRONT_MAX_LISTEN 16
+/* What a refused client hears: any refusal tells no more than a wrong password. */
+#define GATEWAY_REFUSED "authentication failed"
+#define GATEWAY_MUST_WAIT "too many failed logins from your address: wait, then try again"
 
 struct handover_message;
 
@@ -117,12 +120,27 @@ bool gateway_guest_poll(struct gateway_guest *guest, struct pollfd *fds, int n);
 gnutls_session_t gateway_guest_start_tls(struct gateway_guest *guest, char *why,
 	size_t why_size);
 /*
- * The login (throttled per address; checked through PAM; not root; an
- * allowed user), and then the session that takes her client: its
+ * The login (throttled per address; who may log in, gateway_login_policy.h;
+ * checked through PAM), and then the session that takes her client: its
  * hand-over socket, or -1 with a reason for the client. Wipes password.
+ * Any refusal counts against the address's throttle, is logged with its
+ * true reason, and comes as late as a wrong password's.
  */
 int gateway_guest_check_login(struct gateway_guest *guest, const char *user,
 	char *password, uint16_t *flags, const char **reason);
+/* False while the guest's address must wait after failures (logged). */
+bool gateway_guest_may_try(struct gateway_guest *guest);
+/*
+ * A failure of the guest's address (a login, a routing token): counted
+ * against its throttle, and logged after "FRONT: " (summarised per
+ * address: gateway_log_summarised).
+ */
+void gateway_guest_failed(struct gateway_guest *guest, const char *format, ...)
+	__attribute__((format(printf, 2, 3)));
+/* The same, not logged. */
+void gateway_guest_count_failure(struct gateway_guest *guest);
+/* Whether a connection that ended for why was logged already (a refusal). */
+bool gateway_guest_refusal_logged(const char *why);
 /* user with control characters made '?', for the log. */
 void gateway_printable(const char *user, char *out, size_t size);
 /*

@@ -13,5 +13,16 @@ void gateway_log(const char *format, ...) __attribute__((format(printf, 1, 2)));
 /* Only with --debug: every connection and how it ended. */
 void gateway_log_debug(const char *format, ...) __attribute__((format(printf, 1, 2)));
 void gateway_log_set_debug(bool debug);
+/*
+ * A line of a kind that one address can repeat at will: its failures (a
+ * wrong password, a refused login, a guessed routing token; what is
+ * "failures"), or its tries while it must wait ("tries while it must
+ * wait"). Logged, or counted once host logged many of what this minute;
+ * the count is logged after the minute, as "N more WHAT from HOST in the
+ * last minute" (capture/remote/log_summary.h). In gateway_log_failure.c:
+ * the session monitor does without it.
+ */
+void gateway_log_summarised(const char *what, const char *host, const char *format, ...)
+	__attribute__((format(printf, 3, 4)));
 
 #endif

@@ -319,9 +319,22 @@ static void first_leg(struct gateway_guest *guest, const struct x224_request *re
 static void second_leg(struct gateway_guest *guest, const struct x224_request *request,
 		const uint8_t *cr, char *why, size_t why_size) {
 	struct gateway_ticket ticket;
+	/*
+	 * A guessed token is a guessed password: it counts, and waits, the
+	 * same. A redirected client comes right after its login cleared its
+	 * address: one that must wait is guessing, and each guess makes it
+	 * wait longer.
+	 */
+	if (!gateway_guest_may_try(guest)) {
+		gateway_guest_count_failure(guest);
+		snprintf(why, why_size, "%s", GATEWAY_MUST_WAIT);
+		return;
+	}
 	if (!gateway_tickets_redeem(tickets_of(guest->front), request->token,
 			monotonic_ms(), &ticket)) {
-		snprintf(why, why_size, "an unknown, used or expired routing token");
+		gateway_guest_failed(guest, "%s brought an unknown, used or expired routing token",
+			guest->host);
+		snprintf(why, why_size, "%s", GATEWAY_REFUSED);
 		return;
 	}
 	struct handover_message *message = calloc(1, sizeof(*message));
@@ -391,7 +404,7 @@ void gateway_rdp_login(struct gateway_guest *guest) {
 		first_leg(guest, &request, cr, why, sizeof(why));
 	}
 out:
-	if (why[0] && strcmp(why, "authentication failed") != 0) {
+	if (why[0] && !gateway_guest_refusal_logged(why)) {
 		gateway_log("RDP: closing the connection from %s: %s", guest->host, why);
 	}
 	gateway_guest_done(guest);

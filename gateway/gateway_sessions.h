@@ -21,7 +21,7 @@ struct gateway_sessions *gateway_sessions_create(const struct gateway_config *co
 /* NULL is a no-op. Sessions go on running. */
 void gateway_sessions_destroy(struct gateway_sessions *sessions);
 
-/* Whether user may log in at all: not root; named, or in an allowed group. */
+/* Whether user may log in at all (gateway_login_policy.h); false with why. */
 bool gateway_sessions_allowed(struct gateway_sessions *sessions, const char *user,
 	char *error, size_t error_size);
 

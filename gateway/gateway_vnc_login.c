@@ -190,7 +190,7 @@ void gateway_vnc_login(struct gateway_guest *guest) {
 out:
 	if (!why[0]) {
 		gateway_log_debug("VNC: %s went to its session", guest->host);
-	} else if (strcmp(why, "authentication failed") != 0) {
+	} else if (!gateway_guest_refusal_logged(why)) {
 		gateway_log("VNC: closing the connection from %s: %s",
 			guest->host, why);
 	}

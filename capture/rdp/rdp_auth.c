@@ -18,10 +18,24 @@ bool rdp_auth_allowed(struct rdp_server *rdp, const char *host) {
 	return auth_throttle_allowed(&rdp->throttle, host, monotonic_ms());
 }
 
+bool rdp_auth_log_note(struct rdp_server *rdp, const char *what, const char *host) {
+	int64_t now_ms = monotonic_ms();
+	char key[LOG_SUMMARY_KEY_MAX], due[LOG_SUMMARY_KEY_MAX];
+	int held;
+	while ((held = log_summary_due(&rdp->auth_log, now_ms, due)) > 0) {
+		wlr_log(WLR_INFO, "RDP: %d more %s in the last minute", held,
+			due[0] ? due : "failures and tries from other addresses");
+	}
+	snprintf(key, sizeof(key), "%s from %s", what, host);
+	return log_summary_note(&rdp->auth_log, key, now_ms);
+}
+
 void rdp_auth_failed(struct rdp_server *rdp, const char *host, const char *user) {
 	int count = auth_throttle_failed(&rdp->throttle, host, monotonic_ms());
-	wlr_log(WLR_INFO, "RDP: failed logon as \"%s\" from %s (%d in a row)", user, host,
-		count);
+	if (rdp_auth_log_note(rdp, "failures", host)) {
+		wlr_log(WLR_INFO, "RDP: failed logon as \"%s\" from %s (%d in a row)", user, host,
+			count);
+	}
 }
 
 void rdp_auth_succeeded(struct rdp_server *rdp, const char *host) {
@@ -46,9 +60,9 @@ static bool start_accounts(struct rdp_server *rdp) {
 		.users = options->users_file ? &rdp->users : NULL,
 		.pam_service = options->pam_service,
 	};
-	rdp->account_checker = account_checker_create(&config);
+	rdp->account_checker = account_checker_create(&config, error, sizeof(error));
 	if (!rdp->account_checker) {
-		wlr_log_errno(WLR_ERROR, "RDP: cannot check accounts");
+		wlr_log(WLR_ERROR, "RDP: %s", error);
 		return false;
 	}
 	rdp->account_checker_source = wl_event_loop_add_fd(rdp->server->loop,
@@ -98,4 +112,5 @@ void rdp_auth_finish(struct rdp_server *rdp) {
 	rdp->account_checker = NULL;
 	users_file_finish(&rdp->users);
 	tls_identity_finish(&rdp->tls);
+	auth_throttle_finish(&rdp->throttle);
 }

@@ -283,7 +283,8 @@ static void check_logon(struct rdp_peer *peer) {
 	}
 	if (!rdp_auth_allowed(rdp, peer->host)) {
 		forget_password(settings);
-		refuse(peer, "it must wait after failed logons");
+		refuse(peer, rdp_auth_log_note(rdp, "tries while it must wait", peer->host) ?
+			"it must wait after failed logons" : NULL);
 		return;
 	}
 	if (used_nla(settings)) {

@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <wayland-server-core.h>
 #include "capture/remote/auth_throttle.h"
+#include "capture/remote/log_summary.h"
 #include "capture/remote/tls_identity.h"
 #include "capture/remote/users_file.h"
 #include "compositor/util.h" /* monotonic_ms */
@@ -95,6 +96,7 @@ struct rdp_server {
 	struct account_checker *account_checker;
 	struct wl_event_source *account_checker_source;
 	struct auth_throttle throttle;
+	struct log_summary auth_log; /* failures and refusals, summarised per address */
 	struct tls_identity tls;
 
 	/* Ends calls into FreeRDP that wait on a stalled client (rdp_watchdog.c). */
@@ -272,6 +274,12 @@ bool rdp_auth_init(struct rdp_server *rdp);
 void rdp_auth_finish(struct rdp_server *rdp);
 bool rdp_auth_allowed(struct rdp_server *rdp, const char *host);
 void rdp_auth_failed(struct rdp_server *rdp, const char *host, const char *user);
+/*
+ * Whether a line of what ("failures", "tries while it must wait") from
+ * host is to be logged: past a few a minute, they are counted, and the
+ * count is logged once the minute is over.
+ */
+bool rdp_auth_log_note(struct rdp_server *rdp, const char *what, const char *host);
 void rdp_auth_succeeded(struct rdp_server *rdp, const char *host);
 
 /* rdp_display.c */

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include "capture/remote/account_check.h"
 #include "capture/remote/users_file.h"
@@ -35,6 +37,7 @@ struct account_check {
 	void *data;
 	/* Under the checker's lock. */
 	bool cancelled, finished, ok, view_only;
+	bool refused; /* fails whatever the password */
 	struct account_check *next;
 };
 
@@ -89,6 +92,10 @@ static int pam_conversation(int n, const struct pam_message **messages,
 	return PAM_SUCCESS;
 }
 
+/* PAM's delay after a failure, randomised by libpam: the check pays its own instead. */
+static void pam_no_delay(int status, unsigned int usec, void *data) {
+}
+
 static bool pam_check(const struct account_checker *checker, const struct account_check *check) {
 	struct pam_secret secret = { check->user, check->password };
 	struct pam_conv conv = { pam_conversation, &secret };
@@ -96,6 +103,9 @@ static bool pam_check(const struct account_checker *checker, const struct accoun
 	int rc = pam_start(checker->pam_service, check->user, &conv, &pamh);
 	if (rc == PAM_SUCCESS && check->host[0]) {
 		pam_set_item(pamh, PAM_RHOST, check->host);
+	}
+	if (rc == PAM_SUCCESS) {
+		pam_set_item(pamh, PAM_FAIL_DELAY, (const void *)pam_no_delay);
 	}
 	if (rc == PAM_SUCCESS) {
 		rc = pam_authenticate(pamh, PAM_SILENT | PAM_DISALLOW_NULL_AUTHTOK);
@@ -121,6 +131,14 @@ static bool pam_allowed(const struct account_checker *checker, const char *user)
 	return false;
 }
 
+static void sleep_until(int64_t when_ms) {
+	int64_t left;
+	while ((left = when_ms - monotonic_ms()) > 0) {
+		struct timespec ts = { left / 1000, (left % 1000) * 1000000 };
+		nanosleep(&ts, NULL);
+	}
+}
+
 static void run_check(struct account_checker *checker, struct account_check *check) {
 	const struct users_file *users = checker->users;
 	const struct users_file_entry *entry = users ? users_file_find(users, check->user) : NULL;
@@ -128,13 +146,18 @@ static void run_check(struct account_checker *checker, struct account_check *che
 		check->ok = hash_matches(check->password, entry->hash);
 		check->view_only = entry->view_only;
 	} else if (checker->pam_service) {
-		/* PAM runs for a user not allowed here too, so both take as long. */
+		/* PAM runs for a user not allowed here too, and she is refused as late. */
+		int64_t start_ms = monotonic_ms();
 		bool ok = pam_check(checker, check);
-		check->ok = ok && pam_allowed(checker, check->user);
+		check->ok = ok && !check->refused && pam_allowed(checker, check->user);
+		if (!check->ok) {
+			sleep_until(start_ms + ACCOUNT_CHECK_FAIL_MS);
+		}
 	} else if (users && users->n_entries > 0) {
 		/* As long as a known user's wrong password. */
 		hash_matches(check->password, users->entries[0].hash);
 	}
+	check->ok = check->ok && !check->refused;
 	wipe(check->password, sizeof(check->password));
 }
 
@@ -157,10 +180,38 @@ static void *check_thread(void *data) {
 	return NULL;
 }
 
-struct account_checker *account_checker_create(const struct account_checker_config *config) {
+bool account_check_pam_service_exists(const char *service, char *error, size_t error_size) {
+	if (!service[0] || strchr(service, '/') || strcmp(service, ".") == 0 ||
+			strcmp(service, "..") == 0) {
+		snprintf(error, error_size, "\"%s\" is not a PAM service name", service);
+		return false;
+	}
+	/* Where Linux-PAM looks: the admin's dir, then the vendor's. */
+	static const char *const dirs[] = { "/etc/pam.d", "/usr/lib/pam.d", "/usr/share/pam.d" };
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		char path[4096];
+		struct stat st;
+		snprintf(path, sizeof(path), "%s/%s", dirs[i], service);
+		if (stat(path, &st) == 0 && S_ISREG(st.st_mode)) {
+			return true;
+		}
+	}
+	snprintf(error, error_size, "the PAM service \"%s\" has no file (/etc/pam.d/%s): "
+		"PAM would use the \"other\" service's rules instead; install it, or name "
+		"another service", service, service);
+	return false;
+}
+
+struct account_checker *account_checker_create(const struct account_checker_config *config,
+		char *error, size_t error_size) {
+	if (config->pam_service && !account_check_pam_service_exists(config->pam_service,
+			error, error_size)) {
+		return NULL;
+	}
 	struct account_checker *checker = zalloc(sizeof(*checker));
 	checker->event_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	if (checker->event_fd < 0) {
+		snprintf(error, error_size, "cannot check accounts: %s", strerror(errno));
 		free(checker);
 		return NULL;
 	}
@@ -281,10 +332,11 @@ void account_check_cancel(struct account_check *check) {
 	pthread_mutex_unlock(&checker->lock);
 }
 
-bool account_check_run(struct account_checker *checker, const char *user,
-		const char *password, const char *host, bool *view_only) {
+static bool run_now(struct account_checker *checker, const char *user,
+		const char *password, const char *host, bool refused, bool *view_only) {
 	struct account_check *check = zalloc(sizeof(*check));
 	check->checker = checker;
+	check->refused = refused;
 	snprintf(check->user, sizeof(check->user), "%s", user);
 	snprintf(check->password, sizeof(check->password), "%s", password);
 	snprintf(check->host, sizeof(check->host), "%s", host ? host : "");
@@ -294,4 +346,15 @@ bool account_check_run(struct account_checker *checker, const char *user,
 	wipe(check, sizeof(*check));
 	free(check);
 	return ok;
+}
+
+bool account_check_run(struct account_checker *checker, const char *user,
+		const char *password, const char *host, bool *view_only) {
+	return run_now(checker, user, password, host, false, view_only);
+}
+
+void account_check_run_refused(struct account_checker *checker, const char *user,
+		const char *password, const char *host) {
+	bool view_only;
+	run_now(checker, user, password, host, true, &view_only);
 }

@@ -10,9 +10,18 @@
  * passwords does not queue a right one behind it. An unknown user costs
  * the same hash as a known one. Results come back on the caller's thread
  * through account_checker_dispatch when account_checker_fd is readable.
+ *
+ * Through PAM, every refusal (a wrong password, an account PAM's account
+ * stack refuses, a user not allowed here) comes ACCOUNT_CHECK_FAIL_MS
+ * after the check began, never sooner: PAM's own randomised delay is
+ * replaced by this one, so that the time of a refusal tells nothing.
  */
 
 #include <stdbool.h>
+#include <stddef.h>
+
+/* pam_unix's own delay after a wrong password. */
+#define ACCOUNT_CHECK_FAIL_MS 2000
 
 struct users_file;
 struct account_checker;
@@ -30,8 +39,15 @@ struct account_checker_config {
 
 typedef void (*account_check_done_func)(void *data, bool ok, bool view_only);
 
-/* NULL on failure (errno set). The config's strings are copied. */
-struct account_checker *account_checker_create(const struct account_checker_config *config);
+/*
+ * NULL on failure, with a sentence in error. The config's strings are
+ * copied. A PAM service without a file of its own is refused: PAM would
+ * run the "other" service's rules instead, which may let anyone in.
+ */
+struct account_checker *account_checker_create(const struct account_checker_config *config,
+	char *error, size_t error_size);
+/* Whether PAM has a file for service (/etc/pam.d, or the vendor's dir); false with why. */
+bool account_check_pam_service_exists(const char *service, char *error, size_t error_size);
 /* Waits for running checks; their results are dropped. NULL is a no-op. */
 void account_checker_destroy(struct account_checker *checker);
 int account_checker_fd(struct account_checker *checker);
@@ -48,5 +64,12 @@ void account_check_cancel(struct account_check *check);
 /* The same check, on the caller's thread (which it blocks for seconds). */
 bool account_check_run(struct account_checker *checker, const char *user,
 	const char *password, const char *host, bool *view_only);
+/*
+ * The check of a user who may not log in whatever her password: it runs
+ * as any other (PAM sees the attempt) and fails as a wrong password does,
+ * after the same time.
+ */
+void account_check_run_refused(struct account_checker *checker, const char *user,
+	const char *password, const char *host);
 
 #endif

@@ -40,9 +40,24 @@ void vnc_auth_printable(const char *name, char *out, size_t size) {
 	out[i] = '\0';
 }
 
+bool vnc_auth_log_note(struct vnc_server *vnc, const char *what, const char *host) {
+	int64_t now_ms = monotonic_ms();
+	char key[LOG_SUMMARY_KEY_MAX], due[LOG_SUMMARY_KEY_MAX];
+	int held;
+	while ((held = log_summary_due(&vnc->auth_log, now_ms, due)) > 0) {
+		wlr_log(WLR_INFO, "VNC: %d more %s in the last minute", held,
+			due[0] ? due : "failures and tries from other addresses");
+	}
+	snprintf(key, sizeof(key), "%s from %s", what, auth_key(host));
+	return log_summary_note(&vnc->auth_log, key, now_ms);
+}
+
 void vnc_auth_failed(struct vnc_server *vnc, const char *host, const char *user,
 		const char *method) {
 	int count = auth_throttle_failed(&vnc->throttle, auth_key(host), monotonic_ms());
+	if (!vnc_auth_log_note(vnc, "failures", host)) {
+		return;
+	}
 	if (user && user[0]) {
 		char shown[64];
 		vnc_auth_printable(user, shown, sizeof(shown));
@@ -127,7 +142,7 @@ static int handle_account_checked(int fd, uint32_t mask, void *data) {
 
 static bool start_accounts(struct vnc_server *vnc) {
 	const struct options_vnc *options = vnc->options;
-	char error[256];
+	char error[512];
 	if (options->users_file && !users_file_load(&vnc->users, options->users_file, error,
 			sizeof(error))) {
 		wlr_log(WLR_ERROR, "VNC: %s", error);
@@ -139,9 +154,9 @@ static bool start_accounts(struct vnc_server *vnc) {
 		.pam_allowed = options->allow_users,
 		.n_pam_allowed = options->n_allow_users,
 	};
-	vnc->account_checker = account_checker_create(&config);
+	vnc->account_checker = account_checker_create(&config, error, sizeof(error));
 	if (!vnc->account_checker) {
-		wlr_log_errno(WLR_ERROR, "VNC: cannot check accounts");
+		wlr_log(WLR_ERROR, "VNC: %s", error);
 		return false;
 	}
 	vnc->account_checker_source = wl_event_loop_add_fd(vnc->server->loop,
@@ -201,4 +216,5 @@ void vnc_auth_finish(struct vnc_server *vnc) {
 	tls_identity_finish(&vnc->tls);
 	vnc_passwords_free(vnc->passwords);
 	vnc->passwords = NULL;
+	auth_throttle_finish(&vnc->throttle);
 }

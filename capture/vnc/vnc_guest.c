@@ -361,7 +361,9 @@ void vnc_guest_create(struct vnc_server *vnc, int fd, bool is_unix) {
 	char host[64];
 	peer_host(fd, host, sizeof(host));
 	if (!vnc_auth_allowed(vnc, host)) {
-		wlr_log(WLR_INFO, "VNC: refusing %s for now: too many failed logins", host);
+		if (vnc_auth_log_note(vnc, "tries while it must wait", host)) {
+			wlr_log(WLR_INFO, "VNC: refusing %s for now: too many failed logins", host);
+		}
 		close(fd);
 		return;
 	}

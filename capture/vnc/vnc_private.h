@@ -15,6 +15,7 @@
 #include <time.h>
 #include <wayland-server-core.h>
 #include "capture/remote/auth_throttle.h"
+#include "capture/remote/log_summary.h"
 #include "capture/remote/tls_identity.h"
 #include "capture/remote/tls_stream.h"
 #include "capture/remote/users_file.h"
@@ -102,6 +103,7 @@ struct vnc_server {
 	struct account_checker *account_checker;
 	struct wl_event_source *account_checker_source;
 	struct auth_throttle throttle;
+	struct log_summary auth_log; /* failures and refusals, summarised per address */
 
 	/* TLS for VeNCrypt and wss; NULL-free once loaded (vnc_auth.c). */
 	struct tls_identity tls;
@@ -337,6 +339,12 @@ bool vnc_auth_allowed(struct vnc_server *vnc, const char *host);
 /* A VncAuth response to challenge: true when a password matches. */
 bool vnc_auth_check_response(struct vnc_server *vnc, const uint8_t challenge[16],
 	const uint8_t response[16], bool *view_only);
+/*
+ * Whether a line of what ("failures", "tries while it must wait") from
+ * host is to be logged: past a few a minute, they are counted, and the
+ * count is logged once the minute is over.
+ */
+bool vnc_auth_log_note(struct vnc_server *vnc, const char *what, const char *host);
 /* Counts a login's outcome for the throttle, and logs it. */
 void vnc_auth_failed(struct vnc_server *vnc, const char *host, const char *user,
 	const char *method);

@@ -37,6 +37,10 @@
  *   --timeout SECONDS     give up connecting or snapshotting after this (20)
  *   --kbd ID              announce this keyboard layout ID (e.g. 0x407, as
  *                         xfreerdp /kbd:); none (0) by default
+ *   --bind ADDR           connect from this local IPv4 address (HOST must be
+ *                         an IPv4 address too), through a relay in this
+ *                         process: FreeRDP connects to the relay as
+ *                         localhost (a name TLS may send), redirections too
  *   --bad-cookie          when the server redirects the client with a
  *                         password cookie (oriel-gateway), send it back
  *                         altered: an attacker holding the routing token
@@ -96,6 +100,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
+#include <arpa/inet.h>
 #include <netinet/in.h>
 #include <linux/tcp.h>
 #include <poll.h>
@@ -1051,13 +1056,98 @@ static void usage(void)
 		"         [--fingerprint FP] [--gfx off|avc420|avc444|nonh264] [--rfx]\n"
 		"         [--size WxH] [--monitors WxH+X+Y,...] [--no-rects]\n"
 		"         [--counter | --cursor WxH]\n"
-		"         [--timeout SECONDS] [--bad-cookie] [--kbd ID]\n"
+		"         [--timeout SECONDS] [--bad-cookie] [--bind ADDR] [--kbd ID]\n"
 		"         HOST:PORT snapshot FILE.ppm | watch\n");
+}
+
+/* --bind: every connection FreeRDP makes to the relay goes on from bind_addr. */
+struct relay {
+	int listen_fd;
+	struct sockaddr_in local, remote;
+};
+
+static void *relay_pump(void *data)
+{
+	int *fds = data;
+	struct pollfd p[2] = {{.fd = fds[0], .events = POLLIN}, {.fd = fds[1], .events = POLLIN}};
+	char buf[16384];
+	for (;;) {
+		if (poll(p, 2, -1) < 0 && errno != EINTR)
+			break;
+		bool done = false;
+		for (int i = 0; i < 2 && !done; i++) {
+			if (!p[i].revents)
+				continue;
+			ssize_t n = read(p[i].fd, buf, sizeof(buf));
+			done = n <= 0 || write(p[1 - i].fd, buf, (size_t)n) != n;
+		}
+		if (done)
+			break;
+	}
+	close(fds[0]);
+	close(fds[1]);
+	free(fds);
+	return NULL;
+}
+
+static void *relay_accept(void *data)
+{
+	struct relay *r = data;
+	for (;;) {
+		int in = accept(r->listen_fd, NULL, NULL);
+		if (in < 0)
+			continue;
+		int out = socket(AF_INET, SOCK_STREAM, 0);
+		if (out < 0 || bind(out, (struct sockaddr *)&r->local, sizeof(r->local)) < 0 ||
+		    connect(out, (struct sockaddr *)&r->remote, sizeof(r->remote)) < 0) {
+			fprintf(stderr, "oriel-test-rdpclient: the relay cannot connect: %s\n",
+				strerror(errno));
+			close(in);
+			if (out >= 0)
+				close(out);
+			continue;
+		}
+		int *fds = malloc(2 * sizeof(int));
+		fds[0] = in;
+		fds[1] = out;
+		pthread_t thread;
+		if (pthread_create(&thread, NULL, relay_pump, fds) == 0)
+			pthread_detach(thread);
+	}
+	return NULL;
+}
+
+/* The relay's port on 127.0.0.1, or -1. */
+static int relay_start(const char *bind_addr, const char *host, int port)
+{
+	static struct relay r;
+	r.local = (struct sockaddr_in){.sin_family = AF_INET};
+	r.remote = (struct sockaddr_in){.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
+	if (inet_pton(AF_INET, bind_addr, &r.local.sin_addr) != 1 ||
+	    inet_pton(AF_INET, host, &r.remote.sin_addr) != 1) {
+		say("error --bind wants IPv4 addresses (%s, %s)", bind_addr, host);
+		return -1;
+	}
+	struct sockaddr_in relay = {.sin_family = AF_INET,
+				    .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+	socklen_t len = sizeof(relay);
+	r.listen_fd = socket(AF_INET, SOCK_STREAM, 0);
+	pthread_t thread;
+	if (r.listen_fd < 0 || bind(r.listen_fd, (struct sockaddr *)&relay, sizeof(relay)) < 0 ||
+	    listen(r.listen_fd, 4) < 0 ||
+	    getsockname(r.listen_fd, (struct sockaddr *)&relay, &len) < 0 ||
+	    pthread_create(&thread, NULL, relay_accept, &r) != 0) {
+		say("error cannot start the relay: %s", strerror(errno));
+		return -1;
+	}
+	pthread_detach(thread);
+	return ntohs(relay.sin_port);
 }
 
 int main(int argc, char **argv)
 {
 	struct opts o = {.width = 1024, .height = 768, .timeout = 20, .gfx = GFX_OFF};
+	const char *bind_addr = NULL;
 	static const struct option longopts[] = {
 		{"user", required_argument, 0, 'u'},
 		{"password-file", required_argument, 0, 'p'},
@@ -1072,6 +1162,7 @@ int main(int argc, char **argv)
 		{"timeout", required_argument, 0, 't'},
 		{"bad-cookie", no_argument, 0, 'B'},
 		{"kbd", required_argument, 0, 'k'},
+		{"bind", required_argument, 0, 'b'},
 		{"help", no_argument, 0, 'h'},
 		{0, 0, 0, 0},
 	};
@@ -1121,6 +1212,7 @@ int main(int argc, char **argv)
 		case 't': o.timeout = atof(optarg); break;
 		case 'B': o.bad_cookie = true; break;
 		case 'k': o.kbd = (uint32_t)strtoul(optarg, NULL, 0); break;
+		case 'b': bind_addr = optarg; break;
 		default: usage(); return opt == 'h' ? 0 : 1;
 		}
 	}
@@ -1136,6 +1228,12 @@ int main(int argc, char **argv)
 	*colon = 0;
 	o.host = argv[optind];
 	o.port = atoi(colon + 1);
+	if (bind_addr) {
+		o.port = relay_start(bind_addr, o.host, o.port);
+		if (o.port < 0)
+			return 1;
+		o.host = "localhost";
+	}
 	o.mode = argv[optind + 1];
 	o.arg = argc - optind > 2 ? argv[optind + 2] : NULL;
 	if (strcmp(o.mode, "watch") && !(strcmp(o.mode, "snapshot") == 0 && o.arg)) {

@@ -49,10 +49,10 @@ def main():
             refused(rc, out, "wrong password %d" % (failures() + 1))
             raise NotYet("%d failed logins" % failures())
         front.wait_for(five_failures, 60, "five failed logins from 127.0.0.1")
-        waits = front.log().count("127.0.0.1 must wait before logging in again")
         rc, out, _ = front.login("alice")
         refused(rc, out, "the right password right after five failures")
-        expect(front.log().count("127.0.0.1 must wait before logging in again") > waits,
+        # Said once at least: past a few a minute, such lines are counted, not repeated.
+        expect("127.0.0.1 must wait before logging in again" in front.log(),
                "the gateway says 127.0.0.1 must wait")
         expect_eq(host.sessions(), [], "sessions while 127.0.0.1 must wait")
 

@@ -184,20 +184,32 @@ static struct xkb_keymap *active_keymap(struct wlr_keyboard *keyboard,
 	return keyboard->keymap;
 }
 
+/* The modifier keys the peer holds that are lifted around a keysym's key. */
+enum lift {
+	LIFT_LEVELS, /* Shift and AltGr, where the keysym's level needs them not */
+	LIFT_ALT,    /* Alt too */
+	LIFT_ALL,    /* Ctrl too */
+};
+
 /*
  * Down keys whose modifier the mapping must not have: a peer holding Shift
  * sends '@', which a de keymap makes AltGr+Q, and Shift+AltGr+Q is not '@'.
- * For a character, Alt is one too: the peer's AltGr may be Alt here.
- * Such keys are lifted around the key press and put back after it.
+ * For a character, Alt is one too: the peer's AltGr may be Alt here; and
+ * for a character the peer's AltGr made, Ctrl as well: Windows sends AltGr
+ * as Ctrl+Alt. Such keys are lifted around the key press and put back
+ * after it.
  */
 static size_t unwanted_modifier_keys(struct virtual_input *vi, struct xkb_keymap *keymap,
-		xkb_layout_index_t layout, const struct keysym_mapping *mapping, bool character,
+		xkb_layout_index_t layout, const struct keysym_mapping *mapping, enum lift lift,
 		uint32_t out[MAX_KEYS_DOWN]) {
 	static const xkb_keysym_t modifier_syms[] = {
 		XKB_KEY_Shift_L, XKB_KEY_Shift_R, XKB_KEY_ISO_Level3_Shift,
 		XKB_KEY_Alt_L, XKB_KEY_Alt_R, XKB_KEY_Meta_L, XKB_KEY_Meta_R,
+		XKB_KEY_Control_L, XKB_KEY_Control_R,
 	};
-	size_t n_syms = character ? ARRAY_LEN(modifier_syms) : 3;
+	static const size_t n_lifted[] = { [LIFT_LEVELS] = 3, [LIFT_ALT] = 7,
+		[LIFT_ALL] = ARRAY_LEN(modifier_syms) };
+	size_t n_syms = n_lifted[lift];
 	size_t n = 0;
 	for (uint32_t keycode = 1; keycode <= KEY_MAX && n < MAX_KEYS_DOWN; keycode++) {
 		if (!key_is_down(vi, keycode)) {
@@ -327,7 +339,7 @@ static bool spare_bind(struct virtual_input *vi, struct wlr_keyboard *keyboard,
 }
 
 static bool press_keysym(struct virtual_input *vi, struct wlr_keyboard *keyboard,
-		xkb_keysym_t sym, bool character) {
+		xkb_keysym_t sym, enum lift lift) {
 	if (find_held(vi, sym, 0)) {
 		return true; /* peers repeat presses for autorepeat; clients repeat */
 	}
@@ -381,8 +393,7 @@ static bool press_keysym(struct virtual_input *vi, struct wlr_keyboard *keyboard
 	}
 
 	uint32_t lifted[MAX_KEYS_DOWN];
-	size_t n_lifted = unwanted_modifier_keys(vi, keymap, layout, &mapping, character,
-		lifted);
+	size_t n_lifted = unwanted_modifier_keys(vi, keymap, layout, &mapping, lift, lifted);
 	for (size_t i = 0; i < n_lifted; i++) {
 		send_key(vi, lifted[i], false);
 	}
@@ -431,7 +442,7 @@ bool virtual_input_keysym(struct virtual_input *vi, uint32_t keysym, bool presse
 	if (!keyboard || keysym == XKB_KEY_NoSymbol) {
 		return false;
 	}
-	return pressed ? press_keysym(vi, keyboard, keysym, false) :
+	return pressed ? press_keysym(vi, keyboard, keysym, LIFT_LEVELS) :
 		release_keysym(vi, keyboard, keysym);
 }
 
@@ -440,7 +451,16 @@ bool virtual_input_character(struct virtual_input *vi, uint32_t keysym, bool pre
 	if (!keyboard || keysym == XKB_KEY_NoSymbol) {
 		return false;
 	}
-	return pressed ? press_keysym(vi, keyboard, keysym, true) :
+	return pressed ? press_keysym(vi, keyboard, keysym, LIFT_ALT) :
+		release_keysym(vi, keyboard, keysym);
+}
+
+bool virtual_input_keysym_alone(struct virtual_input *vi, uint32_t keysym, bool pressed) {
+	struct wlr_keyboard *keyboard = ready_keyboard(vi);
+	if (!keyboard || keysym == XKB_KEY_NoSymbol) {
+		return false;
+	}
+	return pressed ? press_keysym(vi, keyboard, keysym, LIFT_ALL) :
 		release_keysym(vi, keyboard, keysym);
 }
 

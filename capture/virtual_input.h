@@ -41,6 +41,12 @@ bool virtual_input_keysym(struct virtual_input *vi, uint32_t keysym, bool presse
  * too, since its AltGr may be Alt here. Ctrl stays, for shortcuts.
  */
 bool virtual_input_character(struct virtual_input *vi, uint32_t keysym, bool pressed);
+/*
+ * A character the peer's AltGr made: as virtual_input_keysym, with Ctrl
+ * and Alt the peer holds lifted around it too (Windows sends AltGr as
+ * Ctrl+Alt).
+ */
+bool virtual_input_keysym_alone(struct virtual_input *vi, uint32_t keysym, bool pressed);
 
 /*
  * Makes Caps Lock, Num Lock and Scroll Lock as the peer has them (RDP's

@@ -700,6 +700,17 @@ static const struct config_key vnc_keys[] = {
 	VNC_INT("idle-timeout", vnc_idle_timeout, 0, 7 * 24 * 3600),
 };
 
+static bool set_rdp_keyboard(struct parser *p, const struct config_key *key,
+		const char *value) {
+	static const char *const names[] = {"client", "session"};
+	int v = 0;
+	if (!parse_enum(p, key, value, names, ARRAY_LEN(names), &v)) {
+		return false;
+	}
+	p->config->rdp_keyboard = (enum config_rdp_keyboard)v;
+	return true;
+}
+
 static const struct config_key rdp_keys[] = {
 	{ .name = "listen", .set = add_rdp_listen, .flags = KEY_REPEATABLE },
 	VNC_STRING("tls-cert", rdp_tls_cert),
@@ -712,6 +723,7 @@ static const struct config_key rdp_keys[] = {
 	VNC_INT("max-pending-per-address", rdp_max_pending_per_address, 1, 4096),
 	VNC_INT("max-clients", rdp_max_clients, 1, 1024),
 	VNC_INT("max-fps", rdp_max_fps, 1, 1000),
+	{ .name = "keyboard", .set = set_rdp_keyboard },
 };
 
 #define SECTION_KEYS(table) .keys = table, .n_keys = ARRAY_LEN(table)

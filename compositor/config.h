@@ -38,6 +38,12 @@ enum config_xwayland {
 	CONFIG_XWAYLAND_EAGER,
 	CONFIG_XWAYLAND_OFF,
 };
+/* Whose layout reads an RDP client's keys: its own, or the session's keymap. */
+enum config_rdp_keyboard {
+	CONFIG_RDP_KEYBOARD_UNSET = 0,
+	CONFIG_RDP_KEYBOARD_CLIENT,
+	CONFIG_RDP_KEYBOARD_SESSION,
+};
 
 struct config_output_mode {
 	int width, height;
@@ -99,6 +105,7 @@ struct oriel_config {
 	char *rdp_tls_cert, *rdp_tls_key, *rdp_users, *rdp_pam, *rdp_sam;
 	int rdp_handshake_timeout, rdp_max_pending, rdp_max_pending_per_address;
 	int rdp_max_clients, rdp_max_fps;
+	enum config_rdp_keyboard rdp_keyboard;
 };
 
 /* A VNC listen address, from "PORT", "ADDR:PORT" or "[IPV6]:PORT". */

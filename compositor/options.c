@@ -71,6 +71,9 @@ static const char usage[] =
 	"  --rdp-handshake-timeout SECONDS           time to log in (10)\n"
 	"  --rdp-max-clients N                       sessions at once (16)\n"
 	"  --rdp-max-fps N                           frames per client per second (60)\n"
+	"  --rdp-keyboard client|session             read keys through each client's\n"
+	"                                            layout, or the session's keymap\n"
+	"                                            (client unless [keyboard] has one)\n"
 	"  --privileged CAPABILITY=PATH              let the program at PATH use a\n"
 	"                                            privileged protocol (repeatable;\n"
 	"                                            screencopy, virtual-input,\n"
@@ -99,7 +102,7 @@ enum { OPT_BACKEND = 256, OPT_RENDERER, OPT_OUTPUT, OPT_XWAYLAND, OPT_X_DISPLAY,
 	OPT_VNC_MAX_PENDING_PER_ADDRESS, OPT_VNC_IDLE_TIMEOUT, OPT_HANDOVER_SOCKET,
 	OPT_EXIT_WITHOUT_CLIENTS, OPT_RDP, OPT_RDP_TLS_CERT,
 	OPT_RDP_TLS_KEY, OPT_RDP_USERS, OPT_RDP_SAM, OPT_RDP_PAM, OPT_RDP_HANDSHAKE_TIMEOUT,
-	OPT_RDP_MAX_CLIENTS, OPT_RDP_MAX_FPS };
+	OPT_RDP_MAX_CLIENTS, OPT_RDP_MAX_FPS, OPT_RDP_KEYBOARD };
 
 static bool parse_count(const char *value, int min, int max, int *out) {
 	char *end;
@@ -210,6 +213,7 @@ enum options_result options_parse(struct oriel_options *options, int argc, char 
 		{"rdp-handshake-timeout", required_argument, NULL, OPT_RDP_HANDSHAKE_TIMEOUT},
 		{"rdp-max-clients", required_argument, NULL, OPT_RDP_MAX_CLIENTS},
 		{"rdp-max-fps", required_argument, NULL, OPT_RDP_MAX_FPS},
+		{"rdp-keyboard", required_argument, NULL, OPT_RDP_KEYBOARD},
 		{"debug", no_argument, NULL, 'd'},
 		{"help", no_argument, NULL, 'h'},
 		{"version", no_argument, NULL, 'v'},
@@ -445,6 +449,15 @@ enum options_result options_parse(struct oriel_options *options, int argc, char 
 				goto bad_value;
 			}
 			break;
+		case OPT_RDP_KEYBOARD:
+			if (strcmp(optarg, "client") == 0) {
+				options->rdp.keyboard = CONFIG_RDP_KEYBOARD_CLIENT;
+			} else if (strcmp(optarg, "session") == 0) {
+				options->rdp.keyboard = CONFIG_RDP_KEYBOARD_SESSION;
+			} else {
+				goto bad_value;
+			}
+			break;
 		case OPT_PRIVILEGED:
 			if (!parse_privileged(&options->config, optarg)) {
 				return OPTIONS_EXIT_FAILURE;
@@ -637,6 +650,12 @@ static bool merge_rdp(struct oriel_options *options) {
 	MERGE_RDP(max_pending_per_address, rdp_max_pending_per_address)
 	MERGE_RDP(max_clients, rdp_max_clients)
 	MERGE_RDP(max_fps, rdp_max_fps)
+	MERGE_RDP(keyboard, rdp_keyboard)
+	if (!rdp->keyboard) {
+		/* A layout the session was given is meant for every client. */
+		rdp->keyboard = config->xkb_layout && config->xkb_layout[0] ?
+			CONFIG_RDP_KEYBOARD_SESSION : CONFIG_RDP_KEYBOARD_CLIENT;
+	}
 #undef MERGE_RDP
 	if (!rdp->handshake_timeout) {
 		rdp->handshake_timeout = 10;

@@ -59,6 +59,8 @@ struct options_rdp {
 	int max_pending, max_pending_per_address; /* (64, 4) */
 	int max_clients;                /* sessions at once (16) */
 	int max_fps;                    /* frames per client per second (60) */
+	/* Whose layout reads a client's keys; never UNSET once merged. */
+	enum config_rdp_keyboard keyboard;
 };
 
 struct oriel_options {

@@ -5,14 +5,19 @@
 #include <xkbcommon/xkbcommon.h>
 #include "capture/rdp/rdp_private.h"
 #include "capture/rdp/rdp_scancode.h"
+#include "capture/remote/client_keymap.h"
+#include "capture/remote/windows_layout.h"
 #include "capture/virtual_input.h"
+#include "compositor/options.h"
 #include "compositor/server.h"
 
 /*
  * Client input → capture/virtual_input: scancodes become evdev keycodes,
- * which the session's keymap turns into keys as a real keyboard's would
- * (AltGr and dead keys included); Unicode characters are typed as keysyms,
- * on spare keycodes when the keymap lacks them; the lock keys follow the
+ * read through the layout the client announced (client_keymap.c: the
+ * keys that type characters go as keysyms, the others as keys) or, with
+ * --rdp-keyboard session, through the session's keymap as a real
+ * keyboard's would (AltGr and dead keys included); Unicode characters
+ * are typed as keysyms, on spare keycodes when the keymap lacks them; the lock keys follow the
  * client's on Synchronize;
  * absolute pointer motion on the served output, the three buttons, the
  * two extended ones, and both wheels. A client that goes away releases
@@ -29,6 +34,45 @@ static struct virtual_input *input_of(struct rdp_peer *peer) {
 		return NULL;
 	}
 	return peer->rdp->server->virtual_input;
+}
+
+/*
+ * The client's own layout, made on its first key (the announced one is
+ * known since its connection); NULL where the session's keymap reads its
+ * keys: --rdp-keyboard session, or a layout with no xkb counterpart.
+ */
+static struct client_keymap *keymap_of(struct rdp_peer *peer) {
+	if (peer->keymap_chosen) {
+		return peer->keymap;
+	}
+	peer->keymap_chosen = true;
+	if (peer->rdp->options->keyboard != CONFIG_RDP_KEYBOARD_CLIENT) {
+		return NULL;
+	}
+	rdpSettings *settings = peer->client->settings;
+	uint32_t klid = settings->KeyboardLayout;
+	const struct windows_layout *layout = windows_layout_find(klid,
+		settings->KeyboardType);
+	if (!layout) {
+		wlr_log(WLR_INFO, "RDP: %s announced keyboard layout 0x%08x (type %u), which "
+			"oriel does not know: its keys go through the session's keymap",
+			peer->host, klid, settings->KeyboardType);
+		return NULL;
+	}
+	struct xkb_context *context = xkb_context_new(XKB_CONTEXT_NO_FLAGS);
+	if (context) {
+		peer->keymap = client_keymap_create(context, layout->layout, layout->variant);
+		xkb_context_unref(context);
+	}
+	if (!peer->keymap) {
+		wlr_log(WLR_ERROR, "RDP: cannot compile the keymap %s(%s) for %s: its keys go "
+			"through the session's keymap", layout->layout, layout->variant, peer->host);
+		return NULL;
+	}
+	wlr_log(WLR_INFO, "RDP: %s types with keyboard layout 0x%08x, %s%s%s%s", peer->host,
+		klid, layout->layout, layout->variant[0] ? "(" : "", layout->variant,
+		layout->variant[0] ? ")" : "");
+	return peer->keymap;
 }
 
 static BOOL handle_keyboard(rdpInput *input, UINT16 flags, UINT16 code) {
@@ -50,7 +94,21 @@ static BOOL handle_keyboard(rdpInput *input, UINT16 flags, UINT16 code) {
 		wlr_log(WLR_DEBUG, "RDP: no key for scancode 0x%x (flags 0x%x)", code, flags);
 		return TRUE;
 	}
-	virtual_input_keycode(vi, key, !(flags & KBD_FLAGS_RELEASE));
+	bool pressed = !(flags & KBD_FLAGS_RELEASE);
+	struct client_keymap *keymap = keymap_of(peer);
+	struct client_key typed = { .kind = CLIENT_KEY_KEYCODE, .keycode = key };
+	if (keymap) {
+		typed = client_keymap_key(keymap, key, pressed);
+	}
+	if (typed.kind == CLIENT_KEY_KEYCODE) {
+		virtual_input_keycode(vi, typed.keycode, pressed);
+	} else if (typed.kind == CLIENT_KEY_KEYSYM) {
+		bool ok = typed.alone ? virtual_input_keysym_alone(vi, typed.sym, pressed) :
+			virtual_input_keysym(vi, typed.sym, pressed);
+		if (!ok && pressed) {
+			wlr_log(WLR_DEBUG, "RDP: no key for keysym 0x%x", typed.sym);
+		}
+	}
 	peer->input_used = true;
 	return TRUE;
 }
@@ -194,6 +252,9 @@ static BOOL handle_synchronize(rdpInput *input, UINT32 flags) {
 	}
 	peer->pause_prefix = false;
 	peer->high_surrogate = 0;
+	if (peer->keymap) {
+		client_keymap_reset(peer->keymap);
+	}
 	virtual_input_sync_locks(vi, flags & KBD_SYNC_CAPS_LOCK, flags & KBD_SYNC_NUM_LOCK,
 		flags & KBD_SYNC_SCROLL_LOCK);
 	return TRUE;
@@ -218,4 +279,6 @@ void rdp_input_peer_gone(struct rdp_peer *peer) {
 	if (vi && peer->input_used) {
 		virtual_input_release_all(vi);
 	}
+	client_keymap_destroy(peer->keymap);
+	peer->keymap = NULL;
 }

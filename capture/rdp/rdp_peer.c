@@ -233,6 +233,7 @@ static void handle_checked(void *data, bool ok, bool view_only) {
 	peer->view_only = view_only;
 	wlr_log(WLR_INFO, "RDP: %s logged on as \"%s\"%s", peer->host, user ? user : "",
 		view_only ? " (view-only)" : "");
+	set_reading(peer, true);
 	become_session(peer);
 }
 
@@ -311,6 +312,11 @@ static void check_logon(struct rdp_peer *peer) {
 		return;
 	}
 	peer->state = RDP_PEER_CHECKING;
+	/*
+	 * The client finishes connecting meanwhile and may type at once; input
+	 * before its logon is good is dropped, so what it sends waits unread.
+	 */
+	set_reading(peer, false);
 }
 
 static BOOL handle_logon(freerdp_peer *client, SEC_WINNT_AUTH_IDENTITY *identity,

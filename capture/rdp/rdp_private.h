@@ -27,6 +27,7 @@ struct rdp_watchdog;
 struct rdp_prelogon;
 struct virtual_output;
 struct remote_monitor;
+struct client_keymap;
 
 /* One served output per client monitor at most (RDP's limit). */
 #define RDP_MAX_SCREENS 16
@@ -179,6 +180,9 @@ struct rdp_peer {
 	bool input_used; /* pressed something: release all when it goes */
 	bool pause_prefix;       /* E1 1D came: the 45 after it is Pause's, not Num Lock */
 	uint16_t high_surrogate; /* the first half of a Unicode character, or 0 */
+	/* Its keys through its own layout; NULL: through the session's keymap. */
+	struct client_keymap *keymap;
+	bool keymap_chosen; /* the layout was looked at (on its first key) */
 
 	/* The clipboard channel (rdp_clipboard.c); NULL: none (yet). */
 	struct rdp_clipboard *clipboard;

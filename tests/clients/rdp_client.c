@@ -36,6 +36,8 @@
  *   --cursor WxH          ... or its small-damage rectangle (animate
  *                         --cursor WxH): the frame number from its pixels
  *   --timeout SECONDS     give up connecting or snapshotting after this (20)
+ *   --kbd ID              announce this keyboard layout ID (e.g. 0x407, as
+ *                         xfreerdp /kbd:); none (0) by default
  *   --bind ADDR           connect from this local IPv4 address (HOST must be
  *                         an IPv4 address too), through a relay in this
  *                         process: FreeRDP connects to the relay as
@@ -61,6 +63,9 @@
  *   unicode TEXT          type TEXT (UTF-8) as Unicode keyboard events, as
  *                         mobile clients do: each UTF-16 unit pressed and
  *                         released; `\n` in TEXT is Return
+ *   keys KEY...           send scancodes: KEY is hex set 1 (`e0` before it
+ *                         for the extended ones), then `+` to press it, `-`
+ *                         to release it, or nothing for both
  *   quit
  *
  * Every line on stdout is machine-readable:
@@ -142,6 +147,7 @@ struct opts {
 	enum gfx_mode gfx;
 	bool rfx, no_rects, counter, bad_cookie;
 	int bpp;
+	uint32_t kbd;
 	int cursor_w, cursor_h;
 	int width, height;
 	/* --monitors */
@@ -725,6 +731,7 @@ static bool apply_settings(rdpSettings *s, const struct opts *o)
 	if (o->timeout * 1000 > s->TcpAckTimeout)
 		s->TcpAckTimeout = (UINT32)(o->timeout * 1000);
 	s->RemoteFxCodec = o->rfx;
+	s->KeyboardLayout = o->kbd;
 	s->NSCodec = FALSE;
 	s->FastPathOutput = TRUE;
 	s->FrameMarkerCommandEnabled = TRUE;
@@ -869,6 +876,30 @@ static bool type_unicode(struct client *c, const char *utf8)
 	return true;
 }
 
+/* Sends "1d+ e038+ 10 e038- 1d-" style scancodes; false on a bad one. */
+static bool send_keys(struct client *c, char *keys)
+{
+	rdpInput *input = c->context.input;
+	for (char *key = strtok(keys, " "); key; key = strtok(NULL, " ")) {
+		UINT16 flags = 0;
+		if (!strncmp(key, "e0", 2) && strlen(key) > 3) {
+			flags |= KBD_FLAGS_EXTENDED;
+			key += 2;
+		}
+		char *end;
+		unsigned long code = strtoul(key, &end, 16);
+		if (end == key || code == 0 || code > 0xff || (*end && end[1]) ||
+		    (*end && *end != '+' && *end != '-'))
+			return false;
+		bool press = *end != '-', release = *end != '+';
+		if ((press && !freerdp_input_send_keyboard_event(input, flags, (UINT16)code)) ||
+		    (release && !freerdp_input_send_keyboard_event(input, flags | KBD_FLAGS_RELEASE,
+								   (UINT16)code)))
+			return false;
+	}
+	return true;
+}
+
 /* One command from stdin; false when told to quit. */
 static bool command(struct client *c, char *line)
 {
@@ -892,6 +923,14 @@ static bool command(struct client *c, char *line)
 	} else if (!strncmp(line, "layout ", 7)) {
 		if (!send_layout(c, line + 7)) {
 			say("error cannot send the layout %s", line + 7);
+			return true;
+		}
+	} else if (!strncmp(line, "keys ", 5)) {
+		char *keys = strdup(line + 5); /* strtok cuts it; `done` says the line */
+		bool ok = keys && send_keys(c, keys);
+		free(keys);
+		if (!ok) {
+			say("error cannot send the keys %s", line + 5);
 			return true;
 		}
 	} else if (!strncmp(line, "unicode ", 8)) {
@@ -1019,7 +1058,8 @@ static void usage(void)
 		"         [--fingerprint FP] [--gfx off|avc420|avc444|nonh264] [--rfx]\n"
 		"         [--size WxH] [--bpp N] [--monitors WxH+X+Y,...] [--no-rects]\n"
 		"         [--counter | --cursor WxH]\n"
-		"         [--timeout SECONDS] [--bad-cookie] [--bind ADDR] HOST:PORT snapshot FILE.ppm | watch\n");
+		"         [--timeout SECONDS] [--bad-cookie] [--bind ADDR] [--kbd ID]\n"
+		"         HOST:PORT snapshot FILE.ppm | watch\n");
 }
 
 /* --bind: every connection FreeRDP makes to the relay goes on from bind_addr. */
@@ -1123,6 +1163,7 @@ int main(int argc, char **argv)
 		{"cursor", required_argument, 0, 'C'},
 		{"timeout", required_argument, 0, 't'},
 		{"bad-cookie", no_argument, 0, 'B'},
+		{"kbd", required_argument, 0, 'k'},
 		{"bind", required_argument, 0, 'b'},
 		{"bpp", required_argument, 0, 'd'},
 		{"help", no_argument, 0, 'h'},
@@ -1180,6 +1221,7 @@ int main(int argc, char **argv)
 			break;
 		case 't': o.timeout = atof(optarg); break;
 		case 'B': o.bad_cookie = true; break;
+		case 'k': o.kbd = (uint32_t)strtoul(optarg, NULL, 0); break;
 		case 'b': bind_addr = optarg; break;
 		default: usage(); return opt == 'h' ? 0 : 1;
 		}

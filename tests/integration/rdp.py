@@ -368,7 +368,8 @@ def line_xterm(session, geometry="80x10+40+60", title="rdp typing"):
 # client that decodes with FreeRDP's GDI and reports paints as lines.
 
 def rdpclient_argv(port, mode_args, user=None, password_file=None, fingerprint=None,
-                   gfx=None, size=None, rfx=False, timeout=20, extra=(), monitors=None):
+                   gfx=None, size=None, rfx=False, timeout=20, extra=(), monitors=None,
+                   kbd=None):
     argv = [harness.exe("ORIEL_TEST_RDPCLIENT"), "--timeout", str(int(harness.T(timeout)))]
     if user is not None:
         argv += ["--user", user]
@@ -382,6 +383,8 @@ def rdpclient_argv(port, mode_args, user=None, password_file=None, fingerprint=N
         argv += ["--size", "%dx%d" % tuple(size)]
     if rfx:
         argv.append("--rfx")
+    if kbd is not None:
+        argv += ["--kbd", "0x%x" % kbd]
     if monitors is not None:
         # [(w, h, x, y), ...], the primary first
         argv += ["--monitors", ",".join("%dx%d+%d+%d" % tuple(m) for m in monitors)]

@@ -6,6 +6,9 @@
   dead_grave a into xfreerdp, which sends the keys' scancodes; in the
   session they are dead keys of the de keymap again, and xterm composes
   them (Xlib's compose): the line must read xéôày.
+- The same from a de client into a session whose keymap is us (no
+  [keyboard]): the client's own layout makes those keys dead keysyms,
+  typed on spare keys of the us keymap, and xterm composes them alike.
 - us: Caps Lock is turned on in xfreerdp's Xvfb while another window
   there has the focus, so xfreerdp never sends the key; when xfreerdp
   gets the focus back it sends a Synchronize event with its lock state,
@@ -20,14 +23,17 @@ import vnc
 from harness import Session, expect_eq, tool
 
 
-def session(layout, type_keys):
+def session(layout, type_keys, client_layout=None):
+    """type_keys in a session of that layout (None: [keyboard] unset), from
+    xfreerdp in an Xvfb of client_layout (the same by default)."""
     port = vnc.free_port()
+    client_layout = client_layout or layout
     with Session(outputs=["1024x768"], args=rdp.rdp_args(port),
-                 config=None if layout == "us" else _config(layout)) as s:
+                 config=_config(layout) if layout else None) as s:
         xterm, win, out = rdp.line_xterm(s)
         rdp.wait_listening(s, port)
         s.park_pointer()
-        keymap = None if layout == "us" else layout
+        keymap = None if client_layout == "us" else client_layout
         with rdp.client_in_xvfb(s, port, "typist", "unused", ["/size:1024x768"],
                                 keymap=keymap) as (xvfb, client):
             wid = rdp.click_through(s, xvfb, client, win)
@@ -79,7 +85,9 @@ def _window_of(xvfb, name):
 def main():
     expect_eq(session("de", dead_keys), "x\u00e9\u00f4\u00e0y\n",
               "dead keys typed through xfreerdp (de) into xterm (de)")
-    expect_eq(session("us", caps_from_sync), "ABC\n",
+    expect_eq(session(None, dead_keys, client_layout="de"), "x\u00e9\u00f4\u00e0y\n",
+              "dead keys typed through xfreerdp (de) into a session of keymap us")
+    expect_eq(session(None, caps_from_sync, client_layout="us"), "ABC\n",
               "letters typed after xfreerdp synchronised Caps Lock")
 
 

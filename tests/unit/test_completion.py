@@ -22,6 +22,7 @@ CASES = [
     ("_oriel", ["oriel", "--backend", ""], {"auto", "headless", "drm", "wayland", "x11"},
      set()),
     ("_oriel", ["oriel", "--xwayland", "e"], {"eager"}, {"lazy"}),
+    ("_oriel", ["oriel", "--rdp-keyboard", ""], {"client", "session"}, set()),
     ("_oriel", ["oriel", "--privileged", "out"], {"output-management="}, set()),
     ("_orielctl", ["orielctl", ""], {"outputs", "windows", "screenshot", "cast", "vnc",
                                      "key", "pointer", "grants", "revoke"}, set()),

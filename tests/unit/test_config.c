@@ -514,7 +514,8 @@ static void test_rdp(void) {
 		"max-pending = 32\n"
 		"max-pending-per-address = 2\n"
 		"max-clients = 3\n"
-		"max-fps = 30\n", err, sizeof(err)), "%s", err);
+		"max-fps = 30\n"
+		"keyboard = session\n", err, sizeof(err)), "%s", err);
 	EXPECT(config.n_rdp_listen == 2, "n_rdp_listen %d", config.n_rdp_listen);
 	EXPECT_STR(config.rdp_listen[1], "0.0.0.0:3390");
 	EXPECT_STR(config.rdp_tls_cert, "/etc/oriel/rdp-cert.pem");
@@ -523,7 +524,14 @@ static void test_rdp(void) {
 	EXPECT(config.rdp_handshake_timeout == 5 && config.rdp_max_pending == 32 &&
 		config.rdp_max_pending_per_address == 2 && config.rdp_max_clients == 3 &&
 		config.rdp_max_fps == 30, "[rdp] numbers");
+	EXPECT(config.rdp_keyboard == CONFIG_RDP_KEYBOARD_SESSION, "[rdp] keyboard %d",
+		config.rdp_keyboard);
 	config_finish(&config);
+	EXPECT(parse(&config, "[rdp]\nkeyboard = client\n", err, sizeof(err)), "%s", err);
+	EXPECT(config.rdp_keyboard == CONFIG_RDP_KEYBOARD_CLIENT, "[rdp] keyboard %d",
+		config.rdp_keyboard);
+	config_finish(&config);
+	EXPECT_ERROR("[rdp]\nkeyboard = de\n", 2, "[rdp] keyboard", "client, session");
 	EXPECT_ERROR("[rdp]\nlisten = 70000\n", 2, "[rdp] listen", "70000");
 	EXPECT_ERROR("[rdp]\nmax-fps = 0\n", 2, "[rdp] max-fps");
 	EXPECT_ERROR("[rdp]\nvnc-only = 1\n", 2, "vnc-only");

@@ -180,8 +180,9 @@ int gateway_guest_check_login(struct gateway_guest *guest, const char *user,
 	char error[256] = "";
 	int sock = gateway_sessions_connect(front->sessions, user, flags, error, sizeof(error));
 	if (sock < 0) {
+		bool silent = errno == ETIMEDOUT;
 		gateway_guest_checking(guest, false);
-		*reason = "your session cannot start";
+		*reason = silent ? "your session does not answer" : "your session cannot start";
 		gateway_log("%s: \"%s\" from %s logged in, but: %s", front->name,
 			printable, guest->host, error);
 		return -1;

@@ -52,9 +52,14 @@ def main():
     stall = None
     try:
         front = gateway.Front(host)
-        rc, out, img = front.login("alice")
-        expect(rc == 0 and img is not None, "alice's first login: %d\n%s" % (rc, out[-1500:]))
-        row = host.her_session("alice", clients="0")
+        first = front.viewer("alice", name="alice")
+        first.wait_connected(timeout=30)
+        first.wait_framebuffer(gateway.xterm_box, timeout=30, what="alice's xterm")
+        first.send("quit")
+        first.wait(20)
+        rows = host.sessions()
+        expect_eq([r["user"] for r in rows], [host.users["alice"]], "alice's one session")
+        row = rows[0]
         socket_path = Path(row["dir"]) / "handover"
         expect(socket_path.is_socket(), "alice's hand-over socket at %s" % socket_path)
 

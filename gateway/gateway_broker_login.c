@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+#include <errno.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -98,7 +99,9 @@ int gateway_broker_check_login(struct gateway_broker_front *front, const char *h
 	char error[256] = "";
 	int sock = gateway_sessions_connect(front->sessions, user, flags, error, sizeof(error));
 	if (sock < 0) {
-		*reason = "your session cannot start";
+		/* ETIMEDOUT: her session is there but does not answer (gateway_sessions.h). */
+		*reason = errno == ETIMEDOUT ? "your session does not answer" :
+			"your session cannot start";
 		gateway_log("%s: \"%s\" from %s logged in, but: %s", front->name,
 			printable, host, error);
 		return -1;

@@ -44,6 +44,7 @@ bool gateway_guest_poll(struct gateway_guest *guest, struct pollfd *fds, int n) 
 		errno = ETIMEDOUT;
 		return false;
 	}
+	gateway_guest_waits(guest);
 	int rc = poll(fds, (nfds_t)n, left);
 	if (rc == 0) {
 		errno = ETIMEDOUT;
@@ -75,6 +76,25 @@ bool gateway_guest_send(struct gateway_guest *guest, const uint8_t *buf, size_t 
 	return true;
 }
 
+/*
+ * Every whole handshake message from the client moves the guest on; a
+ * whole ClientHello sets it apart from stalled ones at once, before the
+ * server's answer is even computed.
+ */
+static int handshake_heard(gnutls_session_t tls, unsigned int type, unsigned int when,
+		unsigned int incoming, const gnutls_datum_t *message) {
+	(void)when;
+	(void)message;
+	struct gateway_guest *guest = gnutls_session_get_ptr(tls);
+	if (guest && incoming) {
+		if (type == GNUTLS_HANDSHAKE_CLIENT_HELLO) {
+			gateway_guest_reached(guest, GUEST_TLS_HELLO);
+		}
+		gateway_guest_progressed(guest);
+	}
+	return 0;
+}
+
 gnutls_session_t gateway_guest_start_tls(struct gateway_guest *guest, char *why,
 		size_t why_size) {
 	gnutls_session_t tls = tls_identity_new_session(&guest->front->tls, guest->fd, false);
@@ -88,23 +108,30 @@ gnutls_session_t gateway_guest_start_tls(struct gateway_guest *guest, char *why,
 		}
 		return NULL;
 	}
+	guest->handshaking = true;
+	guest->woke = false;
+	gnutls_session_set_ptr(tls, guest);
+	gnutls_handshake_set_hook_function(tls, GNUTLS_HANDSHAKE_ANY, GNUTLS_HOOK_POST,
+		handshake_heard);
 	int rc;
 	while ((rc = gnutls_handshake(tls)) < 0) {
 		if (gnutls_error_is_fatal(rc)) {
+			guest->handshaking = false;
 			snprintf(why, why_size, "the TLS handshake failed: %s", gnutls_strerror(rc));
 			gnutls_deinit(tls);
 			return NULL;
 		}
-		/* A whole ClientHello sets this guest apart from stalled ones. */
-		if ((int)gnutls_handshake_get_last_in(tls) >= GNUTLS_HANDSHAKE_CLIENT_HELLO) {
-			gateway_guest_reached(guest, GUEST_TLS_HELLO);
-		}
 		if (!gateway_guest_wait(guest, gnutls_record_get_direction(tls) ? POLLOUT : POLLIN)) {
+			guest->handshaking = false;
 			snprintf(why, why_size, "the TLS handshake did not finish in time");
 			gnutls_deinit(tls);
 			return NULL;
 		}
 	}
+	/* The session outlives the guest (RDP's bridge, the hand-over): no hook after this. */
+	gnutls_handshake_set_hook_function(tls, GNUTLS_HANDSHAKE_ANY, GNUTLS_HOOK_POST, NULL);
+	gnutls_session_set_ptr(tls, NULL);
+	guest->handshaking = false;
 	gateway_guest_reached(guest, GUEST_TLS_DONE);
 	return tls;
 }

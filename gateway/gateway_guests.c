@@ -21,8 +21,9 @@
 /*
  * Listening, and the guests: every connection gets a thread that logs it
  * in (gateway_vnc_login.c, gateway_rdp_login.c). A full cap never refuses
- * a newcomer: an older guest gives way (preauth_limits.h), so silent
- * connections can only push each other out. The accepting thread also
+ * a newcomer: an older guest gives way (preauth_limits.h), one that has
+ * stalled before one whose handshake is moving, so silent connections
+ * can only push each other out. The accepting thread also
  * shuts down the sockets of guests past their deadline, which ends any
  * wait on them, also one inside a library (FreeRDP's).
  */
@@ -48,6 +49,22 @@ static bool may_give_way(const struct gateway_guest *guest) {
 	return is_guest(guest) && !guest->checking;
 }
 
+/* A guest whose handshake advanced this recently is moving. */
+#define MOVING_MS 1000
+
+/* Under the lock: when the guest last took a step (connecting is its first). */
+static int64_t last_step_ms(const struct gateway_guest *guest) {
+	return guest->progress_ms > 0 ? guest->progress_ms : guest->started_ms;
+}
+
+/*
+ * Under the lock: no step for MOVING_MS, or half a TLS handshake message
+ * that it does not finish: a handshake that has stalled, however fresh.
+ */
+static bool has_stalled(const struct gateway_guest *guest, int64_t now) {
+	return guest->partial || now - last_step_ms(guest) >= MOVING_MS;
+}
+
 /* Under the lock: how many guests of host may give way. */
 static int waiting_of(struct gateway_front *front, const char *host) {
 	int n = 0;
@@ -57,35 +74,63 @@ static int waiting_of(struct gateway_front *front, const char *host) {
 	return n;
 }
 
+/* Under the lock: g may give way now, from host (NULL: any), stalled or not. */
+static bool is_candidate(const struct gateway_guest *g, const char *host, bool stalled,
+		int64_t now) {
+	return may_give_way(g) && (!host || strcmp(g->host, host) == 0) &&
+		has_stalled(g, now) == stalled;
+}
+
+/* Under the lock: whether a goes before b. */
+static bool goes_before(const struct gateway_guest *a, const struct gateway_guest *b,
+		bool stalled) {
+	if (a->stage != b->stage) {
+		return a->stage < b->stage;
+	}
+	/* Silent the longest; or, of those still going, waiting the longest for its next step. */
+	return stalled ? a->heard_ms <= b->heard_ms : last_step_ms(a) <= last_step_ms(b);
+}
+
 /*
  * Under the lock: who gives way to a newcomer, from host or, when host is
- * NULL, from the addresses with the most guests. Of those, the one whose
- * login got least far, then the one that has been silent the longest goes: a handshake that stalled, never one
- * under way, and never one whose account is being checked. Among
- * addresses with as many guests each, all of them are candidates, so
- * that many addresses with one stalled connection each push out their
- * own, never a login from another address that is moving.
+ * NULL, from the addresses with the most guests; never one whose account
+ * is being checked.
+ *
+ * A handshake that has stalled goes first: a guest whose handshake
+ * advanced in the last second never gives way while one has stalled, so
+ * a flood of fresh stalled handshakes cannot push out a login under way.
+ * Of the stalled ones, the one whose login got least far, then the one
+ * silent the longest; when none has stalled, the one least far, then the
+ * one that has waited the longest for its next step (a newcomer has had
+ * no time yet). Among addresses with as many guests each, all of them
+ * are candidates, so that many addresses with one stalled connection
+ * each push out their own, never a login from another address that is
+ * moving.
  */
 static struct gateway_guest *oldest_guest(struct gateway_front *front, const char *host) {
+	int64_t now = monotonic_ms();
+	bool stalled = false;
+	for (struct gateway_guest *g = front->guests; g && !stalled; g = g->next) {
+		stalled = is_candidate(g, host, true, now);
+	}
 	int most = 0;
 	if (!host) {
 		for (struct gateway_guest *g = front->guests; g; g = g->next) {
-			int n = may_give_way(g) ? waiting_of(front, g->host) : 0;
-			most = n > most ? n : most;
+			int k = is_candidate(g, NULL, stalled, now) ? waiting_of(front, g->host) : 0;
+			most = k > most ? k : most;
 		}
 	}
-	struct gateway_guest *oldest = NULL;
+	struct gateway_guest *victim = NULL;
 	for (struct gateway_guest *g = front->guests; g; g = g->next) {
-		if (!may_give_way(g) || (host ? strcmp(g->host, host) != 0 :
-				waiting_of(front, g->host) < most)) {
+		if (!is_candidate(g, host, stalled, now) ||
+				(!host && waiting_of(front, g->host) < most)) {
 			continue;
 		}
-		if (!oldest || g->stage < oldest->stage ||
-				(g->stage == oldest->stage && g->heard_ms <= oldest->heard_ms)) {
-			oldest = g;
+		if (!victim || goes_before(g, victim, stalled)) {
+			victim = g;
 		}
 	}
-	return oldest;
+	return victim;
 }
 
 /* Under the lock: makes room for a guest from host. */
@@ -117,13 +162,43 @@ void gateway_guest_heard(struct gateway_guest *guest) {
 	pthread_mutex_lock(&front->lock);
 	guest->heard_ms = monotonic_ms();
 	pthread_mutex_unlock(&front->lock);
+	guest->woke = true;
+}
+
+void gateway_guest_waits(struct gateway_guest *guest) {
+	/*
+	 * Only a TLS handshake is judged so: its client writes each flight
+	 * whole, where plaintext steps may come a byte at a time (and after
+	 * TLS, FreeRDP's steps are not seen here); those are judged by time.
+	 */
+	if (!guest->woke || !guest->handshaking) {
+		return;
+	}
+	struct gateway_front *front = guest->front;
+	pthread_mutex_lock(&front->lock);
+	guest->partial = true;
+	pthread_mutex_unlock(&front->lock);
 }
 
 void gateway_guest_reached(struct gateway_guest *guest, enum gateway_guest_stage stage) {
 	struct gateway_front *front = guest->front;
 	pthread_mutex_lock(&front->lock);
-	guest->stage = (int)stage > guest->stage ? (int)stage : guest->stage;
+	if ((int)stage > guest->stage) {
+		guest->stage = (int)stage;
+		guest->progress_ms = monotonic_ms();
+		guest->partial = false;
+		guest->woke = false;
+	}
 	pthread_mutex_unlock(&front->lock);
+}
+
+void gateway_guest_progressed(struct gateway_guest *guest) {
+	struct gateway_front *front = guest->front;
+	pthread_mutex_lock(&front->lock);
+	guest->progress_ms = monotonic_ms();
+	guest->partial = false;
+	pthread_mutex_unlock(&front->lock);
+	guest->woke = false;
 }
 
 void gateway_guest_checking(struct gateway_guest *guest, bool checking) {

@@ -46,6 +46,18 @@ struct gateway_guest {
 	int64_t deadline_ms;
 	int64_t heard_ms; /* when its last bytes arrived (or it connected) */
 	/*
+	 * When its handshake last advanced (0: never): a whole message of
+	 * its handshake (RFB, X.224, TLS) or a new stage. Stray bytes do not
+	 * count, and a login has few such steps, so a client that trickles
+	 * bytes cannot look as if it were moving for long.
+	 */
+	int64_t progress_ms;
+	/* Bytes came during its TLS handshake since its last step, and it waits for more. */
+	bool partial;
+	/* Its own thread's: bytes came since its last step; its TLS handshake is under way. */
+	bool woke;
+	bool handshaking;
+	/*
 	 * How far its login got (enum gateway_guest_stage): of the guests
 	 * that may give way, the one least far goes first, so a flood of
 	 * stalled handshakes cannot push out a login that is further along.
@@ -93,10 +105,14 @@ void gateway_rdp_front_finish(struct gateway_front *front);
 bool gateway_guest_logged_in(struct gateway_guest *guest);
 /* Bytes from the guest arrived: it is not idle. */
 void gateway_guest_heard(struct gateway_guest *guest);
+/* It waits for the client again: bytes heard since its last step in a TLS handshake were half a message. */
+void gateway_guest_waits(struct gateway_guest *guest);
 /* Its credentials are being checked (true), or no longer (false). */
 void gateway_guest_checking(struct gateway_guest *guest, bool checking);
-/* The guest's login got this far. */
+/* The guest's login got this far (a step of its handshake, when further than before). */
 void gateway_guest_reached(struct gateway_guest *guest, enum gateway_guest_stage stage);
+/* A whole message of its handshake arrived: it is moving. */
+void gateway_guest_progressed(struct gateway_guest *guest);
 /* Its deadline is now ms from now. */
 void gateway_guest_extend(struct gateway_guest *guest, int ms);
 /* The guest's thread is done with it: closes its socket (the gateway's copy) and frees it. */

@@ -136,6 +136,8 @@ static size_t peek_request(struct gateway_guest *guest, uint8_t *buf, char *why,
 			return 0;
 		}
 		if ((size_t)n >= length) {
+			/* Its whole Connection Request: it is moving. */
+			gateway_guest_progressed(guest);
 			int one = 1;
 			setsockopt(guest->fd, SOL_SOCKET, SO_RCVLOWAT, &one, sizeof(one));
 			return length;

@@ -44,11 +44,15 @@ static bool probe(const char *root, const char *name, const char *user,
 	/* The socket must be served by a process of the dir's owner. */
 	int sock = handover_connect(session->socket, session->uid, &session->pid);
 	if (sock < 0) {
-		return false;
+		/* A listener that never takes the connection: there, but not answering. */
+		session->clients = -1;
+		session->pss_kib = -1;
+		return errno == ETIMEDOUT;
 	}
 	session->clients = session_clients(sock);
+	session->answers = session->clients >= 0;
 	close(sock);
-	session->started = gateway_procs_start_time(session->pid);
+	session->started = session->pid > 0 ? gateway_procs_start_time(session->pid) : 0;
 	session->pss_kib = -1;
 	return true;
 }
@@ -93,6 +97,9 @@ int gateway_registry_scan(const char *runtime_dir, const char *user,
 
 void gateway_registry_measure(struct gateway_session_info *session) {
 	static pid_t pids[MAX_SESSION_PROCS];
+	if (session->pid <= 0) {
+		return; /* it did not take the connection: nobody to measure */
+	}
 	pid_t sid = getsid(session->pid);
 	int n = gateway_procs_find(session->uid, sid > 0 ? sid : 0, session->dir, pids,
 		MAX_SESSION_PROCS);
@@ -106,7 +113,7 @@ void gateway_registry_measure(struct gateway_session_info *session) {
 }
 
 void gateway_registry_print(FILE *out, const struct gateway_session_info *sessions, int n) {
-	fprintf(out, "%-16s %8s %-19s %7s %10s  %s\n", "USER", "PID", "STARTED", "CLIENTS",
+	fprintf(out, "%-16s %8s %-19s %9s %10s  %s\n", "USER", "PID", "STARTED", "CLIENTS",
 		"PSS", "RUNTIME DIR");
 	for (int i = 0; i < n; i++) {
 		const struct gateway_session_info *s = &sessions[i];
@@ -116,14 +123,20 @@ void gateway_registry_print(FILE *out, const struct gateway_session_info *sessio
 			strftime(started, sizeof(started), "%Y-%m-%d %H:%M:%S", &tm);
 		}
 		char clients[16] = "-";
-		if (s->clients >= 0) {
+		if (!s->answers) {
+			snprintf(clients, sizeof(clients), "no-answer");
+		} else if (s->clients >= 0) {
 			snprintf(clients, sizeof(clients), "%d", s->clients);
+		}
+		char pid[16] = "-";
+		if (s->pid > 0) {
+			snprintf(pid, sizeof(pid), "%d", (int)s->pid);
 		}
 		char pss[32] = "-";
 		if (s->pss_kib >= 0) {
 			snprintf(pss, sizeof(pss), "%.1f MiB", s->pss_kib / 1024.0);
 		}
-		fprintf(out, "%-16s %8d %-19s %7s %10s  %s\n", s->user, (int)s->pid, started,
+		fprintf(out, "%-16s %8s %-19s %9s %10s  %s\n", s->user, pid, started,
 			clients, pss, s->dir);
 	}
 }
@@ -140,10 +153,17 @@ static bool any_exists(const struct gateway_session_info *sessions, int n) {
 
 int gateway_registry_terminate(const char *runtime_dir, const char *user, int timeout_ms) {
 	struct gateway_session_info *sessions;
-	int n = gateway_registry_scan(runtime_dir, user, &sessions);
+	int found = gateway_registry_scan(runtime_dir, user, &sessions);
+	/* One that did not take the connection has no pid to signal (kill(0) is ours). */
+	int n = 0;
+	for (int i = 0; i < found; i++) {
+		if (sessions[i].pid > 0) {
+			sessions[n++] = sessions[i];
+		}
+	}
 	if (n <= 0) {
 		free(sessions);
-		return n;
+		return found < 0 ? found : 0;
 	}
 	/* Watched before the signals, so that no removal goes unseen. */
 	int inotify = inotify_init1(IN_CLOEXEC | IN_NONBLOCK);

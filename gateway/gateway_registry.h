@@ -6,7 +6,9 @@
  * The running sessions, found again from their hand-over sockets under
  * the runtime dir (RUNTIME_DIR/USER.N/handover), so that a restarted
  * gateway, --list and --terminate keep no state of their own. A session
- * counts when its socket answers as the dir's owner (SO_PEERCRED).
+ * counts when its socket answers as the dir's owner (SO_PEERCRED), or
+ * when it is there but does not take the connection in time (listed as
+ * not answering). Every wait has a deadline (handover.h).
  */
 
 #include <stdbool.h>
@@ -23,6 +25,12 @@ struct gateway_session_info {
 	pid_t pid;           /* the session's oriel */
 	time_t started;      /* when that oriel started */
 	int clients;         /* -1 when it did not say */
+	/*
+	 * It took the connection and answered a STATUS request in time;
+	 * false: its socket is there but it does not answer (pid 0 when it
+	 * did not even take the connection).
+	 */
+	bool answers;
 	long pss_kib;        /* all its processes; filled by gateway_registry_measure */
 };
 

@@ -15,20 +15,26 @@
 #include "gateway/gateway_session_start.h"
 #include "gateway/gateway_sessions.h"
 
-#define MAX_STARTING 256
+#define MAX_BUSY 256
 
+/*
+ * The lock guards only the list of users whose session is being looked
+ * up or started: nobody holds it while connecting to a session or
+ * starting one, so a session that does not answer holds up only its own
+ * user's logins.
+ */
 struct gateway_sessions {
 	const struct gateway_config *config;
 	pthread_mutex_t lock;
-	pthread_cond_t started; /* a start finished: look at starting again */
-	char *starting[MAX_STARTING]; /* users whose session is being started */
+	pthread_cond_t done; /* a look-up or start finished: look at busy again */
+	char *busy[MAX_BUSY]; /* users whose session is being looked up or started */
 };
 
 struct gateway_sessions *gateway_sessions_create(const struct gateway_config *config) {
 	struct gateway_sessions *sessions = zalloc(sizeof(*sessions));
 	sessions->config = config;
 	pthread_mutex_init(&sessions->lock, NULL);
-	pthread_cond_init(&sessions->started, NULL);
+	pthread_cond_init(&sessions->done, NULL);
 	return sessions;
 }
 
@@ -36,7 +42,7 @@ void gateway_sessions_destroy(struct gateway_sessions *sessions) {
 	if (!sessions) {
 		return;
 	}
-	pthread_cond_destroy(&sessions->started);
+	pthread_cond_destroy(&sessions->done);
 	pthread_mutex_destroy(&sessions->lock);
 	free(sessions);
 }
@@ -51,13 +57,14 @@ bool gateway_sessions_allowed(struct gateway_sessions *sessions, const char *use
 	return true;
 }
 
-static int starting_slot(struct gateway_sessions *sessions, const char *user) {
-	for (int i = 0; i < MAX_STARTING; i++) {
-		if (sessions->starting[i] && strcmp(sessions->starting[i], user) == 0) {
-			return i;
+/* Under the lock: whether user's session is being looked up or started. */
+static bool is_busy(struct gateway_sessions *sessions, const char *user) {
+	for (int i = 0; i < MAX_BUSY; i++) {
+		if (sessions->busy[i] && strcmp(sessions->busy[i], user) == 0) {
+			return true;
 		}
 	}
-	return -1;
+	return false;
 }
 
 /* Connects to the socket at path, served by uid. */
@@ -72,23 +79,63 @@ static int connect_session(const char *path, const char *user, char *error,
 	pid_t pid;
 	int sock = handover_connect(path, pw.pw_uid, &pid);
 	if (sock < 0) {
+		int saved = errno;
 		snprintf(error, error_size, "cannot reach %s's session at %s: %s", user, path,
-			strerror(errno));
+			saved == ETIMEDOUT ? "it does not answer" : strerror(saved));
+		errno = saved;
 	}
 	return sock;
 }
 
-/* The newest running session of user, or -1. */
+/*
+ * The newest running session of user that answers, or -1. *silent: she
+ * has one, but none answers (errno ETIMEDOUT).
+ */
 static int connect_running(struct gateway_sessions *sessions, const char *user,
-		char *error, size_t error_size) {
+		bool *silent, char *error, size_t error_size) {
 	struct gateway_session_info *found;
 	int n = gateway_registry_scan(sessions->config->runtime_dir, user, &found);
 	int sock = -1;
+	*silent = false;
 	for (int i = 0; i < n && sock < 0; i++) {
+		if (!found[i].answers) {
+			*silent = true;
+			snprintf(error, error_size, "%s's session at %s does not answer", user,
+				found[i].socket);
+			continue;
+		}
 		sock = connect_session(found[i].socket, user, error, error_size);
+		*silent = *silent || (sock < 0 && errno == ETIMEDOUT);
 	}
 	free(found);
+	if (sock < 0 && *silent) {
+		errno = ETIMEDOUT;
+	}
 	return sock;
+}
+
+/* Under the lock: marks user busy; false when there is no room. */
+static bool mark_busy(struct gateway_sessions *sessions, const char *user) {
+	for (int i = 0; i < MAX_BUSY; i++) {
+		if (!sessions->busy[i]) {
+			sessions->busy[i] = xstrdup(user);
+			return true;
+		}
+	}
+	return false;
+}
+
+static void unmark_busy(struct gateway_sessions *sessions, const char *user) {
+	pthread_mutex_lock(&sessions->lock);
+	for (int i = 0; i < MAX_BUSY; i++) {
+		if (sessions->busy[i] && strcmp(sessions->busy[i], user) == 0) {
+			free(sessions->busy[i]);
+			sessions->busy[i] = NULL;
+			break;
+		}
+	}
+	pthread_cond_broadcast(&sessions->done);
+	pthread_mutex_unlock(&sessions->lock);
 }
 
 int gateway_sessions_connect(struct gateway_sessions *sessions, const char *user,
@@ -101,40 +148,36 @@ int gateway_sessions_connect(struct gateway_sessions *sessions, const char *user
 		*handover_flags |= HANDOVER_TAKE_OVER;
 	}
 
-	/* One start per user at a time: her second login waits for the first's session. */
+	/*
+	 * One look-up or start per user at a time: her second login waits
+	 * for the first's session (unless each login gets a new one).
+	 */
 	pthread_mutex_lock(&sessions->lock);
-	int slot;
-	while (policy != GATEWAY_RECONNECT_NEW && starting_slot(sessions, user) >= 0) {
-		pthread_cond_wait(&sessions->started, &sessions->lock);
+	while (policy != GATEWAY_RECONNECT_NEW && is_busy(sessions, user)) {
+		pthread_cond_wait(&sessions->done, &sessions->lock);
 	}
-	int sock = policy == GATEWAY_RECONNECT_NEW ? -1 :
-		connect_running(sessions, user, error, error_size);
-	if (sock >= 0) {
-		pthread_mutex_unlock(&sessions->lock);
-		return sock;
-	}
-	for (slot = 0; slot < MAX_STARTING && sessions->starting[slot]; slot++) {
-	}
-	if (slot == MAX_STARTING) {
-		pthread_mutex_unlock(&sessions->lock);
+	bool room = mark_busy(sessions, user);
+	pthread_mutex_unlock(&sessions->lock);
+	if (!room) {
 		snprintf(error, error_size, "too many sessions are starting at once");
 		return -1;
 	}
-	sessions->starting[slot] = xstrdup(user);
-	pthread_mutex_unlock(&sessions->lock);
 
-	char path[4200];
-	if (gateway_session_start(sessions->config, user, path, sizeof(path), error,
-			error_size)) {
-		sock = connect_session(path, user, error, error_size);
-	} else {
-		gateway_log("cannot start %s's session: %s", user, error);
+	bool silent = false;
+	int sock = policy == GATEWAY_RECONNECT_NEW ? -1 :
+		connect_running(sessions, user, &silent, error, error_size);
+	if (sock < 0 && !silent) {
+		/* Her session never answering is hers to fix: no second one behind its back. */
+		char path[4200];
+		if (gateway_session_start(sessions->config, user, path, sizeof(path), error,
+				error_size)) {
+			sock = connect_session(path, user, error, error_size);
+		} else {
+			gateway_log("cannot start %s's session: %s", user, error);
+		}
 	}
-
-	pthread_mutex_lock(&sessions->lock);
-	free(sessions->starting[slot]);
-	sessions->starting[slot] = NULL;
-	pthread_cond_broadcast(&sessions->started);
-	pthread_mutex_unlock(&sessions->lock);
+	int saved = errno;
+	unmark_busy(sessions, user);
+	errno = sock < 0 ? saved : 0;
 	return sock;
 }

@@ -5,8 +5,8 @@
 /*
  * Where a logged-in user's connection goes: her running session, or a
  * new one, as the reconnect policy says. Called from the front's
- * per-login threads; a user's logins queue behind her session's start,
- * other users' do not.
+ * per-login threads; a user's logins queue behind her session's look-up
+ * and start, other users' do not.
  */
 
 #include <stdbool.h>
@@ -26,10 +26,14 @@ bool gateway_sessions_allowed(struct gateway_sessions *sessions, const char *use
 	char *error, size_t error_size);
 
 /*
- * A connected hand-over socket (SOCK_SEQPACKET) to user's session, whose
- * peer was checked to run as user, starting the session first when the
- * policy wants one. Adds HANDOVER_TAKE_OVER to *handover_flags under the
- * take-over policy. -1 with a sentence in error.
+ * A connected hand-over socket (SOCK_SEQPACKET, non-blocking) to user's
+ * session, whose peer was checked to run as user, starting the session
+ * first when the policy wants one. Adds HANDOVER_TAKE_OVER to
+ * *handover_flags under the take-over policy. -1 with a sentence in
+ * error, and errno ETIMEDOUT when her session is there but does not
+ * answer (no new one is started then). Holds no lock that other users'
+ * logins need while it connects or starts a session; every wait has a
+ * deadline but the wait for her own other login's look-up or start.
  */
 int gateway_sessions_connect(struct gateway_sessions *sessions, const char *user,
 	uint16_t *handover_flags, char *error, size_t error_size);

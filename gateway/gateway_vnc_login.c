@@ -154,6 +154,8 @@ void gateway_vnc_login(struct gateway_guest *guest) {
 				snprintf(why, sizeof(why), "it hung up, or did not log in in time");
 				goto out;
 			}
+			/* A whole message of the handshake: it is moving. */
+			gateway_guest_progressed(guest);
 			step = rfb_security_feed(&login.sec, login.in, wants);
 			memset(login.in, 0, wants);
 			break;

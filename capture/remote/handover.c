@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 #include "capture/remote/handover.h"
 
@@ -47,11 +48,19 @@ bool handover_message_check(const struct handover_message *message, size_t size,
 	return true;
 }
 
-static bool wait_readable(int sock, int timeout_ms) {
-	struct pollfd p = { .fd = sock, .events = POLLIN };
+static int64_t now_ms(void) {
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Waits for events on sock until deadline_ms; false with ETIMEDOUT then. */
+static bool wait_until(int sock, short events, int64_t deadline_ms) {
+	struct pollfd p = { .fd = sock, .events = events };
 	int rc;
 	do {
-		rc = poll(&p, 1, timeout_ms);
+		int64_t left = deadline_ms - now_ms();
+		rc = poll(&p, 1, left > 0 ? (int)left : 0);
 	} while (rc < 0 && errno == EINTR);
 	if (rc == 0) {
 		errno = ETIMEDOUT;
@@ -61,6 +70,7 @@ static bool wait_readable(int sock, int timeout_ms) {
 
 bool handover_send(int sock, const struct handover_message *message, int fd,
 		int timeout_ms, struct handover_reply *reply) {
+	int64_t deadline = now_ms() + timeout_ms;
 	struct iovec iov = { (void *)message, sizeof(*message) };
 	union {
 		char buf[CMSG_SPACE(sizeof(int))];
@@ -77,18 +87,25 @@ bool handover_send(int sock, const struct handover_message *message, int fd,
 		cmsg->cmsg_len = CMSG_LEN(sizeof(int));
 		memcpy(CMSG_DATA(cmsg), &fd, sizeof(int));
 	}
+	/* A session that takes nothing must not hold us: never block past the deadline. */
 	ssize_t n;
-	do {
-		n = sendmsg(sock, &msg, MSG_NOSIGNAL);
-	} while (n < 0 && errno == EINTR);
+	while ((n = sendmsg(sock, &msg, MSG_NOSIGNAL | MSG_DONTWAIT)) < 0) {
+		if (errno == EINTR) {
+			continue;
+		}
+		if (errno != EAGAIN || !wait_until(sock, POLLOUT, deadline)) {
+			return false;
+		}
+	}
 	if (n != (ssize_t)sizeof(*message)) {
+		errno = EPROTO;
 		return false;
 	}
-	if (!wait_readable(sock, timeout_ms)) {
+	if (!wait_until(sock, POLLIN, deadline)) {
 		return false;
 	}
 	memset(reply, 0, sizeof(*reply));
-	n = recv(sock, reply, sizeof(*reply), 0);
+	n = recv(sock, reply, sizeof(*reply), MSG_DONTWAIT);
 	if (n != (ssize_t)sizeof(*reply) || reply->magic != HANDOVER_MAGIC ||
 			reply->version != HANDOVER_VERSION ||
 			!terminated(reply->error, sizeof(reply->error))) {
@@ -156,6 +173,43 @@ ssize_t handover_receive(int sock, struct handover_message *message, int *fd) {
 	return n;
 }
 
+/*
+ * connect() without blocking, by deadline_ms. A Unix listener whose
+ * backlog is full answers EAGAIN and queues nothing, so that is tried
+ * again, a little later each time.
+ */
+static bool connect_by(int sock, const struct sockaddr_un *addr, int64_t deadline_ms) {
+	int pause_ms = 5;
+	for (;;) {
+		if (connect(sock, (const struct sockaddr *)addr, sizeof(*addr)) == 0) {
+			return true;
+		}
+		if (errno == EINTR) {
+			continue;
+		}
+		if (errno == EINPROGRESS) {
+			int error = 0;
+			socklen_t len = sizeof(error);
+			if (!wait_until(sock, POLLOUT, deadline_ms) ||
+					getsockopt(sock, SOL_SOCKET, SO_ERROR, &error, &len) < 0) {
+				return false;
+			}
+			errno = error;
+			return error == 0;
+		}
+		int64_t left = deadline_ms - now_ms();
+		if (errno != EAGAIN) {
+			return false;
+		}
+		if (left <= 0) {
+			errno = ETIMEDOUT;
+			return false;
+		}
+		poll(NULL, 0, pause_ms < left ? pause_ms : (int)left);
+		pause_ms = pause_ms < 100 ? pause_ms * 2 : 100;
+	}
+}
+
 int handover_connect(const char *path, uid_t uid, pid_t *pid) {
 	struct sockaddr_un addr = { .sun_family = AF_UNIX };
 	if (strlen(path) >= sizeof(addr.sun_path)) {
@@ -163,13 +217,13 @@ int handover_connect(const char *path, uid_t uid, pid_t *pid) {
 		return -1;
 	}
 	strcpy(addr.sun_path, path);
-	int sock = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+	int sock = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	if (sock < 0) {
 		return -1;
 	}
 	struct ucred cred;
 	socklen_t len = sizeof(cred);
-	if (connect(sock, (struct sockaddr *)&addr, sizeof(addr)) < 0 ||
+	if (!connect_by(sock, &addr, now_ms() + HANDOVER_CONNECT_MS) ||
 			getsockopt(sock, SOL_SOCKET, SO_PEERCRED, &cred, &len) < 0) {
 		int saved = errno;
 		close(sock);

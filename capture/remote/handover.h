@@ -107,7 +107,8 @@ bool handover_message_check(const struct handover_message *message, size_t size,
 
 /*
  * Sends message (with fd as SCM_RIGHTS when fd >= 0) on a connected
- * SOCK_SEQPACKET socket, then waits up to timeout_ms for the reply.
+ * SOCK_SEQPACKET socket and has the reply, all within timeout_ms: a
+ * session that takes nothing or never answers holds nobody longer.
  * False with errno set (ETIMEDOUT, EPROTO for a malformed reply).
  */
 bool handover_send(int sock, const struct handover_message *message, int fd,
@@ -122,7 +123,15 @@ bool handover_status(int sock, int timeout_ms, struct handover_reply *reply);
  */
 ssize_t handover_receive(int sock, struct handover_message *message, int *fd);
 
-/* Connects to a session's socket and checks that it runs as uid; -1 (errno) if not. */
+/* How long handover_connect waits for a session to take the connection. */
+#define HANDOVER_CONNECT_MS 2000
+
+/*
+ * Connects to a session's socket, without blocking past
+ * HANDOVER_CONNECT_MS (a listener that never accepts: ETIMEDOUT), and
+ * checks that it runs as uid; -1 (errno) if not. The socket is
+ * non-blocking.
+ */
 int handover_connect(const char *path, uid_t uid, pid_t *pid);
 
 #endif

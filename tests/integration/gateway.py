@@ -116,9 +116,11 @@ class Host:
         rows = []
         for line in out[1:]:
             f = line.split()
-            # USER PID STARTED (date time, or -) CLIENTS PSS (N MiB, or -) DIR
+            # USER PID (or -) STARTED (date time, or -) CLIENTS (or no-answer)
+            # PSS (N MiB, or -) DIR
             has_pss = f[-2] == "MiB"
-            rows.append({"user": f[0], "pid": int(f[1]), "dir": f[-1],
+            rows.append({"user": f[0], "pid": int(f[1]) if f[1] != "-" else None,
+                         "dir": f[-1],
                          "clients": f[-4] if has_pss else f[-3],
                          "pss_mib": float(f[-3]) if has_pss else None})
         return rows

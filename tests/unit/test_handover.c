@@ -3,8 +3,9 @@
  * Unit tests for the gateway's hand-over messages (capture/remote/handover.c):
  * a request with a socket crosses a SOCK_SEQPACKET pair with the socket
  * still working on the other side, its reply comes back, malformed
- * requests are named, and handover_connect holds the answering side to
- * the expected uid.
+ * requests are named, handover_connect holds the answering side to
+ * the expected uid, and a session that never takes the connection or
+ * never answers holds nobody past the deadlines.
  */
 
 #include <errno.h>
@@ -13,6 +14,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 #include "capture/remote/handover.h"
 #include "expect.h"
@@ -132,9 +134,65 @@ static void holds_to_uid(void) {
 	rmdir(dir);
 }
 
+static double seconds(void) {
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* A listener that never accepts: its backlog full, then not. */
+static void never_accepts(void) {
+	char dir[] = "/tmp/oriel-handover-XXXXXX";
+	EXPECT(mkdtemp(dir) != NULL, "dir");
+	char path[108];
+	snprintf(path, sizeof(path), "%s/handover", dir);
+	int listener = socket(AF_UNIX, SOCK_SEQPACKET, 0);
+	struct sockaddr_un addr = { .sun_family = AF_UNIX };
+	strcpy(addr.sun_path, path);
+	EXPECT(bind(listener, (struct sockaddr *)&addr, sizeof(addr)) == 0 &&
+		listen(listener, 0) == 0, "listening");
+
+	/* Room in the backlog: connected, but nobody answers the request. */
+	int sock = handover_connect(path, getuid(), NULL);
+	EXPECT(sock >= 0, "connected into the backlog: %s", strerror(errno));
+	struct handover_reply reply;
+	double start = seconds();
+	errno = 0;
+	EXPECT(!handover_status(sock, 300, &reply) && errno == ETIMEDOUT,
+		"no answer: ETIMEDOUT (%s)", strerror(errno));
+	EXPECT(seconds() - start < 5, "the status waited %.1f s", seconds() - start);
+
+	/* The backlog full: no connection, by the deadline. */
+	int filler[8];
+	int n_filler = 0;
+	for (; n_filler < 8; n_filler++) {
+		filler[n_filler] = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_NONBLOCK, 0);
+		if (connect(filler[n_filler], (struct sockaddr *)&addr, sizeof(addr)) < 0) {
+			close(filler[n_filler]);
+			break;
+		}
+	}
+	EXPECT(n_filler < 8, "the backlog filled up");
+	start = seconds();
+	errno = 0;
+	EXPECT(handover_connect(path, getuid(), NULL) < 0 && errno == ETIMEDOUT,
+		"a full backlog: ETIMEDOUT (%s)", strerror(errno));
+	double waited = seconds() - start;
+	EXPECT(waited < HANDOVER_CONNECT_MS / 1000.0 + 3, "the connect waited %.1f s", waited);
+
+	for (int i = 0; i < n_filler; i++) {
+		close(filler[i]);
+	}
+	close(sock);
+	close(listener);
+	unlink(path);
+	rmdir(dir);
+}
+
 int main(void) {
 	malformed();
 	crosses();
 	holds_to_uid();
+	never_accepts();
 	return failures != 0;
 }

@@ -65,6 +65,8 @@ static bool finish(struct vnc_ws_login *login) {
 		vnc_client_drop(client, why);
 		return false;
 	}
+	/* Its ClientInit is next, for libvncserver (reading stopped for a check). */
+	wl_event_source_fd_update(client->source, WL_EVENT_READABLE);
 	cl->state = RFB_INITIALISATION;
 	cl->protocolMinorVersion = login->sec.minor;
 	cl->viewOnly = cl->viewOnly || login->view_only;

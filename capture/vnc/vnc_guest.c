@@ -25,9 +25,9 @@
  * A new connection first shows what it is: a browser sends an HTTP
  * request at once (a WebSocket upgrade goes to libvncserver, a plain GET
  * to our file server, so noVNC loads from the VNC port), a TLS hello
- * means wss (oriel's TLS, then libvncserver), and a VNC viewer sends
- * nothing, since RFB servers speak first: oriel runs the RFB handshake
- * with it (vnc_handshake.c).
+ * means https or wss (oriel's TLS, then the same two ways), and a VNC
+ * viewer sends nothing, since RFB servers speak first: oriel runs the RFB
+ * handshake with it (vnc_handshake.c).
  */
 
 /*

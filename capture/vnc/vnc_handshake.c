@@ -27,9 +27,9 @@
  *
  * A TLS hello first (https) only gets the TLS handshake here, and its
  * request is read whole: a page goes to the file server (vnc_http.c), a
- * WebSocket upgrade (wss) to libvncserver, which speaks WebSocket, in the
- * clear to it, and the RFB handshake (or oriel's, vnc_ws_login.c). (Given less than 4 bytes, its
- * WebSocket check would spin until more come.)
+ * WebSocket upgrade (wss) to libvncserver, which speaks WebSocket in the
+ * clear to it, and the RFB handshake (or oriel's: vnc_ws_login.c). (Given
+ * less than 4 bytes, its WebSocket check would spin until more come.)
  */
 
 struct vnc_handshake {

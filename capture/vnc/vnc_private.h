@@ -286,7 +286,7 @@ void vnc_guest_websocket_admission(struct vnc_guest *guest, bool tls,
 	struct vnc_admission *admission);
 
 /* vnc_handshake.c: oriel's RFB security handshake, VeNCrypt and TLS. */
-/* tls_first: a TLS hello came first (wss): TLS, then libvncserver. */
+/* tls_first: a TLS hello came first: TLS, then a page or a WebSocket (wss). */
 void vnc_handshake_start(struct vnc_guest *guest, bool tls_first);
 void vnc_handshake_destroy(struct vnc_handshake *handshake);
 

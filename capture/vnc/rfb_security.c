@@ -230,6 +230,13 @@ static enum rfb_security_step on_vencrypt_version(struct rfb_security *sec,
 static enum rfb_security_step on_vencrypt_subtype(struct rfb_security *sec,
 		uint32_t subtype) {
 	for (int i = 0; i < sec->offer.n_subtypes; i++) {
+		if (sec->offer.subtypes[i] == subtype && subtype == VENCRYPT_PLAIN) {
+			/* No TLS of its own (the caller's channel is secure): no go-ahead byte. */
+			sec->subtype = subtype;
+			sec->plain = true;
+			sec->state = RFB_STATE_PLAIN_LENGTHS;
+			return RFB_SECURITY_STEP_READ;
+		}
 		if (sec->offer.subtypes[i] == subtype) {
 			sec->subtype = subtype;
 			put8(sec, 1); /* go ahead with TLS */

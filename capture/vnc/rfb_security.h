@@ -27,7 +27,9 @@ enum rfb_security_type {
 };
 
 enum vencrypt_subtype {
-	VENCRYPT_PLAIN = 256, /* never offered: a password in the clear */
+	/* Without TLS of its own: offered only where the channel is safe
+	 * already (wss, or the session's own user on loopback). */
+	VENCRYPT_PLAIN = 256,
 	VENCRYPT_TLS_NONE = 257,
 	VENCRYPT_TLS_VNC = 258,
 	VENCRYPT_TLS_PLAIN = 259,

@@ -48,6 +48,7 @@ static void handle_client_gone(rfbClientPtr cl) {
 	if (client->login_deadline) {
 		wl_event_source_remove(client->login_deadline);
 	}
+	vnc_ws_login_destroy(client->ws_login);
 	wl_list_remove(&client->link);
 	if (client->logged_in) {
 		client->vnc->n_clients--;
@@ -127,6 +128,17 @@ int vnc_clients_logging_in(struct vnc_server *vnc, const char *host,
 static int handle_client_fd(int fd, uint32_t mask, void *data) {
 	struct vnc_client *client = data;
 	rfbClientPtr cl = client->cl;
+	if (client->ws_login) {
+		if (!(mask & WL_EVENT_READABLE)) {
+			vnc_client_drop(client, "it hung up during the handshake");
+			return 0;
+		}
+		if (!vnc_ws_login_readable(client->ws_login) || client->ws_login ||
+				!webSocketsHasDataInBuffer(cl)) {
+			return 0;
+		}
+		/* In, and its ClientInit came along: libvncserver goes on. */
+	}
 	if (mask & WL_EVENT_READABLE) {
 		do {
 			rfbProcessClientMessage(cl);
@@ -233,6 +245,9 @@ enum rfbNewClientAction vnc_client_new_hook(rfbClientPtr cl) {
 		wl_event_source_timer_update(client->login_deadline,
 			vnc->options->handshake_timeout * 1000);
 		wlr_log(WLR_DEBUG, "VNC: %s logs in over WebSocket", host);
+		if (admission->ws_login) {
+			vnc_ws_login_start(client, &admission->ws_offer);
+		}
 		return RFB_CLIENT_ACCEPT;
 	}
 	vnc->n_clients++;

@@ -25,9 +25,9 @@
  * A new connection first shows what it is: a browser sends an HTTP
  * request at once (a WebSocket upgrade goes to libvncserver, a plain GET
  * to our file server, so noVNC loads from the VNC port), a TLS hello
- * means wss (oriel's TLS, then libvncserver), and a VNC viewer sends
- * nothing, since RFB servers speak first: oriel runs the RFB handshake
- * with it (vnc_handshake.c).
+ * means https or wss (oriel's TLS, then the same two ways), and a VNC
+ * viewer sends nothing, since RFB servers speak first: oriel runs the RFB
+ * handshake with it (vnc_handshake.c).
  */
 
 /*
@@ -88,6 +88,10 @@ void vnc_guest_admit(struct vnc_guest *guest, struct tls_stream *tls,
 	vnc_client_open(vnc, fd, tls, admission);
 }
 
+void vnc_guest_admit_http(struct vnc_guest *guest) {
+	guest_free(guest, false);
+}
+
 bool vnc_guest_libvncserver_may_serve(struct vnc_guest *guest, bool tls) {
 	struct vnc_server *vnc = guest->vnc;
 	const char *why = NULL;
@@ -95,9 +99,7 @@ bool vnc_guest_libvncserver_may_serve(struct vnc_guest *guest, bool tls) {
 		if (!tls && !guest->local && !vnc->options->insecure) {
 			why = "WebSocket viewers beyond loopback need wss (TLS)";
 		}
-	} else if (vnc->accounts) {
-		why = "WebSocket viewers log in with VncAuth only: add --vnc-password-file";
-	} else if (!guest->local) {
+	} else if (!vnc->accounts && !guest->local) {
 		why = "no password for WebSocket viewers beyond loopback";
 	}
 	if (why) {
@@ -105,6 +107,32 @@ bool vnc_guest_libvncserver_may_serve(struct vnc_guest *guest, bool tls) {
 		return false;
 	}
 	return true;
+}
+
+void vnc_guest_websocket_admission(struct vnc_guest *guest, bool tls,
+		struct vnc_admission *admission) {
+	struct vnc_server *vnc = guest->vnc;
+	if (!vnc->accounts) {
+		return; /* VncAuth or None: libvncserver's own handshake */
+	}
+	struct rfb_security_offer *offer = &admission->ws_offer;
+	memset(offer, 0, sizeof(*offer));
+	admission->ws_login = true;
+	/*
+	 * Plain sends the password as it is: only inside wss, or to the
+	 * session's own user on loopback, whom nobody else can overhear.
+	 */
+	uid_t uid;
+	char why[160];
+	if (tls || (guest->local && peer_owner_is_self(guest->fd, &uid, why, sizeof(why)))) {
+		offer->subtypes[offer->n_subtypes++] = VENCRYPT_PLAIN;
+	}
+	offer->vnc_auth = vnc->passwords && (tls || guest->local || vnc->options->insecure);
+	if (offer->n_subtypes == 0 && !offer->vnc_auth) {
+		offer->refusal = "accounts log in over WebSocket only with wss (https)";
+		wlr_log(WLR_INFO, "VNC: %s asks for a login over plain WebSocket: accounts "
+			"need wss (TLS), which sends the password encrypted", guest->host);
+	}
 }
 
 static int handle_deadline(void *data) {
@@ -209,7 +237,9 @@ static void sniff(struct vnc_guest *guest, bool from_timer) {
 			vnc_guest_drop(guest, why);
 			return;
 		}
-		vnc_guest_admit(guest, NULL, &(struct vnc_admission){ .request = buf });
+		struct vnc_admission admission = { .request = buf };
+		vnc_guest_websocket_admission(guest, false, &admission);
+		vnc_guest_admit(guest, NULL, &admission);
 		return;
 	}
 	if (n >= 1 && ((unsigned char)buf[0] == 0x16 || (unsigned char)buf[0] == 0x80)) {

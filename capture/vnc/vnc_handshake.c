@@ -8,6 +8,7 @@
 #include <wlr/util/log.h>
 #include "capture/remote/account_check.h"
 #include "capture/vnc/rfb_security.h"
+#include "capture/vnc/vnc_http_request.h"
 #include "capture/vnc/vnc_private.h"
 #include "compositor/options.h"
 #include "compositor/server.h"
@@ -24,10 +25,11 @@
  * is in, its socket and TLS session go to the relay, and libvncserver
  * starts at ClientInit.
  *
- * A TLS hello first (wss) only gets the TLS handshake here, and its
- * request is read whole: libvncserver then speaks WebSocket and its own
- * RFB handshake, in the clear to it. (Given less than 4 bytes, its
- * WebSocket check would spin until more come.)
+ * A TLS hello first (https) only gets the TLS handshake here, and its
+ * request is read whole: a page goes to the file server (vnc_http.c), a
+ * WebSocket upgrade (wss) to libvncserver, which speaks WebSocket in the
+ * clear to it, and the RFB handshake (or oriel's: vnc_ws_login.c). (Given
+ * less than 4 bytes, its WebSocket check would spin until more come.)
  */
 
 struct vnc_handshake {
@@ -216,8 +218,30 @@ static void read_request(struct vnc_handshake *hs) {
 			return;
 		}
 	}
-	if (strncmp(hs->request, "GET ", 4) != 0) {
-		vnc_guest_drop(guest, "not a WebSocket request over TLS");
+	if (!vnc_guest_is_http(hs->request, hs->request_len)) {
+		vnc_guest_drop(guest, "not an HTTP request over TLS");
+		return;
+	}
+	struct vnc_server *vnc = guest->vnc;
+	vnc_browsers_remember(vnc, guest->host);
+	if (vnc_http_is_plain_get(hs->request, hs->request_len)) {
+		if (!vnc->http_dir) {
+			vnc_guest_drop(guest, "a page asked for over https, but no pages are served");
+			return;
+		}
+		/* https: the page, as over http. */
+		struct tls_stream *tls = tls_stream_from_session(hs->tls);
+		hs->tls = NULL;
+		int fd = guest->fd;
+		char *request = xstrdup(hs->request);
+		guest->handshake = NULL;
+		vnc_handshake_destroy(hs);
+		vnc_guest_admit_http(guest);
+		vnc_http_start_tls(vnc, fd, tls, request);
+		free(request);
+		return;
+	}
+	if (!vnc_guest_libvncserver_may_serve(guest, true)) {
 		return;
 	}
 	char why[384];
@@ -230,6 +254,7 @@ static void read_request(struct vnc_handshake *hs) {
 	hs->tls = NULL; /* the relay's now */
 	guest->handshake = NULL;
 	struct vnc_admission admission = { .request = xstrdup(hs->request) };
+	vnc_guest_websocket_admission(guest, true, &admission);
 	vnc_handshake_destroy(hs);
 	vnc_guest_admit(guest, tls, &admission);
 	free(admission.request);
@@ -372,9 +397,6 @@ static void make_offer(struct vnc_guest *guest, struct rfb_security_offer *offer
 
 void vnc_handshake_start(struct vnc_guest *guest, bool tls_first) {
 	struct vnc_server *vnc = guest->vnc;
-	if (tls_first && !vnc_guest_libvncserver_may_serve(guest, true)) {
-		return;
-	}
 	struct vnc_handshake *hs = zalloc(sizeof(*hs));
 	hs->guest = guest;
 	hs->tls_first = tls_first;

@@ -41,6 +41,7 @@
 struct vnc_http_conn {
 	struct vnc_server *vnc;
 	int fd;
+	struct tls_stream *tls; /* https; NULL: http */
 	struct wl_event_source *source;
 	struct wl_event_source *timer;
 	char request[HTTP_MAX_REQUEST + 1];
@@ -203,6 +204,7 @@ bool vnc_http_upgrade_allowed(struct vnc_server *vnc, int fd, gnutls_session_t t
 static void conn_destroy(struct vnc_http_conn *conn) {
 	wl_event_source_remove(conn->source);
 	wl_event_source_remove(conn->timer);
+	tls_stream_destroy(conn->tls);
 	close(conn->fd);
 	wl_list_remove(&conn->link);
 	free(conn->out);
@@ -288,8 +290,8 @@ static char *read_file(const char *path, size_t *len) {
 
 static void handle_request(struct vnc_http_conn *conn) {
 	char why[384];
-	int status = check_request(conn->vnc, conn->fd, false, false, conn->request, why,
-		sizeof(why));
+	int status = check_request(conn->vnc, conn->fd, conn->tls != NULL, false, conn->request,
+		why, sizeof(why));
 	if (status) {
 		char peer[VNC_HTTP_HOST_MAX] = "unix";
 		struct sockaddr_storage addr;
@@ -366,8 +368,11 @@ static int handle_conn_fd(int fd, uint32_t mask, void *data) {
 		return 0;
 	}
 	while (conn->out_pos < conn->out_len) {
-		ssize_t n = send(fd, conn->out + conn->out_pos, conn->out_len - conn->out_pos,
-			MSG_NOSIGNAL | MSG_DONTWAIT);
+		const char *rest = conn->out + conn->out_pos;
+		size_t rest_len = conn->out_len - conn->out_pos;
+		/* A record the socket took only in part is sent again whole, as it was. */
+		ssize_t n = conn->tls ? tls_stream_send(conn->tls, rest, rest_len) :
+			send(fd, rest, rest_len, MSG_NOSIGNAL | MSG_DONTWAIT);
 		if (n < 0) {
 			if (errno == EAGAIN || errno == EINTR) {
 				return 0;
@@ -387,19 +392,41 @@ static int handle_conn_timer(void *data) {
 	return 0;
 }
 
-void vnc_http_start(struct vnc_server *vnc, int fd) {
+static struct vnc_http_conn *conn_create(struct vnc_server *vnc, int fd, uint32_t mask) {
 	if (wl_list_length(&vnc->http_conns) >= HTTP_MAX_CONNS) {
-		close(fd);
-		return;
+		return NULL;
 	}
 	struct vnc_http_conn *conn = zalloc(sizeof(*conn));
 	conn->vnc = vnc;
 	conn->fd = fd;
-	conn->source = wl_event_loop_add_fd(vnc->server->loop, fd, WL_EVENT_READABLE,
-		handle_conn_fd, conn);
+	conn->source = wl_event_loop_add_fd(vnc->server->loop, fd, mask, handle_conn_fd, conn);
 	conn->timer = wl_event_loop_add_timer(vnc->server->loop, handle_conn_timer, conn);
 	wl_event_source_timer_update(conn->timer, HTTP_TIMEOUT_MS);
 	wl_list_insert(&vnc->http_conns, &conn->link);
+	return conn;
+}
+
+void vnc_http_start(struct vnc_server *vnc, int fd) {
+	if (!conn_create(vnc, fd, WL_EVENT_READABLE)) {
+		close(fd);
+	}
+}
+
+void vnc_http_start_tls(struct vnc_server *vnc, int fd, struct tls_stream *tls,
+		const char *request) {
+	struct vnc_http_conn *conn = conn_create(vnc, fd, WL_EVENT_WRITABLE);
+	if (!conn) {
+		tls_stream_destroy(tls);
+		close(fd);
+		return;
+	}
+	conn->tls = tls;
+	snprintf(conn->request, sizeof(conn->request), "%s", request);
+	conn->request_len = strlen(conn->request);
+	handle_request(conn);
+	if (!conn->out) {
+		conn_destroy(conn);
+	}
 }
 
 void vnc_http_finish(struct vnc_server *vnc) {

@@ -225,7 +225,7 @@ static bool origin_allowed(const struct vnc_http_site *site, const char *origin)
 static bool same_origin(const struct vnc_http_site *site, bool https,
 		const struct vnc_http_authority *origin, const struct vnc_http_authority *host) {
 	if (https && !site->tls) {
-		return false; /* no https page opens ws://, and oriel serves none */
+		return false; /* browsers let no https page open ws:// (mixed content) */
 	}
 	int port = host->port >= 0 ? host->port : (site->tls ? 443 : 80);
 	return strcmp(origin->host, host->host) == 0 && origin->port == port;

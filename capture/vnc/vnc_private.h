@@ -19,6 +19,7 @@
 #include "capture/remote/tls_identity.h"
 #include "capture/remote/tls_stream.h"
 #include "capture/remote/users_file.h"
+#include "capture/vnc/rfb_security.h"
 
 struct output;
 struct output_capture;
@@ -28,6 +29,7 @@ struct server;
 struct options_vnc;
 struct account_checker;
 struct vnc_handshake;
+struct vnc_ws_login;
 struct clipboard_bridge;
 
 /* How a viewer that oriel authenticated itself comes to libvncserver. */
@@ -39,6 +41,12 @@ struct vnc_admission {
 	const char *method; /* "None", "VncAuth", "X509Plain", ... */
 	/* What the viewer sent already, for libvncserver (a wss request). */
 	char *request;
+	/*
+	 * A WebSocket viewer whose RFB handshake oriel runs (vnc_ws_login.c),
+	 * with what it may use; else libvncserver runs it.
+	 */
+	bool ws_login;
+	struct rfb_security_offer ws_offer;
 	/* After oriel's handshake: what the viewer sent already (its ClientInit). */
 	const uint8_t *pending;
 	size_t n_pending;
@@ -162,6 +170,7 @@ struct vnc_client {
 	 */
 	bool logged_in;
 	struct wl_event_source *login_deadline;
+	struct vnc_ws_login *ws_login; /* oriel's handshake over WebSocket, if any */
 };
 
 /*
@@ -255,6 +264,8 @@ void vnc_guest_drop(struct vnc_guest *guest, const char *why);
 void vnc_guest_admit(struct vnc_guest *guest, struct tls_stream *tls,
 	const struct vnc_admission *admission);
 void vnc_guests_finish(struct vnc_server *vnc);
+/* The guest asked for a page: it is freed, and its fd is the caller's. */
+void vnc_guest_admit_http(struct vnc_guest *guest);
 /* Whether buf starts an HTTP request (GET or HEAD). */
 bool vnc_guest_is_http(const char *buf, size_t n);
 
@@ -266,15 +277,29 @@ bool vnc_guest_is_http(const char *buf, size_t n);
 void vnc_browsers_remember(struct vnc_server *vnc, const char *host);
 bool vnc_browsers_has(struct vnc_server *vnc, const char *host);
 /*
- * Whether a viewer that libvncserver authenticates (WebSocket, whose
- * framing only libvncserver speaks) may connect this way; logs why not.
+ * Whether a WebSocket viewer (whose framing only libvncserver speaks) may
+ * connect this way; logs why not.
  */
 bool vnc_guest_libvncserver_may_serve(struct vnc_guest *guest, bool tls);
+/* A WebSocket viewer's way in, over tls or not: what its admission says. */
+void vnc_guest_websocket_admission(struct vnc_guest *guest, bool tls,
+	struct vnc_admission *admission);
 
 /* vnc_handshake.c: oriel's RFB security handshake, VeNCrypt and TLS. */
-/* tls_first: a TLS hello came first (wss): TLS, then libvncserver. */
+/* tls_first: a TLS hello came first: TLS, then a page or a WebSocket (wss). */
 void vnc_handshake_start(struct vnc_guest *guest, bool tls_first);
 void vnc_handshake_destroy(struct vnc_handshake *handshake);
+
+/*
+ * vnc_ws_login.c: oriel's RFB handshake over libvncserver's WebSocket, for
+ * accounts (VeNCrypt Plain where the channel is safe). start takes over a
+ * client in RFB_PROTOCOL_VERSION; readable runs it when its socket is
+ * readable, and returns false when the client was dropped. Once in, the
+ * client's ws_login is NULL again and libvncserver goes on.
+ */
+void vnc_ws_login_start(struct vnc_client *client, const struct rfb_security_offer *offer);
+bool vnc_ws_login_readable(struct vnc_ws_login *login);
+void vnc_ws_login_destroy(struct vnc_ws_login *login);
 
 /* vnc_client.c: a viewer's life in libvncserver. */
 /* Hands a socket to libvncserver; false if it refused it. */
@@ -305,6 +330,9 @@ void vnc_unviewed_finish(struct vnc_server *vnc);
 /* Reads the allowed hosts and origins; false (a startup error) if one is malformed. */
 bool vnc_http_init(struct vnc_server *vnc);
 void vnc_http_start(struct vnc_server *vnc, int fd);
+/* https: request (whole, read over tls) is answered over tls; both taken. */
+void vnc_http_start_tls(struct vnc_server *vnc, int fd, struct tls_stream *tls,
+	const char *request);
 /*
  * Whether a WebSocket upgrade on fd (over tls, unless NULL) may go on: its
  * Host names this server, and its Origin, if any, is this server's page or

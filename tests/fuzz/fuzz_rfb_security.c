@@ -62,6 +62,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 			offer.subtypes[offer.n_subtypes++] = subtypes[i];
 		}
 	}
+	/* Plain, as inside wss, with whatever else is offered. */
+	if ((pick & 0x44) == 0x44 && offer.n_subtypes < RFB_SECURITY_MAX_SUBTYPES) {
+		offer.subtypes[offer.n_subtypes++] = VENCRYPT_PLAIN;
+	}
 	uint8_t challenge[16] = {0};
 	struct rfb_security sec;
 	rfb_security_init(&sec, &offer, challenge);
@@ -73,6 +77,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 		check(sec.out_len <= sizeof(sec.out), "output overflow");
 		rfb_security_sent(&sec);
 		if (step == RFB_SECURITY_STEP_START_TLS) {
+			check(sec.subtype != VENCRYPT_PLAIN, "TLS started for Plain");
 			step = rfb_security_tls_done(&sec);
 			continue;
 		}

@@ -6,11 +6,16 @@ world-readable folder runs as any uid.
     python3 peer_probe.py rfb HOST:PORT|PATH
     python3 peer_probe.py ws HOST:PORT
     python3 peer_probe.py blind HOST:PORT
+    python3 peer_probe.py wstypes HOST:PORT
+    PROBE_USER=.. PROBE_PASSWORD=.. python3 peer_probe.py wsplain HOST:PORT
 
 It prints one line: `refused REASON` (RFB: no security types and the
 reason; WebSocket: the HTTP status line and its body), `in WIDTHxHEIGHT`
 (through security type None to the ServerInit, over WebSocket too), or
-`error ...`. `blind` sends a whole login with None and a key press
+`error ...`. `wstypes` prints `types T1 T2 ...`, the security types offered over
+WebSocket (or `refused ...`). `wsplain` logs in over WebSocket with
+VeNCrypt's Plain sub-type, as noVNC does: `in WIDTHxHEIGHT`, `failed
+REASON`, or `refused ...`. `blind` sends a whole login with None and a key press
 without reading anything, closes its socket at once and prints `sent`.
 """
 
@@ -117,7 +122,56 @@ def rfb(stream):
     return "in %dx%d" % (width, height)
 
 
-def websocket(target):
+def security_types(stream):
+    """The types offered after RFB 3.8's version; None: refused (stream.reason)."""
+    version = stream.read(12)
+    if not version.startswith(b"RFB 003."):
+        raise EOFError("no RFB greeting: %r" % version)
+    stream.write(b"RFB 003.008\n")
+    (n,) = stream.read(1)
+    if n == 0:
+        (length,) = struct.unpack(">I", stream.read(4))
+        stream.reason = stream.read(length).decode("utf-8", "replace")
+        return None
+    return list(stream.read(n))
+
+
+def ws_types(stream):
+    types = security_types(stream)
+    if types is None:
+        return "refused " + stream.reason
+    return "types " + " ".join(str(t) for t in types)
+
+
+def ws_plain(stream):
+    """VeNCrypt 0.2 with the Plain sub-type (256), as noVNC logs in."""
+    types = security_types(stream)
+    if types is None:
+        return "refused " + stream.reason
+    if 19 not in types:
+        return "error VeNCrypt not offered: %r" % types
+    stream.write(b"\x13")
+    if stream.read(2) != b"\x00\x02":
+        return "error not VeNCrypt 0.2"
+    stream.write(b"\x00\x02")
+    ack, n = stream.read(2)
+    subtypes = list(struct.unpack(">%dI" % n, stream.read(4 * n)))
+    if ack != 0 or 256 not in subtypes:
+        return "error Plain not offered: %r" % subtypes
+    stream.write(struct.pack(">I", 256))
+    user = os.environ["PROBE_USER"].encode()
+    password = os.environ["PROBE_PASSWORD"].encode()
+    stream.write(struct.pack(">II", len(user), len(password)) + user + password)
+    (result,) = struct.unpack(">I", stream.read(4))
+    if result != 0:
+        (length,) = struct.unpack(">I", stream.read(4))
+        return "failed " + stream.read(length).decode("utf-8", "replace")
+    stream.write(b"\x01")
+    width, height = struct.unpack(">HH", stream.read(4))
+    return "in %dx%d" % (width, height)
+
+
+def websocket(target, then=None):
     s = connect(target)
     key = base64.b64encode(os.urandom(16)).decode()
     # As noVNC on the session's own page asks.
@@ -141,7 +195,7 @@ def websocket(target):
             rest += chunk
         body = rest.decode("utf-8", "replace").strip()
         return "refused %s: %s" % (status, body)
-    return rfb(WebSocket(s, rest))
+    return (then or rfb)(WebSocket(s, rest))
 
 
 def blind(target):
@@ -159,6 +213,10 @@ def main():
             line = rfb(Raw(connect(target)))
         elif mode == "ws":
             line = websocket(target)
+        elif mode == "wstypes":
+            line = websocket(target, ws_types)
+        elif mode == "wsplain":
+            line = websocket(target, ws_plain)
         elif mode == "blind":
             line = blind(target)
         else:

@@ -18,7 +18,7 @@
   X509Plain; with accounts and a password file (no --vnc-insecure) it is
   offered VeNCrypt alone, with X509Plain and X509Vnc inside, its plain
   WebSocket is refused and its wss, trusting only oriel's certificate for
-  192.0.2.1, reaches VncAuth.
+  192.0.2.1, is offered VeNCrypt (Plain, for the accounts) and VncAuth.
 """
 import os
 import socket
@@ -169,7 +169,8 @@ def in_namespace():
             expect_eq(ws.read(12), b"RFB 003.008\n", "RFB version over wss")
             ws.write(b"RFB 003.008\n")
             n = ws.read(1)[0]
-            expect_eq(list(ws.read(n)), [2], "security types over wss from %s" % OUTSIDE)
+            expect_eq(list(ws.read(n)), [vnc.VENCRYPT, 2],
+                      "security types over wss from %s" % OUTSIDE)
             tls.close()
 
 

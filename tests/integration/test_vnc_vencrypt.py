@@ -19,11 +19,12 @@ on loopback and no certificate of its own, so it makes one:
   never logs in;
 - an account marked view-only in the users file logs in as view-only,
   and one with a yescrypt hash logs in;
-- WebSocket viewers are refused when only accounts are configured (their
-  libvncserver handshake knows VncAuth alone);
+- a wss viewer is offered VeNCrypt with Plain alone (TLS is outside
+  it), as noVNC logs in, and the view-only account logs in view-only;
 - a second start with the same XDG_STATE_HOME uses the same certificate,
   and with a password file added, a wss client that trusts only that
-  certificate upgrades to a WebSocket and is offered VncAuth;
+  certificate upgrades to a WebSocket and is offered VeNCrypt, then
+  VncAuth;
 - with --vnc-tls-cert/--vnc-tls-key, VeNCrypt serves that certificate:
   a viewer pinned to it logs in, one pinned to the made one does not.
 """
@@ -34,6 +35,7 @@ from pathlib import Path
 
 import socket
 import ssl
+import struct
 
 import harness
 import test_vnc_tls
@@ -145,20 +147,33 @@ def main():
                    "carol, with a yescrypt hash, did not log in")
             c.close()
 
-            # WebSocket viewers, over TLS, with accounts only.
+            # WebSocket viewers, over TLS, with accounts only: VeNCrypt
+            # with Plain alone (TLS is outside it), as noVNC logs in.
             raw = socket.create_connection(vnc.tcp(port), timeout=harness.T(10))
             context = ssl.create_default_context(cafile=str(cert))
             try:
                 tls = context.wrap_socket(raw, server_hostname=vnc.LOCALHOST)
-                test_vnc_tls.WS(tls, "127.0.0.1:%d" % port, "https://127.0.0.1:%d" % port)
-                raise harness.TestFailure("a wss viewer got a WebSocket with accounts only")
-            except (OSError, harness.TestFailure) as e:
-                if "got a WebSocket" in str(e):
-                    raise
+                ws = test_vnc_tls.WS(tls, "127.0.0.1:%d" % port, "https://127.0.0.1:%d" % port)
+                expect_eq(ws.read(12), b"RFB 003.008\n", "RFB version over wss")
+                ws.write(b"RFB 003.008\n")
+                n = ws.read(1)[0]
+                expect_eq(list(ws.read(n)), [vnc.VENCRYPT],
+                          "security types over wss with accounts only")
+                ws.write(bytes([vnc.VENCRYPT]))
+                expect_eq(ws.read(2), b"\x00\x02", "VeNCrypt version over wss")
+                ws.write(b"\x00\x02")
+                ack, n = ws.read(2)
+                expect_eq((ack, list(struct.unpack(">%dI" % n, ws.read(4 * n)))),
+                          (0, [256]), "VeNCrypt sub-types over wss: Plain alone")
+                ws.write(struct.pack(">I", 256))
+                ws.write(struct.pack(">II", 3, len(BOB_PW)) + b"bob" + BOB_PW.encode())
+                expect_eq(ws.read(4), b"\x00\x00\x00\x00", "bob's SecurityResult over wss")
+                ws.write(b"\x01")
+                expect_eq(struct.unpack(">HH", ws.read(4)), (800, 600), "ServerInit over wss")
             finally:
                 raw.close()
-            expect("WebSocket viewers log in with VncAuth only" in s.log_text(),
-                   "oriel does not say why it refused the wss viewer")
+            expect('logged in as "bob" over WebSocket (Plain, view-only)' in s.log_text(),
+                   "bob's wss login is not logged as view-only")
 
             expect(v.alive(), "alice's viewer was disconnected")
             for secret in (ALICE_PW, WRONG_PW, BOB_PW, CAROL_PW):
@@ -192,7 +207,8 @@ def main():
             expect_eq(ws.read(12), b"RFB 003.008\n", "RFB version over wss")
             ws.write(b"RFB 003.008\n")
             n = ws.read(1)[0]
-            expect_eq(list(ws.read(n)), [2], "security types over wss with a password file")
+            expect_eq(list(ws.read(n)), [vnc.VENCRYPT, 2],
+                      "security types over wss with a password file")
             tls.close()
 
         # A certificate of one's own (--vnc-tls-cert/--vnc-tls-key) serves

@@ -11,17 +11,23 @@ and common-session-noninteractive), and runs oriel with
   to oriel's certificate) and sees the colour window;
 - the second user, with the right password but not allowed, is refused;
 - the first user with a wrong password is refused;
+- over wss, as noVNC logs in (VeNCrypt Plain, Plain alone offered), the
+  first user gets in and the second, not allowed, is refused;
 - once the service file says `auth requisite pam_deny.so`, the first user
   with the right password is refused too: oriel asks that service.
 Users and the service file are removed at the end, whatever happens.
 """
 import os
 import secrets
+import socket
+import ssl
+import struct
 import subprocess
 import tempfile
 from pathlib import Path
 
 import harness
+import test_vnc_tls
 import vnc
 from harness import REPO, Session, Skip, expect, expect_eq, tool
 
@@ -41,6 +47,33 @@ def run(argv, stdin=None):
     res = subprocess.run(argv, input=stdin, capture_output=True, text=True)
     expect(res.returncode == 0, "%s failed (%d): %s" % (" ".join(argv), res.returncode,
                                                          res.stderr.strip()))
+
+
+def wss_plain(port, cert, user, password, bind):
+    """The SecurityResult of a VeNCrypt Plain login inside wss (0: in)."""
+    raw = socket.create_connection(vnc.tcp(port), timeout=harness.T(10),
+                                   source_address=(bind, 0))
+    try:
+        context = ssl.create_default_context(cafile=str(cert))
+        tls = context.wrap_socket(raw, server_hostname=vnc.LOCALHOST)
+        ws = test_vnc_tls.WS(tls, "127.0.0.1:%d" % port, "https://127.0.0.1:%d" % port)
+        ws.read(12)
+        ws.write(b"RFB 003.008\n")
+        n = ws.read(1)[0]
+        expect_eq(list(ws.read(n)), [vnc.VENCRYPT], "security types over wss with PAM")
+        ws.write(bytes([vnc.VENCRYPT]))
+        ws.read(2)
+        ws.write(b"\x00\x02")
+        _ack, n = ws.read(2)
+        expect_eq(list(struct.unpack(">%dI" % n, ws.read(4 * n))), [256],
+                  "VeNCrypt sub-types over wss with PAM")
+        ws.write(struct.pack(">I", 256))
+        ws.write(struct.pack(">II", len(user), len(password)) + user.encode() +
+                 password.encode())
+        (result,) = struct.unpack(">I", ws.read(4))
+        return result
+    finally:
+        raw.close()
 
 
 def main():
@@ -94,6 +127,14 @@ def main():
                               ("auth-failed", 2), "%s: last line and exit status" % name)
                     expect('failed login as "%s" from %s' % (user, bind) in s.log_text(),
                            "oriel did not log the refusal of %s" % name)
+
+                # A browser's way in: VeNCrypt Plain inside wss, as noVNC does.
+                expect_eq(wss_plain(port, cert, allowed, passwords[allowed], "127.0.0.24"),
+                          0, "the PAM user's SecurityResult over wss")
+                expect('logged in as "%s" over WebSocket (Plain)' % allowed in s.log_text(),
+                       "oriel did not log the PAM user's login over wss")
+                expect_eq(wss_plain(port, cert, other, passwords[other], "127.0.0.25"), 1,
+                          "the user not allowed, over wss: refused as a wrong password is")
 
                 refused("not-allowed", other, other_right, "127.0.0.21")
                 refused("wrong-password", allowed, wrong, "127.0.0.22")

@@ -116,6 +116,33 @@ static void test_subtype_not_offered(void) {
 	EXPECT(feed(&sec, "\x00\x01", 2) == RFB_SECURITY_STEP_FAILED, "VeNCrypt 0.1 refused");
 }
 
+/* Inside a channel that is secure already (wss): Plain, with no TLS of its own. */
+static void test_plain_offered(void) {
+	struct rfb_security sec;
+	struct rfb_security_offer offer = { .subtypes = { VENCRYPT_PLAIN }, .n_subtypes = 1 };
+	rfb_security_init(&sec, &offer, challenge);
+	feed(&sec, "RFB 003.008\n", 12);
+	rfb_security_sent(&sec);
+	feed(&sec, "\x13", 1);
+	rfb_security_sent(&sec);
+	feed(&sec, "\x00\x02", 2);
+	EXPECT(sec.out_len == 6 && sec.out[1] == 1 && get32(sec.out + 2) == VENCRYPT_PLAIN,
+		"only Plain listed");
+	rfb_security_sent(&sec);
+	uint8_t choice[4];
+	put32(choice, VENCRYPT_PLAIN);
+	EXPECT(feed(&sec, choice, 4) == RFB_SECURITY_STEP_READ, "Plain taken");
+	EXPECT(sec.out_len == 0, "no go-ahead byte: there is no TLS to start");
+	EXPECT(rfb_security_wants(&sec) == 8, "the lengths come next");
+	feed(&sec, "\x00\x00\x00\x03\x00\x00\x00\x02", 8);
+	EXPECT(feed(&sec, "bobpw", 5) == RFB_SECURITY_STEP_CHECK_PLAIN, "check");
+	EXPECT(strcmp(sec.user, "bob") == 0 && strcmp(sec.password, "pw") == 0, "credentials");
+	EXPECT(rfb_security_checked(&sec, false, "authentication failed") ==
+		RFB_SECURITY_STEP_FAILED, "a wrong password fails");
+	EXPECT(sec.out_len >= 4 && get32(sec.out) == 1, "SecurityResult failed");
+	EXPECT(strcmp(vencrypt_subtype_name(sec.subtype), "Plain") == 0, "named Plain");
+}
+
 static void test_plain_limits(void) {
 	struct rfb_security sec;
 	struct rfb_security_offer offer = accounts_offer();
@@ -238,6 +265,7 @@ int main(void) {
 	test_x509_plain();
 	test_wrong_password();
 	test_subtype_not_offered();
+	test_plain_offered();
 	test_plain_limits();
 	test_vnc_auth_33();
 	test_none_37_and_order();

@@ -32,6 +32,7 @@ Running one test by hand is as for the harness, plus the viewer:
 import base64
 import os
 import re
+import random
 import socket
 import struct
 import subprocess
@@ -49,10 +50,21 @@ LOCALHOST = "127.0.0.1"
 
 
 def free_port():
-    """A TCP port on 127.0.0.1 that nothing listens on right now."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind((LOCALHOST, 0))
-        return s.getsockname()[1]
+    """A TCP port that nothing holds on any address right now.
+
+    Chosen below the kernel's ephemeral range (32768 and up), where the
+    clients of tests running beside this one take their ports: a port from
+    there could be some client's by the time oriel binds 0.0.0.0 to it.
+    """
+    for _ in range(200):
+        port = random.randrange(10000, 32000)
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+            try:
+                s.bind(("0.0.0.0", port))
+            except OSError:
+                continue
+            return port
+    raise TestFailure("no free TCP port between 10000 and 32000")
 
 
 def vnc_args(port, *extra):

@@ -29,7 +29,7 @@
 #if HAVE_PIPEWIRE
 #include <stdarg.h>
 #include <stdio.h>
-#include "capture/pipewire_stream.h"
+#include "capture/pipewire/pipewire_stream.h"
 #include "capture/scene_render.h"
 #endif
 

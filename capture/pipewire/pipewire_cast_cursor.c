@@ -18,8 +18,8 @@
 #include <wlr/util/log.h>
 #include "capture/cast_source.h"
 #include "capture/output_capture.h"
-#include "capture/pipewire_cast_private.h"
-#include "capture/pipewire_stream.h"
+#include "capture/pipewire/pipewire_cast_private.h"
+#include "capture/pipewire/pipewire_stream.h"
 #include "compositor/headless_backend.h"
 #include "compositor/output.h"
 #include "compositor/server.h"

@@ -23,7 +23,7 @@
 #include <wlr/util/box.h>
 #include "capture/damage_ring.h"
 #include "capture/format_negotiation.h"
-#include "capture/pipewire_links.h"
+#include "capture/pipewire/pipewire_links.h"
 
 struct cast_source;
 struct headless_cursor;

@@ -18,8 +18,8 @@
 #include <wlr/util/log.h>
 #include "capture/cast_gbm.h"
 #include "capture/cast_spa_format.h"
-#include "capture/pipewire_cast_private.h"
-#include "capture/pipewire_stream.h"
+#include "capture/pipewire/pipewire_cast_private.h"
+#include "capture/pipewire/pipewire_stream.h"
 #include "compositor/output.h"
 
 /*

@@ -54,8 +54,8 @@
 #include "capture/cast_source.h"
 #include "capture/format_negotiation.h"
 #include "capture/output_capture.h"
-#include "capture/pipewire_links.h"
-#include "capture/pipewire_stream.h"
+#include "capture/pipewire/pipewire_links.h"
+#include "capture/pipewire/pipewire_stream.h"
 #include "capture/scene_render.h"
 #include "compositor/headless_backend.h"
 #include "compositor/output.h"
@@ -63,7 +63,7 @@
 #include "compositor/util.h"
 #include "compositor/view.h"
 #include <wlr/types/wlr_scene.h>
-#include "capture/pipewire_cast_private.h"
+#include "capture/pipewire/pipewire_cast_private.h"
 
 /*
  * Graph cycles run again after each frame, with growing gaps (ms from the

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <pipewire/link.h>
 #include <wlr/util/log.h>
-#include "capture/pipewire_links.h"
+#include "capture/pipewire/pipewire_links.h"
 #include "compositor/util.h"
 
 struct pipewire_links_node {

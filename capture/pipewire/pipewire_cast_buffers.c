@@ -18,7 +18,7 @@
 #include <wlr/util/log.h>
 #include "capture/cast_dmabuf_buffer.h"
 #include "capture/cast_gbm.h"
-#include "capture/pipewire_cast_private.h"
+#include "capture/pipewire/pipewire_cast_private.h"
 #include "compositor/pixel_buffer.h"
 #include "compositor/server.h"
 #include "compositor/util.h"

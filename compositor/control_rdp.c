@@ -5,7 +5,7 @@
  */
 
 #include "oriel-config.h"
-#include "capture/rdp/rdp.h"
+#include "remote/rdp/rdp.h"
 #include "compositor/control_private.h"
 
 #if HAVE_RDP

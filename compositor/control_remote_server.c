@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <wlr/util/log.h>
-#include "capture/remote/client_info.h"
+#include "remote/client_info.h"
 #include "compositor/control_private.h"
 #include "compositor/control_remote_server.h"
 #include "compositor/control_utf8.h"

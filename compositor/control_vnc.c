@@ -5,7 +5,7 @@
  */
 
 #include "oriel-config.h"
-#include "capture/vnc/vnc.h"
+#include "remote/vnc/vnc.h"
 #include "compositor/control_private.h"
 
 #if HAVE_VNC

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
-#include "capture/remote/account_check.h"
+#include "remote/account_check.h"
 #include "compositor/util.h"
 #include "gateway/gateway_broker.h"
 #include "gateway/gateway_broker_msg.h"

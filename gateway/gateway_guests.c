@@ -12,7 +12,7 @@
 #include <unistd.h>
 #include "compositor/util.h"
 #include "oriel-config.h"
-#include "capture/remote/tcp_listen.h"
+#include "remote/tcp_listen.h"
 #include "gateway/gateway_config.h"
 #include "gateway/gateway_log.h"
 #include "gateway/gateway_guests.h"

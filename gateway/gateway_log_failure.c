@@ -2,7 +2,7 @@
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
-#include "capture/remote/log_summary.h"
+#include "remote/log_summary.h"
 #include "compositor/util.h"
 #include "gateway/gateway_log.h"
 

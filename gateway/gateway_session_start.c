@@ -12,7 +12,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-#include "capture/remote/handover.h"
+#include "remote/handover.h"
 #include "compositor/util.h"
 #include "gateway/gateway_config.h"
 #include "gateway/gateway_log.h"

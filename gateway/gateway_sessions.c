@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "capture/remote/handover.h"
+#include "remote/handover.h"
 #include "compositor/util.h"
 #include "gateway/gateway_config.h"
 #include "gateway/gateway_log.h"

@@ -14,8 +14,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "capture/remote/users_file.h"
-#include "capture/vnc/rfb_security.h"
+#include "remote/users_file.h"
+#include "remote/vnc/rfb_security.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

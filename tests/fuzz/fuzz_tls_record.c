@@ -18,7 +18,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
-#include "capture/remote/tls_record.h"
+#include "remote/tls_record.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

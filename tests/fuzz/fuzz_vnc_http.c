@@ -16,8 +16,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "capture/vnc/vnc_http_origin.h"
-#include "capture/vnc/vnc_http_request.h"
+#include "remote/vnc/vnc_http_origin.h"
+#include "remote/vnc/vnc_http_request.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

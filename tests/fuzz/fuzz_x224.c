@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "capture/remote/x224.h"
+#include "remote/x224.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -3,7 +3,7 @@
 
 #include <stdio.h>
 #include <string.h>
-#include "capture/remote/auth_throttle.h"
+#include "remote/auth_throttle.h"
 #include "tests/unit/expect.h"
 
 static void fail_n(struct auth_throttle *throttle, const char *host, int n, int64_t t) {

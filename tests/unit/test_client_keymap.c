@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <xkbcommon/xkbcommon.h>
-#include "capture/remote/client_keymap.h"
+#include "remote/client_keymap.h"
 #include "expect.h"
 
 static struct client_keymap *keymap_of(struct xkb_context *context, const char *layout) {

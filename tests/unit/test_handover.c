@@ -16,7 +16,7 @@
 #include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
-#include "capture/remote/handover.h"
+#include "remote/handover.h"
 #include "expect.h"
 
 static struct handover_message message(void) {

@@ -3,7 +3,7 @@
 
 #include <stdio.h>
 #include <string.h>
-#include "capture/remote/log_summary.h"
+#include "remote/log_summary.h"
 #include "tests/unit/expect.h"
 
 static struct log_summary summary;

@@ -2,8 +2,8 @@
 /* Unit tests for remote clients' monitor layouts (capture/remote/monitor_layout.c). */
 
 #include <string.h>
-#include "capture/remote/desktop_size.h"
-#include "capture/remote/monitor_layout.h"
+#include "remote/desktop_size.h"
+#include "remote/monitor_layout.h"
 #include "tests/unit/expect.h"
 
 static bool make(struct remote_monitor_layout *layout, const struct remote_monitor *m,

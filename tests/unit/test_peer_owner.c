@@ -17,7 +17,7 @@
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "capture/remote/peer_owner.h"
+#include "remote/peer_owner.h"
 #include "tests/unit/expect.h"
 
 #define OTHER_UID 65534

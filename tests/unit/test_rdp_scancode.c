@@ -3,7 +3,7 @@
 
 #include <linux/input-event-codes.h>
 #include <stdio.h>
-#include "capture/rdp/rdp_scancode.h"
+#include "remote/rdp/rdp_scancode.h"
 #include "tests/unit/expect.h"
 
 static void key(uint8_t scancode, bool extended, uint32_t want) {

@@ -18,8 +18,8 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
-#include "capture/remote/tls_identity.h"
-#include "capture/remote/tls_record.h"
+#include "remote/tls_identity.h"
+#include "remote/tls_record.h"
 #include "expect.h"
 
 #define BIG (1024 * 1024 + 17)

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "capture/remote/users_file.h"
+#include "remote/users_file.h"
 #include "tests/unit/expect.h"
 
 #define YESCRYPT "$y$j9T$abcdefghijklmnop$0123456789abcdefghijklmnopqrstuvwxyzABCDE"

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "capture/vnc/vnc_password_file.h"
+#include "remote/vnc/vnc_password_file.h"
 #include "expect.h"
 
 

@@ -17,7 +17,7 @@
 #include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
-#include "capture/vnc/vnc_relay.h"
+#include "remote/vnc/vnc_relay.h"
 #include "expect.h"
 
 

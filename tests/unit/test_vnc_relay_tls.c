@@ -19,8 +19,8 @@
 #include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
-#include "capture/remote/tls_stream.h"
-#include "capture/vnc/vnc_relay.h"
+#include "remote/tls_stream.h"
+#include "remote/vnc/vnc_relay.h"
 #include "expect.h"
 
 #define DEADLINE_MS 10000

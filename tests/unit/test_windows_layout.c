@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <xkbcommon/xkbcommon.h>
-#include "capture/remote/windows_layout.h"
+#include "remote/windows_layout.h"
 #include "expect.h"
 
 static bool compiles(struct xkb_context *context, const char *layout, const char *variant) {

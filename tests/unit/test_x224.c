@@ -8,7 +8,7 @@
 
 #include <stdio.h>
 #include <string.h>
-#include "capture/remote/x224.h"
+#include "remote/x224.h"
 #include "expect.h"
 
 /* Builds a Connection Request: line (may be NULL) and an RDP_NEG_REQ of protocols (or none). */

@@ -16,7 +16,7 @@
 #include "remote/rdp/rdp.h"
 #endif
 #include "compositor/child.h"
-#include "compositor/control.h"
+#include "control/control.h"
 #include "compositor/listen_probe.h"
 #include "compositor/options.h"
 #include "compositor/server.h"

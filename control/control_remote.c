@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <wlr/util/log.h>
-#include "compositor/control_private.h"
+#include "control/control_private.h"
 #include "compositor/util.h"
 
 #define MAX_REMOTE_SESSIONS 64

@@ -14,8 +14,8 @@
 #include <wlr/util/log.h>
 #include "capture/scene_render.h"
 #include "capture/screenshot.h"
-#include "compositor/control_private.h"
-#include "compositor/control_utf8.h"
+#include "control/control_private.h"
+#include "control/control_utf8.h"
 #include "compositor/output.h"
 #include "compositor/server.h"
 #include "compositor/view.h"

@@ -6,7 +6,7 @@
 
 #include "oriel-config.h"
 #include "remote/rdp/rdp.h"
-#include "compositor/control_private.h"
+#include "control/control_private.h"
 
 #if HAVE_RDP
 

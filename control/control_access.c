@@ -17,8 +17,8 @@
 #include <string.h>
 #include <unistd.h>
 #include <wlr/util/log.h>
-#include "compositor/control_private.h"
-#include "compositor/control_utf8.h"
+#include "control/control_private.h"
+#include "control/control_utf8.h"
 #include "compositor/exe_path.h"
 #include "compositor/server.h"
 #include "compositor/util.h"

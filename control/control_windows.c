@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <wlr/util/box.h>
 #include <wlr/util/log.h>
-#include "compositor/control_private.h"
-#include "compositor/control_utf8.h"
+#include "control/control_private.h"
+#include "control/control_utf8.h"
 #include "compositor/server.h"
 #include "compositor/view.h"
 

@@ -2,7 +2,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "compositor/control_utf8.h"
+#include "control/control_utf8.h"
 #include "compositor/utf8.h"
 #include "compositor/util.h"
 

@@ -19,8 +19,8 @@
 #include <wlr/types/wlr_output.h>
 #include <wlr/util/log.h>
 #include "oriel-config.h"
-#include "compositor/control_private.h"
-#include "compositor/control_utf8.h"
+#include "control/control_private.h"
+#include "control/control_utf8.h"
 #include "compositor/output.h"
 #include "compositor/server.h"
 #include "compositor/util.h"

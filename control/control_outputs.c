@@ -6,8 +6,8 @@
 #include <wlr/types/wlr_output.h>
 #include <wlr/util/box.h>
 #include <wlr/util/log.h>
-#include "compositor/control_private.h"
-#include "compositor/control_utf8.h"
+#include "control/control_private.h"
+#include "control/control_utf8.h"
 #include "compositor/output.h"
 #include "compositor/server.h"
 

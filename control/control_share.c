@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "compositor/control_private.h"
+#include "control/control_private.h"
 #include "compositor/server.h"
 #include "compositor/share_indicator.h"
 #include "compositor/util.h"

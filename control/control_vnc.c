@@ -6,7 +6,7 @@
 
 #include "oriel-config.h"
 #include "remote/vnc/vnc.h"
-#include "compositor/control_private.h"
+#include "control/control_private.h"
 
 #if HAVE_VNC
 

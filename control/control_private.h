@@ -7,7 +7,7 @@
 #include <stdarg.h>
 #include <stdint.h>
 #include <systemd/sd-bus.h>
-#include "compositor/control_remote_server.h"
+#include "control/control_remote_server.h"
 #include <wayland-server-core.h>
 
 #define CONTROL_BUS_NAME "org.oriel.Compositor"

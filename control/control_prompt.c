@@ -24,8 +24,8 @@
 #include <time.h>
 #include <wlr/util/log.h>
 #include "capture/thumbnail.h"
-#include "compositor/control_private.h"
-#include "compositor/control_utf8.h"
+#include "control/control_private.h"
+#include "control/control_utf8.h"
 #include "compositor/output.h"
 #include "compositor/prompt.h"
 #include "compositor/prompt_layout.h"

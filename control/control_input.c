@@ -12,7 +12,7 @@
 #include <wlr/types/wlr_cursor.h>
 #include <xkbcommon/xkbcommon.h>
 #include "capture/virtual_input.h"
-#include "compositor/control_private.h"
+#include "control/control_private.h"
 #include "compositor/seat.h"
 #include "compositor/server.h"
 

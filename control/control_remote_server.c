@@ -5,9 +5,9 @@
 #include <string.h>
 #include <wlr/util/log.h>
 #include "remote/client_info.h"
-#include "compositor/control_private.h"
-#include "compositor/control_remote_server.h"
-#include "compositor/control_utf8.h"
+#include "control/control_private.h"
+#include "control/control_remote_server.h"
+#include "control/control_utf8.h"
 #include "compositor/server.h"
 
 /* Longer addresses are no address: a Unix socket path fits in 108 bytes. */

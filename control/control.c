@@ -19,8 +19,8 @@
 #include <string.h>
 #include <time.h>
 #include <wlr/util/log.h>
-#include "compositor/control.h"
-#include "compositor/control_private.h"
+#include "control/control.h"
+#include "control/control_private.h"
 #include "compositor/server.h"
 #include "compositor/util.h"
 

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "compositor/config.h"
-#include "compositor/util.h"
-#include "xwm/x_display.h"
+#include "common/util.h"
+#include "common/x_display.h"
 
 /*
  * The parser is a table: sections, each with its keys, each key with a

@@ -22,7 +22,7 @@
 #include "control/control.h"
 #include "control/control_private.h"
 #include "compositor/server.h"
-#include "compositor/util.h"
+#include "common/util.h"
 
 /* Bounds a synchronous call (the caller-credential query) that the bus stalls. */
 #define CONTROL_METHOD_CALL_TIMEOUT_USEC (5 * 1000 * 1000)

@@ -21,7 +21,7 @@
 #include "control/control_utf8.h"
 #include "compositor/exe_path.h"
 #include "compositor/server.h"
-#include "compositor/util.h"
+#include "common/util.h"
 
 #if !defined(ORIELCTL_INSTALLED_PATH) || !defined(ORIELCTL_BUILD_PATH) || \
 	!defined(ORIEL_PORTAL_INSTALLED_PATH) || !defined(ORIEL_PORTAL_BUILD_PATH)

@@ -23,7 +23,7 @@
 #include "control/control_utf8.h"
 #include "compositor/output.h"
 #include "compositor/server.h"
-#include "compositor/util.h"
+#include "common/util.h"
 #include "compositor/view.h"
 #include "compositor/virtual_output.h"
 #if HAVE_PIPEWIRE

@@ -31,7 +31,7 @@
 #include "compositor/prompt_layout.h"
 #include "compositor/region_select.h"
 #include "compositor/server.h"
-#include "compositor/util.h"
+#include "common/util.h"
 #include "compositor/view.h"
 
 #define MAX_PENDING_ASKS 8

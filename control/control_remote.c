@@ -17,7 +17,7 @@
 #include <string.h>
 #include <wlr/util/log.h>
 #include "control/control_private.h"
-#include "compositor/util.h"
+#include "common/util.h"
 
 #define MAX_REMOTE_SESSIONS 64
 #define MAX_CLIENT_NAME 256

@@ -15,7 +15,7 @@
 #include "control/control_private.h"
 #include "compositor/server.h"
 #include "compositor/share_indicator.h"
-#include "compositor/util.h"
+#include "common/util.h"
 #include "compositor/view.h"
 
 #define TEXT_MAX 512

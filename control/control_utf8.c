@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "control/control_utf8.h"
-#include "compositor/utf8.h"
-#include "compositor/util.h"
+#include "common/utf8.h"
+#include "common/util.h"
 
 /* As sd-bus's unichar_is_valid: no surrogates, no noncharacters. */
 static bool code_point_valid(uint32_t c) {

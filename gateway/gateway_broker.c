@@ -7,7 +7,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 #include "remote/account_check.h"
-#include "compositor/util.h"
+#include "common/util.h"
 #include "gateway/gateway_broker.h"
 #include "gateway/gateway_broker_msg.h"
 #include "gateway/gateway_config.h"

@@ -7,7 +7,7 @@
 #include <gnutls/gnutls.h>
 #include "remote/account_check.h"
 #include "remote/handover.h"
-#include "compositor/util.h" /* monotonic_ms */
+#include "common/util.h" /* monotonic_ms */
 #include "gateway/gateway_broker.h"
 #include "gateway/gateway_guests.h" /* gateway_printable, GATEWAY_REFUSED */
 #include "gateway/gateway_log.h"

@@ -10,7 +10,7 @@
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
-#include "compositor/util.h"
+#include "common/util.h"
 #include "oriel-config.h"
 #include "remote/tcp_listen.h"
 #include "gateway/gateway_config.h"

@@ -15,7 +15,7 @@
 #include <stdint.h>
 #include "remote/preauth_limits.h"
 #include "remote/tls_identity.h"
-#include "compositor/util.h" /* monotonic_ms */
+#include "common/util.h" /* monotonic_ms */
 #include "gateway/gateway_broker_msg.h"
 #include "gateway/gateway_front.h"
 

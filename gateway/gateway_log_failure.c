@@ -3,7 +3,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include "remote/log_summary.h"
-#include "compositor/util.h"
+#include "common/util.h"
 #include "gateway/gateway_log.h"
 
 /* The failures of every front's guests, summarised per address. */

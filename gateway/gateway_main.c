@@ -11,7 +11,7 @@
 #include <unistd.h>
 #include "oriel-config.h"
 #include "remote/tls_identity.h"
-#include "compositor/util.h"
+#include "common/util.h"
 #include "gateway/gateway_log.h"
 #include "gateway/gateway_config.h"
 #include "gateway/gateway_registry.h"

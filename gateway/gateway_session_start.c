@@ -13,7 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "remote/handover.h"
-#include "compositor/util.h"
+#include "common/util.h"
 #include "gateway/gateway_config.h"
 #include "gateway/gateway_log.h"
 #include "gateway/gateway_runtime_dir.h"

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "remote/handover.h"
-#include "compositor/util.h"
+#include "common/util.h"
 #include "gateway/gateway_config.h"
 #include "gateway/gateway_log.h"
 #include "gateway/gateway_login_policy.h"

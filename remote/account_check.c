@@ -15,7 +15,7 @@
 #include <unistd.h>
 #include "remote/account_check.h"
 #include "remote/users_file.h"
-#include "compositor/util.h"
+#include "common/util.h"
 
 struct account_checker {
 	const struct users_file *users;

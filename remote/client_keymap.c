@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "remote/client_keymap.h"
-#include "compositor/util.h"
+#include "common/util.h"
 
 /* RDP's scancodes all become evdev keycodes below this. */
 #define MAX_CLIENT_KEYCODE 255

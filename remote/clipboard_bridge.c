@@ -10,7 +10,7 @@
 #include "remote/clipboard_bridge.h"
 #include "compositor/seat.h"
 #include "compositor/server.h"
-#include "compositor/util.h"
+#include "common/util.h"
 
 /* Pastes being written at once; more are refused (the pasting app gets EOF). */
 #define MAX_WRITES 16

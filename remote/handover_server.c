@@ -11,7 +11,7 @@
 #include <wayland-server-core.h>
 #include <wlr/util/log.h>
 #include "remote/handover_server.h"
-#include "compositor/util.h"
+#include "common/util.h"
 
 /*
  * Clients that oriel-gateway logged in (capture/remote/handover.h), on

@@ -13,7 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "remote/tls_identity.h"
-#include "compositor/util.h"
+#include "common/util.h"
 
 #define VALID_YEARS 10
 

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "remote/users_file.h"
-#include "compositor/util.h"
+#include "common/util.h"
 
 /* crypt(3) hashes look like $ID$...; only these characters appear in them. */
 static bool is_crypt_hash(const char *hash) {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "remote/windows_layout.h"
-#include "compositor/util.h"
+#include "common/util.h"
 
 /*
  * Windows' layouts as xkb has them; where Windows' layout and xkb's

@@ -21,7 +21,7 @@
 #include "capture/pipewire/pipewire_cast_private.h"
 #include "compositor/pixel_buffer.h"
 #include "compositor/server.h"
-#include "compositor/util.h"
+#include "common/util.h"
 
 void cast_buffer_free(struct cast_buffer *buffer) {
 	wlr_buffer_drop(buffer->target); /* before the memory it draws into */

@@ -23,7 +23,7 @@
 #include "compositor/headless_backend.h"
 #include "compositor/output.h"
 #include "compositor/server.h"
-#include "compositor/util.h"
+#include "common/util.h"
 
 /*
  * The visible cursor in source coordinates (the pointer's hotspot), from

@@ -6,7 +6,7 @@
 #include <pipewire/link.h>
 #include <wlr/util/log.h>
 #include "capture/pipewire/pipewire_links.h"
-#include "compositor/util.h"
+#include "common/util.h"
 
 struct pipewire_links_node {
 	uint32_t id, client_id;

@@ -60,7 +60,7 @@
 #include "compositor/headless_backend.h"
 #include "compositor/output.h"
 #include "compositor/server.h"
-#include "compositor/util.h"
+#include "common/util.h"
 #include "compositor/view.h"
 #include <wlr/types/wlr_scene.h>
 #include "capture/pipewire/pipewire_cast_private.h"

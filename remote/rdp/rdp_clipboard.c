@@ -10,7 +10,7 @@
 #include "remote/rdp/rdp_private.h"
 #include "remote/clipboard_bridge.h"
 #include "compositor/server.h"
-#include "compositor/util.h"
+#include "common/util.h"
 
 /*
  * The clipboard virtual channel (cliprdr) of one client, in oriel's loop:

@@ -10,7 +10,7 @@
 #include "remote/rdp/rdp_private.h"
 #include "remote/monitor_layout.h"
 #include "compositor/server.h"
-#include "compositor/util.h"
+#include "common/util.h"
 
 /*
  * Display Control (MS-RDPEDISP): the client asks for a new monitor

@@ -6,7 +6,7 @@
 #include "remote/rdp/rdp_private.h"
 #include "compositor/options.h"
 #include "compositor/server.h"
-#include "compositor/util.h"
+#include "common/util.h"
 
 /*
  * Frames to each client: the damage it has not seen, merged, and encoded

@@ -9,7 +9,7 @@
 #include <winpr/stream.h>
 #include <wlr/util/log.h>
 #include "remote/rdp/rdp_private.h"
-#include "compositor/util.h"
+#include "common/util.h"
 
 /*
  * Encoding a frame's damage for one client: RemoteFX surface bits when

@@ -9,7 +9,7 @@
 #include "remote/rdp/rdp_gfx_caps.h"
 #include "remote/rdp/rdp_private.h"
 #include "compositor/server.h"
-#include "compositor/util.h"
+#include "common/util.h"
 
 /*
  * The graphics pipeline (MS-RDPEGFX) for clients that announce it. Once

@@ -7,7 +7,7 @@
 #include <freerdp/codec/region.h>
 #include <wlr/util/log.h>
 #include "remote/rdp/rdp_private.h"
-#include "compositor/util.h"
+#include "common/util.h"
 
 /*
  * The graphics pipeline's codecs that run in the loop (AVC420 has its

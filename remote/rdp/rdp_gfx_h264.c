@@ -10,7 +10,7 @@
 #include <winpr/crt.h>
 #include <wlr/util/log.h>
 #include "remote/rdp/rdp_private.h"
-#include "compositor/util.h"
+#include "common/util.h"
 
 /*
  * AVC420 frames of one client, encoded by FreeRDP's H.264 layer (Debian's

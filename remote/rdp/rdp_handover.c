@@ -12,7 +12,7 @@
 #include "remote/rdp/rdp.h"
 #include "remote/rdp/rdp_private.h"
 #include "compositor/server.h"
-#include "compositor/util.h"
+#include "common/util.h"
 
 /*
  * RDP clients that oriel-gateway logged in and redirected back to itself

@@ -12,7 +12,7 @@
 #include "compositor/config.h"
 #include "compositor/options.h"
 #include "compositor/server.h"
-#include "compositor/util.h"
+#include "common/util.h"
 
 /*
  * Listeners: oriel listens and accepts itself; each connection becomes a

@@ -19,7 +19,7 @@
 #include "remote/rdp/rdp_private.h"
 #include "compositor/options.h"
 #include "compositor/server.h"
-#include "compositor/util.h"
+#include "common/util.h"
 
 /*
  * One client: a freerdp_peer whose event handles are watched in oriel's

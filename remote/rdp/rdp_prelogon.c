@@ -13,7 +13,7 @@
 #include <wlr/util/log.h>
 #include "remote/rdp/rdp_private.h"
 #include "compositor/server.h"
-#include "compositor/util.h"
+#include "common/util.h"
 
 /*
  * A guest's connection runs on a thread of its own until its logon (the

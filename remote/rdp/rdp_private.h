@@ -15,7 +15,7 @@
 #include "remote/log_summary.h"
 #include "remote/tls_identity.h"
 #include "remote/users_file.h"
-#include "compositor/util.h" /* monotonic_ms */
+#include "common/util.h" /* monotonic_ms */
 
 struct server;
 struct output;

@@ -17,7 +17,7 @@
 #include "compositor/options.h"
 #include "compositor/output.h"
 #include "compositor/server.h"
-#include "compositor/util.h"
+#include "common/util.h"
 #include "compositor/virtual_output.h"
 
 /*

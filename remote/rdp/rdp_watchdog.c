@@ -7,7 +7,7 @@
 #include <time.h>
 #include <wlr/util/log.h>
 #include "remote/rdp/rdp_private.h"
-#include "compositor/util.h"
+#include "common/util.h"
 
 /*
  * FreeRDP's server waits for its client inside some calls: the TLS

@@ -11,7 +11,7 @@
 #include "remote/vnc/vnc_private.h"
 #include "compositor/options.h"
 #include "compositor/server.h"
-#include "compositor/util.h"
+#include "common/util.h"
 
 /*
  * Who may log in: VncAuth passwords (--vnc-password-file), accounts from

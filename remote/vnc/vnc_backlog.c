@@ -11,7 +11,7 @@
 #include "remote/vnc/vnc_relay.h"
 #include "compositor/options.h"
 #include "compositor/server.h"
-#include "compositor/util.h"
+#include "common/util.h"
 
 /*
  * Each viewer's socket goes through a relay (vnc_relay.c), so libvncserver

@@ -3,7 +3,7 @@
 #include <string.h>
 #include <time.h>
 #include "remote/vnc/vnc_private.h"
-#include "compositor/util.h"
+#include "common/util.h"
 
 /* How long an address counts as a browser after its last HTTP request. */
 #define MEMORY_MS 60000

@@ -9,7 +9,7 @@
 #include "remote/vnc/vnc_relay.h"
 #include "compositor/options.h"
 #include "compositor/server.h"
-#include "compositor/util.h"
+#include "common/util.h"
 
 /*
  * A viewer's life in libvncserver. oriel watches its socket (libvncserver's

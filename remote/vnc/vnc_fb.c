@@ -7,7 +7,7 @@
 #include "remote/vnc/vnc_private.h"
 #include "compositor/output.h"
 #include "compositor/server.h"
-#include "compositor/util.h"
+#include "common/util.h"
 
 /*
  * The framebuffer's memory, and what a quiet session keeps of it.

@@ -15,7 +15,7 @@
 #include "remote/vnc/vnc_private.h"
 #include "compositor/options.h"
 #include "compositor/server.h"
-#include "compositor/util.h"
+#include "common/util.h"
 
 /*
  * Connections before authentication ("guests"). Each has a deadline for

@@ -12,7 +12,7 @@
 #include "remote/vnc/vnc_private.h"
 #include "compositor/options.h"
 #include "compositor/server.h"
-#include "compositor/util.h"
+#include "common/util.h"
 
 /* A wss viewer's WebSocket request, read whole before libvncserver gets it. */
 #define WSS_REQUEST_MAX 8192

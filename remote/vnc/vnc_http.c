@@ -18,7 +18,7 @@
 #include "compositor/options.h"
 #include "compositor/server.h"
 #include "compositor/startup_error.h"
-#include "compositor/util.h"
+#include "common/util.h"
 
 /*
  * A small static file server for noVNC on the VNC port. libvncserver's own

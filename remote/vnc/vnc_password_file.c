@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "remote/vnc/vnc_password_file.h"
-#include "compositor/util.h"
+#include "common/util.h"
 
 /*
  * Reads one line without its '\n' into line (size bytes, NUL-terminated;

@@ -18,7 +18,7 @@
 #include <unistd.h>
 #include "remote/tls_stream.h"
 #include "remote/vnc/vnc_relay.h"
-#include "compositor/util.h"
+#include "common/util.h"
 
 /* Bytes from the viewer are passed on in pieces of this size. */
 #define INBOUND_CHUNK 16384

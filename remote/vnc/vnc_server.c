@@ -11,7 +11,7 @@
 #include "remote/vnc/vnc_private.h"
 #include "compositor/output.h"
 #include "compositor/server.h"
-#include "compositor/util.h"
+#include "common/util.h"
 
 /*
  * Screen, framebuffer and updates. Damage from the output capture is

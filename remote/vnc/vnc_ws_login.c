@@ -9,7 +9,7 @@
 #include "remote/vnc/vnc_private.h"
 #include "compositor/options.h"
 #include "compositor/server.h"
-#include "compositor/util.h"
+#include "common/util.h"
 
 /*
  * oriel's RFB handshake for a WebSocket viewer, so that browsers log in

@@ -3,7 +3,7 @@
 
 #include <stdio.h>
 #include <string.h>
-#include "xwm/x_display_lock.h"
+#include "common/x_display_lock.h"
 #include "expect.h"
 
 /* The processes of the tests: 100 is alice's (1000), 1 is root's, 200 hidden. */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include <limits.h>
-#include "xwm/x_display_lock.h"
+#include "common/x_display_lock.h"
 
 pid_t x_display_lock_pid(const char *text, size_t len) {
 	size_t i = 0;

@@ -11,8 +11,8 @@
 #include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
-#include "xwm/x_display.h"
-#include "xwm/x_display_lock.h"
+#include "common/x_display.h"
+#include "common/x_display_lock.h"
 
 #define SOCKET_DIR "/tmp/.X11-unix"
 #define LISTEN_BACKLOG 64

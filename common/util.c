@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "compositor/util.h"
+#include "common/util.h"
 
 static void die_oom(size_t size) {
 	fprintf(stderr, "oriel: out of memory allocating %zu bytes\n", size);

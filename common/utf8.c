@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-#include "compositor/utf8.h"
+#include "common/utf8.h"
 
 size_t utf8_decode(const char *str, size_t len, uint32_t *code_point) {
 	const unsigned char *s = (const unsigned char *)str;

@@ -610,7 +610,7 @@ static bool add_vnc_allow_user(struct parser *p, const struct config_key *key,
 
 /*
  * Words separated by spaces or commas, each added to list. Their form is
- * checked where they are used (capture/vnc/vnc_http_origin.c).
+ * checked where they are used (remote/vnc/vnc_http_origin.c).
  */
 static bool add_vnc_words(struct parser *p, const struct config_key *key,
 		const char *value, char **list, int *n) {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * org.oriel.Compositor.Casts: PipeWire screen casts (capture/pipewire_stream.h).
+ * org.oriel.Compositor.Casts: PipeWire screen casts (capture/pipewire/pipewire_stream.h).
  * CreateOutputCast answers once the stream has its node id (asynchronously,
  * the compositor does not wait). A cast lives until Stop, until its
  * consumer or PipeWire goes away, or until the bus connection of the

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * org.oriel.Compositor.Rdp: RDP listeners and clients at run time, through
- * control_remote_server.c, with the RDP server's functions (capture/rdp/rdp.h).
+ * control_remote_server.c, with the RDP server's functions (remote/rdp/rdp.h).
  */
 
 #include "oriel-config.h"

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * org.oriel.Compositor.Vnc: VNC listeners and viewers at run time, through
- * control_remote_server.c, with the VNC server's functions (capture/vnc/vnc.h).
+ * control_remote_server.c, with the VNC server's functions (remote/vnc/vnc.h).
  */
 
 #include "oriel-config.h"

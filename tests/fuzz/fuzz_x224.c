@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * libFuzzer target for the X.224 Connection Request parser
- * (capture/remote/x224.c), which the gateway runs on the first bytes of
+ * (remote/x224.c), which the gateway runs on the first bytes of
  * every RDP connection before anything is authenticated. Besides memory
  * errors it checks that a request it takes is exactly the TPKT's length,
  * and that a token it finds is terminated and within its bound.

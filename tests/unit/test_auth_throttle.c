@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Unit tests for the login throttle (capture/remote/auth_throttle.c). */
+/* Unit tests for the login throttle (remote/auth_throttle.c). */
 
 #include <stdio.h>
 #include <string.h>

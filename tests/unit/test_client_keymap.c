@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Unit tests for a client's keys through its own layout
- * (capture/remote/client_keymap.c), against keymaps from xkb-data.
+ * (remote/client_keymap.c), against keymaps from xkb-data.
  */
 
 #include <linux/input-event-codes.h>

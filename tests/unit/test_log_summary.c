@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Unit tests for the failures' log summary (capture/remote/log_summary.c). */
+/* Unit tests for the failures' log summary (remote/log_summary.c). */
 
 #include <stdio.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Unit tests for remote clients' monitor layouts (capture/remote/monitor_layout.c). */
+/* Unit tests for remote clients' monitor layouts (remote/monitor_layout.c). */
 
 #include <string.h>
 #include "remote/desktop_size.h"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Unit tests for capture/remote/peer_owner.c: real sockets in this
+ * Unit tests for remote/peer_owner.c: real sockets in this
  * process, and, when run as root, a child that connects as uid 65534.
  */
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Unit tests for the guests' caps (capture/remote/preauth_limits.c). */
+/* Unit tests for the guests' caps (remote/preauth_limits.c). */
 
 #include "remote/preauth_limits.h"
 #include "tests/unit/expect.h"

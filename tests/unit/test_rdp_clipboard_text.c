@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Unit tests for RDP clipboard text (capture/rdp/rdp_clipboard_text.c). */
+/* Unit tests for RDP clipboard text (remote/rdp/rdp_clipboard_text.c). */
 
 #include <stdlib.h>
 #include <string.h>

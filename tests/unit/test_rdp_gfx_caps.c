@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Unit tests for the graphics pipeline's capability choice (capture/rdp/rdp_gfx_caps.c). */
+/* Unit tests for the graphics pipeline's capability choice (remote/rdp/rdp_gfx_caps.c). */
 
 #include <stdio.h>
 #include "remote/rdp/rdp_gfx_caps.h"

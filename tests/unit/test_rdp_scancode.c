@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Unit tests for RDP scancodes to evdev keycodes (capture/rdp/rdp_scancode.c). */
+/* Unit tests for RDP scancodes to evdev keycodes (remote/rdp/rdp_scancode.c). */
 
 #include <linux/input-event-codes.h>
 #include <stdio.h>

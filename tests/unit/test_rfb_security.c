@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Unit tests for the RFB security handshake machine (capture/vnc/rfb_security.c). */
+/* Unit tests for the RFB security handshake machine (remote/vnc/rfb_security.c). */
 
 #include <string.h>
 #include "remote/vnc/rfb_security.h"

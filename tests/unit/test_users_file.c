@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Unit tests for the --vnc-users format (capture/remote/users_file.c). */
+/* Unit tests for the --vnc-users format (remote/users_file.c). */
 
 #include <stdio.h>
 #include <stdlib.h>

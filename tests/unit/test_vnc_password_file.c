@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Unit tests for the --vnc-password-file format (capture/vnc/vnc_password_file.c). */
+/* Unit tests for the --vnc-password-file format (remote/vnc/vnc_password_file.c). */
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Unit tests for the viewers' relay with TLS (capture/vnc/vnc_relay.c): a
+ * Unit tests for the viewers' relay with TLS (remote/vnc/vnc_relay.c): a
  * GnuTLS client plays the viewer over a socketpair, and the test plays
  * libvncserver on the relay's local socket. What libvncserver writes, and
  * what the caller hands over (vnc_relay_write), reaches the viewer

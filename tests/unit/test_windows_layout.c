@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Unit tests for Windows keyboard layout IDs to xkb names
- * (capture/remote/windows_layout.c): every entry compiles with
+ * (remote/windows_layout.c): every entry compiles with
  * xkbcommon against xkb-data, and lookups fall back as documented.
  */
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Unit tests for the X.224 Connection Request parser
- * (capture/remote/x224.c): what xfreerdp sends on a first connection
+ * (remote/x224.c): what xfreerdp sends on a first connection
  * (a cookie) and on a redirected one (a routing token), with and without
  * RDP_NEG_REQ, and what must be refused.
  */

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Unit tests for when an X display's lock file is stale (xwm/x_display_lock.c). */
+/* Unit tests for when an X display's lock file is stale (common/x_display_lock.c). */
 
 #include <stdio.h>
 #include <string.h>

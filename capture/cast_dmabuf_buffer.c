@@ -8,7 +8,7 @@
 #include <wlr/types/wlr_buffer.h>
 #include <wlr/util/log.h>
 #include "capture/cast_dmabuf_buffer.h"
-#include "compositor/util.h"
+#include "common/util.h"
 
 struct cast_dmabuf_buffer {
 	struct wlr_buffer base;

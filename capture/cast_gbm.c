@@ -9,7 +9,7 @@
 #include <wlr/render/wlr_renderer.h>
 #include <wlr/util/log.h>
 #include "capture/cast_gbm.h"
-#include "compositor/util.h"
+#include "common/util.h"
 
 struct cast_gbm {
 	struct wlr_renderer *renderer;

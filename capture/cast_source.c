@@ -16,7 +16,7 @@
 #include "capture/scene_render.h"
 #include "compositor/output.h"
 #include "compositor/server.h"
-#include "compositor/util.h"
+#include "common/util.h"
 #include "compositor/view.h"
 
 /* One output's frames, for the damage they show on the source. */

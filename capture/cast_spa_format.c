@@ -5,7 +5,7 @@
 #include <spa/param/video/raw.h>
 #include <spa/pod/iter.h>
 #include "capture/cast_spa_format.h"
-#include "capture/pipewire_stream.h"
+#include "capture/pipewire/pipewire_stream.h"
 
 uint32_t cast_spa_from_format(enum cast_format format) {
 	switch (format) {

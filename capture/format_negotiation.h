@@ -8,7 +8,7 @@
  * framerate we may deliver, and the dma-buf DONT_FIXATE flow (offer the
  * modifiers the renderer can render to, test-allocate the consumer's
  * choice, drop what fails, fall back to implicit/linear, then to memfd).
- * capture/pipewire_stream.c maps these to SPA types.
+ * capture/pipewire/pipewire_stream.c maps these to SPA types.
  */
 
 #include <stdbool.h>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include <stdint.h>
 #include "capture/latin1.h"
-#include "compositor/utf8.h"
+#include "common/utf8.h"
 
 size_t latin1_to_utf8(const char *in, size_t len, char *out) {
 	size_t o = 0;

@@ -14,7 +14,7 @@
 #include "capture/pixel_copy.h"
 #include "compositor/output.h"
 #include "compositor/server.h"
-#include "compositor/util.h"
+#include "common/util.h"
 
 static struct wl_list captures = { &captures, &captures };
 

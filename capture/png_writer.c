@@ -14,7 +14,7 @@
 #include <unistd.h>
 #include <wlr/util/log.h>
 #include "capture/png_writer.h"
-#include "compositor/util.h"
+#include "common/util.h"
 
 /* How long a pipe or socket reader may leave the PNG unread. */
 #define WRITE_TIMEOUT_MS 5000

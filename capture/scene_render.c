@@ -14,7 +14,7 @@
 #include <wlr/types/wlr_surface.h>
 #include <wlr/util/log.h>
 #include "capture/scene_render.h"
-#include "compositor/util.h"
+#include "common/util.h"
 
 /* A scale above this is a mistake, and would overflow the limits anyway. */
 #define MAX_SCALE 16.0f

@@ -14,7 +14,7 @@
 #include "capture/thumbnail_size.h"
 #include "compositor/pixel_buffer.h"
 #include "compositor/server.h"
-#include "compositor/util.h"
+#include "common/util.h"
 
 static int64_t monotonic_us(void) {
 	struct timespec now;

@@ -19,7 +19,7 @@
 #include "compositor/output.h"
 #include "compositor/seat.h"
 #include "compositor/server.h"
-#include "compositor/util.h"
+#include "common/util.h"
 
 /* wlr_keyboard tracks at most this many pressed keys; more would desync. */
 #define MAX_KEYS_DOWN WLR_KEYBOARD_KEYS_CAP

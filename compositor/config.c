@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "compositor/config.h"
-#include "compositor/util.h"
-#include "xwm/x_display.h"
+#include "common/util.h"
+#include "common/x_display.h"
 
 /*
  * The parser is a table: sections, each with its keys, each key with a
@@ -610,7 +610,7 @@ static bool add_vnc_allow_user(struct parser *p, const struct config_key *key,
 
 /*
  * Words separated by spaces or commas, each added to list. Their form is
- * checked where they are used (capture/vnc/vnc_http_origin.c).
+ * checked where they are used (remote/vnc/vnc_http_origin.c).
  */
 static bool add_vnc_words(struct parser *p, const struct config_key *key,
 		const char *value, char **list, int *n) {

@@ -5,7 +5,7 @@
 #include <wlr/types/wlr_xdg_shell.h>
 #include "compositor/decoration_protocols.h"
 #include "compositor/server.h"
-#include "compositor/util.h"
+#include "common/util.h"
 #include "compositor/xdg_shell.h"
 
 struct decoration_protocols {

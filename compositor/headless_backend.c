@@ -13,7 +13,7 @@
 #include "compositor/frame_pacer.h"
 #include "compositor/headless_backend.h"
 #include "compositor/present_clock.h"
-#include "compositor/util.h"
+#include "common/util.h"
 
 #define DEFAULT_REFRESH_MHZ 60000
 

@@ -13,7 +13,7 @@
 #include "compositor/seat.h"
 #include "compositor/server.h"
 #include "compositor/switcher.h"
-#include "compositor/util.h"
+#include "common/util.h"
 
 #define DEFAULT_REPEAT_RATE 25
 #define DEFAULT_REPEAT_DELAY 600

@@ -7,16 +7,16 @@
 #include "oriel-config.h"
 #include "capture/virtual_input.h"
 #if HAVE_VNC || HAVE_RDP
-#include "capture/remote/handover_server.h"
+#include "remote/handover_server.h"
 #endif
 #if HAVE_VNC
-#include "capture/vnc/vnc.h"
+#include "remote/vnc/vnc.h"
 #endif
 #if HAVE_RDP
-#include "capture/rdp/rdp.h"
+#include "remote/rdp/rdp.h"
 #endif
 #include "compositor/child.h"
-#include "compositor/control.h"
+#include "control/control.h"
 #include "compositor/listen_probe.h"
 #include "compositor/options.h"
 #include "compositor/server.h"

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "compositor/options.h"
-#include "xwm/x_display.h"
+#include "common/x_display.h"
 
 static const char usage[] =
 	"Usage: oriel [options] [-- command [args...]]\n"

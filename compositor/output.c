@@ -18,7 +18,7 @@
 #include "compositor/output_release.h"
 #include "compositor/seat.h"
 #include "compositor/server.h"
-#include "compositor/util.h"
+#include "common/util.h"
 #include "compositor/view.h"
 
 static void handle_frame(struct wl_listener *listener, void *data) {

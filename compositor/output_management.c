@@ -7,7 +7,7 @@
 #include "compositor/output.h"
 #include "compositor/output_management.h"
 #include "compositor/server.h"
-#include "compositor/util.h"
+#include "common/util.h"
 
 /* As output_set_size accepts. */
 #define MAX_OUTPUT_SIZE 16384

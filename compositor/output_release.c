@@ -7,7 +7,7 @@
 #include "compositor/output.h"
 #include "compositor/output_release.h"
 #include "compositor/server.h"
-#include "compositor/util.h"
+#include "common/util.h"
 
 /*
  * A headless output that has shown the same frame for OUTPUT_RELEASE_MS (10 s)

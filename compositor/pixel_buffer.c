@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <wlr/types/wlr_buffer.h>
 #include "compositor/pixel_buffer.h"
-#include "compositor/util.h"
+#include "common/util.h"
 
 struct pixel_buffer {
 	struct wlr_buffer base;

@@ -13,7 +13,7 @@
 #include "compositor/privileged_globals.h"
 #include "compositor/privileged_policy.h"
 #include "compositor/server.h"
-#include "compositor/util.h"
+#include "common/util.h"
 #include "compositor/virtual_devices.h"
 
 struct privileged_globals {

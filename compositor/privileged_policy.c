@@ -2,7 +2,7 @@
 #include <string.h>
 #include "compositor/exe_path.h"
 #include "compositor/privileged_policy.h"
-#include "compositor/util.h"
+#include "common/util.h"
 
 static const struct {
 	const char *interface;

@@ -9,7 +9,7 @@
 #include "compositor/protocols.h"
 #include "compositor/seat.h"
 #include "compositor/server.h"
-#include "compositor/util.h"
+#include "common/util.h"
 #include "compositor/view.h"
 
 struct protocols {

@@ -19,7 +19,7 @@
 #include "compositor/frame_input.h"
 #include "compositor/seat.h"
 #include "compositor/server.h"
-#include "compositor/util.h"
+#include "common/util.h"
 #include "compositor/view.h"
 
 static void update_capabilities(struct seat *seat) {

@@ -70,7 +70,7 @@ struct server {
 	struct xwm *xwm;
 	struct control *control;
 	struct virtual_input *virtual_input;
-	/* --handover-socket: clients oriel-gateway logged in (capture/remote/handover_server.h). */
+	/* --handover-socket: clients oriel-gateway logged in (remote/handover_server.h). */
 	struct handover_server *handover;
 	/* The permission prompt while it is up: it has all input (prompt.h). */
 	struct prompt *prompt;

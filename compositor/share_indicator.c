@@ -8,7 +8,7 @@
 #include "compositor/server.h"
 #include "compositor/share_indicator.h"
 #include "compositor/text_buffer.h"
-#include "compositor/util.h"
+#include "common/util.h"
 
 #define BADGE_WIDTH 420
 #define BADGE_HEIGHT 26

@@ -7,7 +7,7 @@
 #include "compositor/server.h"
 #include "compositor/switcher.h"
 #include "compositor/text_buffer.h"
-#include "compositor/util.h"
+#include "common/util.h"
 #include "compositor/view.h"
 
 #define MAX_ENTRIES 16

@@ -5,7 +5,7 @@
 #include <wlr/types/wlr_virtual_pointer_v1.h>
 #include "compositor/seat.h"
 #include "compositor/server.h"
-#include "compositor/util.h"
+#include "common/util.h"
 #include "compositor/virtual_devices.h"
 
 struct virtual_devices {

@@ -9,7 +9,7 @@
 #include "compositor/headless_backend.h"
 #include "compositor/output.h"
 #include "compositor/server.h"
-#include "compositor/util.h"
+#include "common/util.h"
 #include "compositor/virtual_output.h"
 
 struct virtual_output {

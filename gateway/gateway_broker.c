@@ -6,8 +6,8 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
-#include "capture/remote/account_check.h"
-#include "compositor/util.h"
+#include "remote/account_check.h"
+#include "common/util.h"
 #include "gateway/gateway_broker.h"
 #include "gateway/gateway_broker_msg.h"
 #include "gateway/gateway_config.h"

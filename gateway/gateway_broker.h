@@ -15,7 +15,7 @@
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
-#include "capture/remote/auth_throttle.h"
+#include "remote/auth_throttle.h"
 #include "gateway/gateway_rdp_tickets.h"
 
 struct gateway_config;

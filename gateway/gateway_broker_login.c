@@ -5,9 +5,9 @@
 #include <stdio.h>
 #include <string.h>
 #include <gnutls/gnutls.h>
-#include "capture/remote/account_check.h"
-#include "capture/remote/handover.h"
-#include "compositor/util.h" /* monotonic_ms */
+#include "remote/account_check.h"
+#include "remote/handover.h"
+#include "common/util.h" /* monotonic_ms */
 #include "gateway/gateway_broker.h"
 #include "gateway/gateway_guests.h" /* gateway_printable, GATEWAY_REFUSED */
 #include "gateway/gateway_log.h"

@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "compositor/config.h"
-#include "compositor/util.h"
+#include "common/util.h"
 #include "gateway/gateway_config.h"
-#include "xwm/x_display.h"
+#include "common/x_display.h"
 
 #ifndef ORIEL_BINDIR
 #define ORIEL_BINDIR "/usr/bin" /* meson says where it installs oriel */

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "gateway/gateway_config.h"
-#include "xwm/x_display.h"
+#include "common/x_display.h"
 
 const char gateway_usage[] =
 	"Usage: oriel-gateway [options]\n"

@@ -7,9 +7,9 @@
 #include <time.h>
 #include <sys/socket.h>
 #include <unistd.h>
-#include "capture/remote/account_check.h" /* ACCOUNT_CHECK_FAIL_MS */
-#include "capture/remote/handover.h"
-#include "capture/remote/tls_record.h"
+#include "remote/account_check.h" /* ACCOUNT_CHECK_FAIL_MS */
+#include "remote/handover.h"
+#include "remote/tls_record.h"
 #include "gateway/gateway_guests.h"
 #include "gateway/gateway_broker_msg.h"
 #include "gateway/gateway_log.h"

@@ -10,9 +10,9 @@
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
-#include "compositor/util.h"
+#include "common/util.h"
 #include "oriel-config.h"
-#include "capture/remote/tcp_listen.h"
+#include "remote/tcp_listen.h"
 #include "gateway/gateway_config.h"
 #include "gateway/gateway_log.h"
 #include "gateway/gateway_guests.h"

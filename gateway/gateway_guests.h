@@ -13,9 +13,9 @@
 #include <gnutls/gnutls.h>
 #include <pthread.h>
 #include <stdint.h>
-#include "capture/remote/preauth_limits.h"
-#include "capture/remote/tls_identity.h"
-#include "compositor/util.h" /* monotonic_ms */
+#include "remote/preauth_limits.h"
+#include "remote/tls_identity.h"
+#include "common/util.h" /* monotonic_ms */
 #include "gateway/gateway_broker_msg.h"
 #include "gateway/gateway_front.h"
 

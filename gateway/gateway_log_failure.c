@@ -2,8 +2,8 @@
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
-#include "capture/remote/log_summary.h"
-#include "compositor/util.h"
+#include "remote/log_summary.h"
+#include "common/util.h"
 #include "gateway/gateway_log.h"
 
 /* The failures of every front's guests, summarised per address. */

@@ -10,8 +10,8 @@
 #include <time.h>
 #include <unistd.h>
 #include "oriel-config.h"
-#include "capture/remote/tls_identity.h"
-#include "compositor/util.h"
+#include "remote/tls_identity.h"
+#include "common/util.h"
 #include "gateway/gateway_log.h"
 #include "gateway/gateway_config.h"
 #include "gateway/gateway_registry.h"

@@ -12,11 +12,11 @@
 #include <winpr/ssl.h>
 #include <winpr/synch.h>
 #include <winpr/wlog.h>
-#include "capture/remote/handover.h"
-#include "capture/remote/tls_bridge.h"
-#include "capture/remote/tls_record.h"
-#include "capture/remote/tls_stream.h"
-#include "capture/remote/x224.h"
+#include "remote/handover.h"
+#include "remote/tls_bridge.h"
+#include "remote/tls_record.h"
+#include "remote/tls_stream.h"
+#include "remote/x224.h"
 #include "gateway/gateway_guests.h"
 #include "gateway/gateway_log.h"
 #include "gateway/gateway_rdp_tickets.h"

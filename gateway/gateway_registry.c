@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-#include "capture/remote/handover.h"
+#include "remote/handover.h"
 #include "gateway/gateway_procs.h"
 #include "gateway/gateway_registry.h"
 

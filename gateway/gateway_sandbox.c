@@ -12,7 +12,7 @@
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <unistd.h>
-#include "compositor/util.h" /* ARRAY_LEN */
+#include "common/util.h" /* ARRAY_LEN */
 #include "gateway/gateway_log.h"
 #include "gateway/gateway_sandbox.h"
 

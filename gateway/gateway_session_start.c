@@ -12,8 +12,8 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-#include "capture/remote/handover.h"
-#include "compositor/util.h"
+#include "remote/handover.h"
+#include "common/util.h"
 #include "gateway/gateway_config.h"
 #include "gateway/gateway_log.h"
 #include "gateway/gateway_runtime_dir.h"

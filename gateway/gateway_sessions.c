@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "capture/remote/handover.h"
-#include "compositor/util.h"
+#include "remote/handover.h"
+#include "common/util.h"
 #include "gateway/gateway_config.h"
 #include "gateway/gateway_log.h"
 #include "gateway/gateway_login_policy.h"

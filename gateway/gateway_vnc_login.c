@@ -8,9 +8,9 @@
 #include <sys/socket.h>
 #include <unistd.h>
 #include <gnutls/gnutls.h>
-#include "capture/remote/handover.h"
-#include "capture/remote/tls_record.h"
-#include "capture/vnc/rfb_security.h"
+#include "remote/handover.h"
+#include "remote/tls_record.h"
+#include "remote/vnc/rfb_security.h"
 #include "gateway/gateway_log.h"
 #include "gateway/gateway_guests.h"
 

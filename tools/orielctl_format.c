@@ -5,7 +5,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include "compositor/utf8.h"
+#include "common/utf8.h"
 #include "tools/orielctl.h"
 
 void *ctl_zalloc(size_t size) {

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <xkbcommon/xkbcommon.h>
-#include "compositor/utf8.h"
+#include "common/utf8.h"
 #include "tools/orielctl.h"
 
 enum action { ACTION_PRESS, ACTION_RELEASE, ACTION_BOTH };

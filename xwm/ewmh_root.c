@@ -6,7 +6,7 @@
 #include <wlr/util/log.h>
 #include "compositor/output.h"
 #include "compositor/server.h"
-#include "compositor/util.h"
+#include "common/util.h"
 #include "compositor/view.h"
 #include "xwm/x11.h"
 #include "xwm/xwayland.h"

@@ -4,7 +4,7 @@
 #include <unistd.h>
 #include <wlr/util/log.h>
 #include "compositor/server.h"
-#include "compositor/util.h"
+#include "common/util.h"
 #include "compositor/decoration.h"
 #include "xwm/ewmh_icon.h"
 #include "xwm/icccm_hints.h"

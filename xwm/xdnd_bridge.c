@@ -13,7 +13,7 @@
 #include <wlr/xwayland.h>
 #include "compositor/seat.h"
 #include "compositor/server.h"
-#include "compositor/util.h"
+#include "common/util.h"
 #include "xwm/x11.h"
 #include "xwm/xdnd_bridge.h"
 #include "xwm/xdnd_types.h"

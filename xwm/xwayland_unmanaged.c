@@ -5,7 +5,7 @@
 #include <wlr/xwayland.h>
 #include "compositor/seat.h"
 #include "compositor/server.h"
-#include "compositor/util.h"
+#include "common/util.h"
 #include "compositor/view.h"
 #include "xwm/xwayland.h"
 

@@ -11,7 +11,7 @@
 #include <xcb/xcb_icccm.h>
 #include "compositor/seat.h"
 #include "compositor/server.h"
-#include "compositor/util.h"
+#include "common/util.h"
 #include "compositor/view.h"
 #include "compositor/placement.h"
 #include "xwm/icccm_focus.h"

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * libFuzzer target for the RFB security handshake (capture/vnc/rfb_security.c)
- * and the users file (capture/remote/users_file.c). The input drives a
+ * libFuzzer target for the RFB security handshake (remote/vnc/rfb_security.c)
+ * and the users file (remote/users_file.c). The input drives a
  * viewer's side byte by byte, as oriel's handshake does: the machine is
  * fed only what it asks for, TLS finishes at once and checks succeed or
  * fail from the input. Besides memory errors it checks what must hold for
@@ -14,8 +14,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "capture/remote/users_file.h"
-#include "capture/vnc/rfb_security.h"
+#include "remote/users_file.h"
+#include "remote/vnc/rfb_security.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

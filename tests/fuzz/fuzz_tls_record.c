@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * libFuzzer target for the TLS 1.3 records a session opens after the
- * gateway's hand-over (capture/remote/tls_record.c): what a client sends
+ * gateway's hand-over (remote/tls_record.c): what a client sends
  * once it is in. The first byte picks the input's form: raw bytes on the
  * wire (headers, lengths, cut records) for TLS 1.3 or 1.2, or TLS 1.3
  * inner plaintexts that the target seals with the session's key first, so that what comes after
@@ -18,7 +18,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
-#include "capture/remote/tls_record.h"
+#include "remote/tls_record.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

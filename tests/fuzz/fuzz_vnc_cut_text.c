@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "capture/latin1.h"
-#include "compositor/utf8.h"
+#include "common/utf8.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * libFuzzer target for the requests the VNC port's file server parses
- * (capture/vnc/vnc_http_request.c): the plain-GET check that routes a
+ * (remote/vnc/vnc_http_request.c): the plain-GET check that routes a
  * connection, the request line and the URL path. Besides memory errors it
  * checks that an accepted path can only name a file under the served
  * directory: absolute, no ".", ".." or hidden parts, no backslash or NUL.
  *
- * And the Host and Origin checks (capture/vnc/vnc_http_origin.c): a
+ * And the Host and Origin checks (remote/vnc/vnc_http_origin.c): a
  * known status, a reason exactly when refused and printable for the log,
  * a request let through only with a Host of this server (or none), and
  * normal forms that do not change when normalised again.
@@ -16,8 +16,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "capture/vnc/vnc_http_origin.h"
-#include "capture/vnc/vnc_http_request.h"
+#include "remote/vnc/vnc_http_origin.h"
+#include "remote/vnc/vnc_http_request.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "capture/vnc/vnc_password_file.h"
+#include "remote/vnc/vnc_password_file.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * libFuzzer target for the X.224 Connection Request parser
- * (capture/remote/x224.c), which the gateway runs on the first bytes of
+ * (remote/x224.c), which the gateway runs on the first bytes of
  * every RDP connection before anything is authenticated. Besides memory
  * errors it checks that a request it takes is exactly the TPKT's length,
  * and that a token it finds is terminated and within its bound.
@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "capture/remote/x224.h"
+#include "remote/x224.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* Unit tests for the login throttle (capture/remote/auth_throttle.c). */
+/* Unit tests for the login throttle (remote/auth_throttle.c). */
 
 #include <stdio.h>
 #include <string.h>
-#include "capture/remote/auth_throttle.h"
+#include "remote/auth_throttle.h"
 #include "tests/unit/expect.h"
 
 static void fail_n(struct auth_throttle *throttle, const char *host, int n, int64_t t) {

@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Unit tests for a client's keys through its own layout
- * (capture/remote/client_keymap.c), against keymaps from xkb-data.
+ * (remote/client_keymap.c), against keymaps from xkb-data.
  */
 
 #include <linux/input-event-codes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <xkbcommon/xkbcommon.h>
-#include "capture/remote/client_keymap.h"
+#include "remote/client_keymap.h"
 #include "expect.h"
 
 static struct client_keymap *keymap_of(struct xkb_context *context, const char *layout) {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Unit tests for the gateway's hand-over messages (capture/remote/handover.c):
+ * Unit tests for the gateway's hand-over messages (remote/handover.c):
  * a request with a socket crosses a SOCK_SEQPACKET pair with the socket
  * still working on the other side, its reply comes back, malformed
  * requests are named, handover_connect holds the answering side to
@@ -16,7 +16,7 @@
 #include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
-#include "capture/remote/handover.h"
+#include "remote/handover.h"
 #include "expect.h"
 
 static struct handover_message message(void) {

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* Unit tests for the failures' log summary (capture/remote/log_summary.c). */
+/* Unit tests for the failures' log summary (remote/log_summary.c). */
 
 #include <stdio.h>
 #include <string.h>
-#include "capture/remote/log_summary.h"
+#include "remote/log_summary.h"
 #include "tests/unit/expect.h"
 
 static struct log_summary summary;

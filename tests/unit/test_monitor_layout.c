@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* Unit tests for remote clients' monitor layouts (capture/remote/monitor_layout.c). */
+/* Unit tests for remote clients' monitor layouts (remote/monitor_layout.c). */
 
 #include <string.h>
-#include "capture/remote/desktop_size.h"
-#include "capture/remote/monitor_layout.h"
+#include "remote/desktop_size.h"
+#include "remote/monitor_layout.h"
 #include "tests/unit/expect.h"
 
 static bool make(struct remote_monitor_layout *layout, const struct remote_monitor *m,

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Unit tests for capture/remote/peer_owner.c: real sockets in this
+ * Unit tests for remote/peer_owner.c: real sockets in this
  * process, and, when run as root, a child that connects as uid 65534.
  */
 
@@ -17,7 +17,7 @@
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "capture/remote/peer_owner.h"
+#include "remote/peer_owner.h"
 #include "tests/unit/expect.h"
 
 #define OTHER_UID 65534

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* Unit tests for the guests' caps (capture/remote/preauth_limits.c). */
+/* Unit tests for the guests' caps (remote/preauth_limits.c). */
 
-#include "capture/remote/preauth_limits.h"
+#include "remote/preauth_limits.h"
 #include "tests/unit/expect.h"
 
 int main(void) {

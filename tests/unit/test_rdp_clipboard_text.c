@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* Unit tests for RDP clipboard text (capture/rdp/rdp_clipboard_text.c). */
+/* Unit tests for RDP clipboard text (remote/rdp/rdp_clipboard_text.c). */
 
 #include <stdlib.h>
 #include <string.h>
-#include "capture/rdp/rdp_clipboard_text.h"
+#include "remote/rdp/rdp_clipboard_text.h"
 #include "tests/unit/expect.h"
 
 static void from_unicode(const uint8_t *data, size_t n, const char *want, const char *what) {

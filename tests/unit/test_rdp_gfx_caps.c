@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* Unit tests for the graphics pipeline's capability choice (capture/rdp/rdp_gfx_caps.c). */
+/* Unit tests for the graphics pipeline's capability choice (remote/rdp/rdp_gfx_caps.c). */
 
 #include <stdio.h>
-#include "capture/rdp/rdp_gfx_caps.h"
+#include "remote/rdp/rdp_gfx_caps.h"
 #include "tests/unit/expect.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* Unit tests for RDP scancodes to evdev keycodes (capture/rdp/rdp_scancode.c). */
+/* Unit tests for RDP scancodes to evdev keycodes (remote/rdp/rdp_scancode.c). */
 
 #include <linux/input-event-codes.h>
 #include <stdio.h>
-#include "capture/rdp/rdp_scancode.h"
+#include "remote/rdp/rdp_scancode.h"
 #include "tests/unit/expect.h"
 
 static void key(uint8_t scancode, bool extended, uint32_t want) {

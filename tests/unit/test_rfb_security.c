@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* Unit tests for the RFB security handshake machine (capture/vnc/rfb_security.c). */
+/* Unit tests for the RFB security handshake machine (remote/vnc/rfb_security.c). */
 
 #include <string.h>
-#include "capture/vnc/rfb_security.h"
+#include "remote/vnc/rfb_security.h"
 #include "tests/unit/expect.h"
 
 static const uint8_t challenge[16] = "0123456789abcdef";

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Unit tests for carrying a TLS 1.3 connection on in another process
- * (capture/remote/tls_record.c): a GnuTLS client and server finish their
+ * (remote/tls_record.c): a GnuTLS client and server finish their
  * handshake over a socketpair; the server's state is exported and
  * imported, and the GnuTLS client, which cannot tell, goes on talking
  * with the imported record layer: both ways, big and small, then
@@ -18,8 +18,8 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
-#include "capture/remote/tls_identity.h"
-#include "capture/remote/tls_record.h"
+#include "remote/tls_identity.h"
+#include "remote/tls_record.h"
 #include "expect.h"
 
 #define BIG (1024 * 1024 + 17)

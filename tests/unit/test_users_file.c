@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* Unit tests for the --vnc-users format (capture/remote/users_file.c). */
+/* Unit tests for the --vnc-users format (remote/users_file.c). */
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "capture/remote/users_file.h"
+#include "remote/users_file.h"
 #include "tests/unit/expect.h"
 
 #define YESCRYPT "$y$j9T$abcdefghijklmnop$0123456789abcdefghijklmnopqrstuvwxyzABCDE"

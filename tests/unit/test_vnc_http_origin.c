@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "capture/vnc/vnc_http_origin.h"
+#include "remote/vnc/vnc_http_origin.h"
 #include "expect.h"
 
 static const char *const hosts[] = { "localhost", "127.0.0.1", "[::1]", "myhost" };

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "capture/vnc/vnc_http_request.h"
+#include "remote/vnc/vnc_http_request.h"
 #include "expect.h"
 
 

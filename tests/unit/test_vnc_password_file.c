@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* Unit tests for the --vnc-password-file format (capture/vnc/vnc_password_file.c). */
+/* Unit tests for the --vnc-password-file format (remote/vnc/vnc_password_file.c). */
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "capture/vnc/vnc_password_file.h"
+#include "remote/vnc/vnc_password_file.h"
 #include "expect.h"
 
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Unit tests for the viewers' relay (capture/vnc/vnc_relay.c): a socketpair
+ * Unit tests for the viewers' relay (remote/vnc/vnc_relay.c): a socketpair
  * plays the viewer, and the test writes to the relay's local socket as
  * libvncserver would.
  */
@@ -17,7 +17,7 @@
 #include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
-#include "capture/vnc/vnc_relay.h"
+#include "remote/vnc/vnc_relay.h"
 #include "expect.h"
 
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Unit tests for the viewers' relay with TLS (capture/vnc/vnc_relay.c): a
+ * Unit tests for the viewers' relay with TLS (remote/vnc/vnc_relay.c): a
  * GnuTLS client plays the viewer over a socketpair, and the test plays
  * libvncserver on the relay's local socket. What libvncserver writes, and
  * what the caller hands over (vnc_relay_write), reaches the viewer
@@ -19,8 +19,8 @@
 #include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
-#include "capture/remote/tls_stream.h"
-#include "capture/vnc/vnc_relay.h"
+#include "remote/tls_stream.h"
+#include "remote/vnc/vnc_relay.h"
 #include "expect.h"
 
 #define DEADLINE_MS 10000

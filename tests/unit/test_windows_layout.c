@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Unit tests for Windows keyboard layout IDs to xkb names
- * (capture/remote/windows_layout.c): every entry compiles with
+ * (remote/windows_layout.c): every entry compiles with
  * xkbcommon against xkb-data, and lookups fall back as documented.
  */
 
 #include <stdio.h>
 #include <string.h>
 #include <xkbcommon/xkbcommon.h>
-#include "capture/remote/windows_layout.h"
+#include "remote/windows_layout.h"
 #include "expect.h"
 
 static bool compiles(struct xkb_context *context, const char *layout, const char *variant) {

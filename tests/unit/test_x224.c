@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Unit tests for the X.224 Connection Request parser
- * (capture/remote/x224.c): what xfreerdp sends on a first connection
+ * (remote/x224.c): what xfreerdp sends on a first connection
  * (a cookie) and on a redirected one (a routing token), with and without
  * RDP_NEG_REQ, and what must be refused.
  */
 
 #include <stdio.h>
 #include <string.h>
-#include "capture/remote/x224.h"
+#include "remote/x224.h"
 #include "expect.h"
 
 /* Builds a Connection Request: line (may be NULL) and an RDP_NEG_REQ of protocols (or none). */

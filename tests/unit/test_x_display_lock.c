@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* Unit tests for when an X display's lock file is stale (xwm/x_display_lock.c). */
+/* Unit tests for when an X display's lock file is stale (common/x_display_lock.c). */
 
 #include <stdio.h>
 #include <string.h>
-#include "xwm/x_display_lock.h"
+#include "common/x_display_lock.h"
 #include "expect.h"
 
 /* The processes of the tests: 100 is alice's (1000), 1 is root's, 200 hidden. */

@@ -135,7 +135,8 @@ static bool used_nla(const rdpSettings *settings) {
 static void connection_failed(struct rdp_peer *peer) {
 	if (is_guest(peer) && used_nla(peer->client->settings)) {
 		/* Most likely its NLA logon was refused: that counts as a failed logon. */
-		rdp_auth_failed(peer->rdp, peer->host, "(NLA)");
+		rdp_auth_failed(peer->rdp, peer->host,
+			peer->nla_user[0] ? peer->nla_user : "(NLA, before a user name)");
 	}
 	rdp_peer_drop(peer, is_guest(peer) ? "the connection failed before logon" :
 		"the client disconnected");
@@ -465,6 +466,7 @@ static bool setup_client(struct rdp_peer *peer) {
 	client->Capabilities = handle_capabilities;
 	client->PostConnect = handle_post_connect;
 	client->Activate = handle_activate;
+	rdp_nla_init_peer(peer);
 	rdp_input_init_peer(peer);
 	return rdp_display_init_peer(peer) && rdp_channels_init_peer(peer);
 }

@@ -143,6 +143,8 @@ struct rdp_peer {
 	 * accept): refused at its logon, where the client can be told.
 	 */
 	bool not_its_user;
+	/* The user name an NLA logon tried (rdp_nla.c), "" until one came. */
+	char nla_user[128];
 
 	/* The size the client asked for at connection. */
 	uint32_t requested_width, requested_height;
@@ -270,6 +272,9 @@ bool rdp_handover_view_only(struct rdp_peer *peer);
 void rdp_handover_login_destroy(struct rdp_handover_login *login);
 
 /* rdp_auth.c */
+/* NLA looks accounts up through oriel, which keeps the name tried. */
+void rdp_nla_init_peer(struct rdp_peer *peer);
+
 bool rdp_auth_init(struct rdp_server *rdp);
 void rdp_auth_finish(struct rdp_server *rdp);
 bool rdp_auth_allowed(struct rdp_server *rdp, const char *host);

@@ -27,6 +27,12 @@ static void keep_user(struct rdp_peer *peer, const SEC_WINNT_AUTH_IDENTITY *iden
 	int n = ConvertFromUnicode(CP_UTF8, 0, (LPCWSTR)identity->User,
 		(int)identity->UserLength, &out, room, NULL, NULL);
 	peer->nla_user[n > 0 && n <= room ? n : 0] = '\0';
+	/* It goes into one log line: no control characters from the network. */
+	for (char *c = peer->nla_user; *c; c++) {
+		if ((unsigned char)*c < 0x20 || *c == 0x7f) {
+			*c = '?';
+		}
+	}
 }
 
 /* winpr's NTLM takes a non-zero return as "the hash is in ntlmhash". */

@@ -48,6 +48,7 @@ bool rdp_channels_watch(struct rdp_peer *peer) {
 void rdp_channels_finish_peer(struct rdp_peer *peer) {
 	rdp_disp_close(peer);
 	rdp_gfx_close(peer);
+	rdp_unserved_probe_close(peer);
 	if (peer->vcm_source) {
 		wl_event_source_remove(peer->vcm_source);
 		peer->vcm_source = NULL;
@@ -86,6 +87,7 @@ static void open_dynamic_channels(struct rdp_peer *peer) {
 	if (!rdp_disp_open(peer)) {
 		wlr_log(WLR_ERROR, "RDP: cannot open display control to %s", peer->host);
 	}
+	rdp_unserved_probe_open(peer);
 	/* A client without drdynvc gets classic bitmap updates. */
 	rdp_display_schedule(peer);
 }
@@ -100,7 +102,12 @@ bool rdp_channels_check(struct rdp_peer *peer) {
 		return false;
 	}
 	if (peer->dynamic_channels_opened) {
+		rdp_unserved_probe_check(peer);
 		return true;
+	}
+	if (!peer->unserved_logged) {
+		peer->unserved_logged = true;
+		rdp_unserved_log_channels(peer);
 	}
 	if (!WTSVirtualChannelManagerIsChannelJoined(peer->vcm, "drdynvc")) {
 		peer->dynamic_channels_opened = true;

@@ -144,6 +144,13 @@ static UINT handle_caps_advertise(RdpgfxServerContext *context,
 	}
 	wlr_log(WLR_INFO, "RDP: %s: graphics pipeline %s, %s", peer->host,
 		rdp_gfx_caps_version_name(caps.version), gfx->h264 ? "AVC420" : "progressive RemoteFX");
+	if (rdp_gfx_caps_offer_avc444(advertise->capsSets, advertise->capsSetCount)) {
+		/* Nothing in the confirmed set can say so: the codec of each frame is ours. */
+		wlr_log(WLR_INFO, "RDP: %s asked for AVC444 (graphics pipeline %s); oriel does "
+			"not serve AVC444: it gets %s", peer->host,
+			rdp_gfx_caps_version_name(caps.version),
+			gfx->h264 ? "AVC420" : "progressive RemoteFX");
+	}
 	return create_surface(gfx) ? CHANNEL_RC_OK : ERROR_INTERNAL_ERROR;
 }
 

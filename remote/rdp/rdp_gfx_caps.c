@@ -70,3 +70,18 @@ bool rdp_gfx_caps_choose(const RDPGFX_CAPSET *sets, size_t n, bool server_h264,
 	}
 	return true;
 }
+
+/*
+ * From version 10.0, a set that takes H.264 takes AVC444 too (MS-RDPEGFX
+ * 2.2.3.4): FreeRDP's client offers such sets only when asked for AVC444
+ * or for no H.264 at all.
+ */
+bool rdp_gfx_caps_offer_avc444(const RDPGFX_CAPSET *sets, size_t n) {
+	for (size_t i = 0; i < n; i++) {
+		if (rdp_gfx_caps_version_name(sets[i].version) &&
+				sets[i].version >= RDPGFX_CAPVERSION_10 && takes_h264(&sets[i])) {
+			return true;
+		}
+	}
+	return false;
+}

@@ -143,6 +143,8 @@ struct rdp_peer {
 	 * accept): refused at its logon, where the client can be told.
 	 */
 	bool not_its_user;
+	/* The user name an NLA logon tried (rdp_nla.c), "" until one came. */
+	char nla_user[128];
 
 	/* The size the client asked for at connection. */
 	uint32_t requested_width, requested_height;
@@ -167,6 +169,8 @@ struct rdp_peer {
 	HANDLE vcm;
 	struct wl_event_source *vcm_source;
 	bool dynamic_channels_opened;
+	bool unserved_logged; /* what it asked for and does not get (rdp_unserved.c) */
+	HANDLE audio_input_probe; /* open until the client answered (rdp_unserved.c) */
 
 	/* Graphics pipeline (rdp_gfx.c), when the client announced it. */
 	struct rdp_gfx *gfx;
@@ -270,6 +274,9 @@ bool rdp_handover_view_only(struct rdp_peer *peer);
 void rdp_handover_login_destroy(struct rdp_handover_login *login);
 
 /* rdp_auth.c */
+/* NLA looks accounts up through oriel, which keeps the name tried. */
+void rdp_nla_init_peer(struct rdp_peer *peer);
+
 bool rdp_auth_init(struct rdp_server *rdp);
 void rdp_auth_finish(struct rdp_server *rdp);
 bool rdp_auth_allowed(struct rdp_server *rdp, const char *host);
@@ -320,6 +327,14 @@ bool rdp_peer_uses_acks(struct rdp_peer *peer);
 void rdp_encoder_choose_depth(struct rdp_peer *peer);
 
 /* rdp_channels.c: static and dynamic virtual channels of a peer. */
+/* Logs each static channel the client asked for that oriel does not serve. */
+void rdp_unserved_log_channels(struct rdp_peer *peer);
+/* Opens AUDIO_INPUT to learn whether the client has a microphone to offer. */
+void rdp_unserved_probe_open(struct rdp_peer *peer);
+/* Once the client answered: logs a microphone it offered, closes the channel. */
+void rdp_unserved_probe_check(struct rdp_peer *peer);
+void rdp_unserved_probe_close(struct rdp_peer *peer);
+
 bool rdp_channels_init_peer(struct rdp_peer *peer);
 /* The loop starts watching the manager (not while a guest's thread runs). */
 bool rdp_channels_watch(struct rdp_peer *peer);

@@ -6,7 +6,7 @@ oriel serves RDP with a SAM file that winpr-hash wrote for nina, and no
 other accounts. xfreerdp with /sec:nla logs on as nina (oriel says it was
 NLA) and shows the colour window at its place. A wrong password is
 refused during NLA, before the session sends anything, and counts as a
-failed logon. A client that skips NLA (/sec:tls) gets nowhere: the SAM
+failed logon that names the user who tried. A client that skips NLA (/sec:tls) gets nowhere: the SAM
 file serves NLA only, and there are no accounts for a TLS logon.
 """
 import subprocess
@@ -46,7 +46,7 @@ def main():
                 wrong = rdp.XFreeRDP(s, xvfb, port, "nina", WRONG, name="nla-wrong",
                                      extra=["/sec:nla"])
                 expect(wrong.wait_exit() != 0, "xfreerdp with a wrong password exited with 0")
-                s.wait_for(lambda: 'failed logon as "(NLA)"' in s.log_text() or
+                s.wait_for(lambda: 'failed logon as "nina" from' in s.log_text() or
                            (_ for _ in ()).throw(NotYet("no failed logon logged")),
                            what="the failed NLA logon in oriel's log")
 

@@ -65,6 +65,12 @@ int main(void) {
 	EXPECT(!rdp_gfx_caps_choose(future, 1, true, &confirm, &h264), "an unknown version chosen");
 	EXPECT(!rdp_gfx_caps_choose(NULL, 0, true, &confirm, &h264), "no sets, yet chosen");
 
+	/* AVC444: asked for by 10.x sets that take H.264, by nothing else. */
+	EXPECT(rdp_gfx_caps_offer_avc444(deflt, N(deflt)), "the default client's AVC444 missed");
+	EXPECT(!rdp_gfx_caps_offer_avc444(avc420, N(avc420)), "AVC444 seen in 8.1's AVC420");
+	EXPECT(!rdp_gfx_caps_offer_avc444(rfx, N(rfx)), "AVC444 seen in AVC_DISABLED and 10.1");
+	EXPECT(!rdp_gfx_caps_offer_avc444(future, N(future)), "AVC444 seen in an unknown version");
+
 	EXPECT(rdp_gfx_caps_version_name(RDPGFX_CAPVERSION_106_ERR) != NULL, "10.6 (error) unnamed");
 	return failures != 0;
 }

@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
-#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -52,22 +51,6 @@ static bool may_give_way(const struct gateway_guest *guest) {
 }
 
 /*
- * Half a TLS record waits unread on fd: a handshake that has stalled,
- * judged before its thread got to read it (when the threads cannot keep
- * up, a flood's half ClientHellos would otherwise look fresh). A client
- * writes each flight whole, so a login's waits whole or not at all.
- */
-static bool half_record_waits(int fd) {
-	uint8_t header[5];
-	int unread = 0;
-	if (recv(fd, header, sizeof(header), MSG_PEEK | MSG_DONTWAIT) != (ssize_t)sizeof(header) ||
-			header[0] != 0x16 || ioctl(fd, FIONREAD, &unread) < 0) {
-		return false;
-	}
-	return unread < (int)sizeof(header) + (header[3] << 8 | header[4]);
-}
-
-/*
  * Under the lock: who gives way to a newcomer, from host or, when host is
  * NULL, from the busiest addresses; never one whose account is being
  * checked. A handshake that has stalled goes first (preauth_evict.h).
@@ -93,7 +76,7 @@ static struct gateway_guest *oldest_guest(struct gateway_front *front, const cha
 		/* Only a fresh one needs a look, and only in its TLS handshake. */
 		if (s->may_give_way && g->stage < GUEST_TLS_DONE &&
 				!preauth_guest_stalled(s, now)) {
-			s->partial = half_record_waits(g->fd);
+			s->partial = preauth_half_tls_record_waits(g->fd);
 		}
 	}
 	int victim = preauth_choose(seen, n, host, now);

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
 #include "capture/remote/preauth_evict.h"
 
 static int64_t last_step_ms(const struct preauth_guest *guest) {
@@ -61,4 +63,14 @@ int preauth_choose(const struct preauth_guest *guests, int n, const char *host, 
 		}
 	}
 	return victim;
+}
+
+bool preauth_half_tls_record_waits(int fd) {
+	uint8_t header[5];
+	int unread = 0;
+	if (recv(fd, header, sizeof(header), MSG_PEEK | MSG_DONTWAIT) != (ssize_t)sizeof(header) ||
+			header[0] != 0x16 || ioctl(fd, FIONREAD, &unread) < 0) {
+		return false;
+	}
+	return unread < (int)sizeof(header) + (header[3] << 8 | header[4]);
 }

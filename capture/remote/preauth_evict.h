@@ -45,4 +45,12 @@ bool preauth_guest_stalled(const struct preauth_guest *guest, int64_t now);
  */
 int preauth_choose(const struct preauth_guest *guests, int n, const char *host, int64_t now);
 
+/*
+ * Half a TLS handshake record waits unread on fd: a handshake that has
+ * stalled, seen before its reader got to it (under a flood, half
+ * ClientHellos would otherwise look fresh). A client writes each flight
+ * whole, so a login's waits whole or not at all. Peeks; reads nothing.
+ */
+bool preauth_half_tls_record_waits(int fd);
+
 #endif

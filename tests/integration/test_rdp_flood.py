@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 """A flood of stalled handshakes cannot push out an RDP logon under way.
 
-- A session serves RDP with accounts and [rdp] max-pending = 8. Threads
+- A session serves RDP with accounts and [rdp] max-pending = 4. Threads
   open connections without end, each from an address of its own
   (127.0.2.x and on), that stall: a Connection Request asking for TLS,
   then half a ClientHello, at once or after the Connection Confirm;
@@ -23,7 +23,7 @@ from harness import NotYet, Session, expect
 
 DEADLINE = 6  # --rdp-handshake-timeout, seconds
 PASSWORD = "flood-Pass-8812"
-PENDING = 8  # [rdp] max-pending
+PENDING = 4  # [rdp] max-pending
 # TPKT, X.224 Connection Request, RDP_NEG_REQ for PROTOCOL_SSL.
 X224_CR_TLS = bytes([0x03, 0x00, 0x00, 0x13, 0x0e, 0xe0, 0, 0, 0, 0, 0,
                      0x01, 0x00, 0x08, 0x00, 0x01, 0x00, 0x00, 0x00])
@@ -57,7 +57,7 @@ def main():
             for i in range(2 * PENDING):
                 flood.one(i)
             opened_before = flood.n
-            flood.start(n_threads=6)
+            flood.start(n_threads=8)
             try:
                 start = time.monotonic()
                 secret = rdp.write_secret(s, PASSWORD)

@@ -55,7 +55,7 @@ static bool may_give_way(const struct gateway_guest *guest) {
  * NULL, from the busiest addresses; never one whose account is being
  * checked. A handshake that has stalled goes first (preauth_evict.h).
  */
-static struct gateway_guest *oldest_guest(struct gateway_front *front, const char *host) {
+static struct gateway_guest *guest_to_give_way(struct gateway_front *front, const char *host) {
 	struct preauth_guest *seen = calloc((size_t)front->n_guests + 1, sizeof(*seen));
 	struct gateway_guest **guests = calloc((size_t)front->n_guests + 1, sizeof(*guests));
 	if (!seen || !guests) {
@@ -99,7 +99,7 @@ static void make_room(struct gateway_front *front, const char *host) {
 	if (decision == PREAUTH_ADMIT) {
 		return;
 	}
-	struct gateway_guest *victim = oldest_guest(front,
+	struct gateway_guest *victim = guest_to_give_way(front,
 		decision == PREAUTH_EVICT_SAME_ADDRESS ? host : NULL);
 	if (victim) {
 		gateway_log("%s: %s gives way to a newer connection "

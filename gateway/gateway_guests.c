@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include "common/util.h"
 #include "oriel-config.h"
+#include "remote/preauth_evict.h"
 #include "remote/tcp_listen.h"
 #include "gateway/gateway_config.h"
 #include "gateway/gateway_log.h"
@@ -49,88 +50,40 @@ static bool may_give_way(const struct gateway_guest *guest) {
 	return is_guest(guest) && !guest->checking;
 }
 
-/* A guest whose handshake advanced this recently is moving. */
-#define MOVING_MS 1000
-
-/* Under the lock: when the guest last took a step (connecting is its first). */
-static int64_t last_step_ms(const struct gateway_guest *guest) {
-	return guest->progress_ms > 0 ? guest->progress_ms : guest->started_ms;
-}
-
-/*
- * Under the lock: no step for MOVING_MS, or half a TLS handshake message
- * that it does not finish: a handshake that has stalled, however fresh.
- */
-static bool has_stalled(const struct gateway_guest *guest, int64_t now) {
-	return guest->partial || now - last_step_ms(guest) >= MOVING_MS;
-}
-
-/* Under the lock: how many guests of host may give way. */
-static int waiting_of(struct gateway_front *front, const char *host) {
-	int n = 0;
-	for (struct gateway_guest *g = front->guests; g; g = g->next) {
-		n += may_give_way(g) && strcmp(g->host, host) == 0;
-	}
-	return n;
-}
-
-/* Under the lock: g may give way now, from host (NULL: any), stalled or not. */
-static bool is_candidate(const struct gateway_guest *g, const char *host, bool stalled,
-		int64_t now) {
-	return may_give_way(g) && (!host || strcmp(g->host, host) == 0) &&
-		has_stalled(g, now) == stalled;
-}
-
-/* Under the lock: whether a goes before b. */
-static bool goes_before(const struct gateway_guest *a, const struct gateway_guest *b,
-		bool stalled) {
-	if (a->stage != b->stage) {
-		return a->stage < b->stage;
-	}
-	/* Silent the longest; or, of those still going, waiting the longest for its next step. */
-	return stalled ? a->heard_ms <= b->heard_ms : last_step_ms(a) <= last_step_ms(b);
-}
-
 /*
  * Under the lock: who gives way to a newcomer, from host or, when host is
- * NULL, from the addresses with the most guests; never one whose account
- * is being checked.
- *
- * A handshake that has stalled goes first: a guest whose handshake
- * advanced in the last second never gives way while one has stalled, so
- * a flood of fresh stalled handshakes cannot push out a login under way.
- * Of the stalled ones, the one whose login got least far, then the one
- * silent the longest; when none has stalled, the one least far, then the
- * one that has waited the longest for its next step (a newcomer has had
- * no time yet). Among addresses with as many guests each, all of them
- * are candidates, so that many addresses with one stalled connection
- * each push out their own, never a login from another address that is
- * moving.
+ * NULL, from the busiest addresses; never one whose account is being
+ * checked. A handshake that has stalled goes first (preauth_evict.h).
  */
-static struct gateway_guest *oldest_guest(struct gateway_front *front, const char *host) {
+static struct gateway_guest *guest_to_give_way(struct gateway_front *front, const char *host) {
+	struct preauth_guest *seen = calloc((size_t)front->n_guests + 1, sizeof(*seen));
+	struct gateway_guest **guests = calloc((size_t)front->n_guests + 1, sizeof(*guests));
+	if (!seen || !guests) {
+		free(seen);
+		free(guests);
+		return NULL;
+	}
 	int64_t now = monotonic_ms();
-	bool stalled = false;
-	for (struct gateway_guest *g = front->guests; g && !stalled; g = g->next) {
-		stalled = is_candidate(g, host, true, now);
-	}
-	int most = 0;
-	if (!host) {
-		for (struct gateway_guest *g = front->guests; g; g = g->next) {
-			int k = is_candidate(g, NULL, stalled, now) ? waiting_of(front, g->host) : 0;
-			most = k > most ? k : most;
+	int n = 0;
+	for (struct gateway_guest *g = front->guests; g && n < front->n_guests; g = g->next) {
+		struct preauth_guest *s = &seen[n];
+		guests[n++] = g;
+		*s = (struct preauth_guest){
+			.host = g->host, .may_give_way = may_give_way(g), .stage = g->stage,
+			.started_ms = g->started_ms, .progress_ms = g->progress_ms,
+			.heard_ms = g->heard_ms, .partial = g->partial,
+		};
+		/* Only a fresh one needs a look, and only in its TLS handshake. */
+		if (s->may_give_way && g->stage < GUEST_TLS_DONE &&
+				!preauth_guest_stalled(s, now)) {
+			s->partial = preauth_half_tls_record_waits(g->fd);
 		}
 	}
-	struct gateway_guest *victim = NULL;
-	for (struct gateway_guest *g = front->guests; g; g = g->next) {
-		if (!is_candidate(g, host, stalled, now) ||
-				(!host && waiting_of(front, g->host) < most)) {
-			continue;
-		}
-		if (!victim || goes_before(g, victim, stalled)) {
-			victim = g;
-		}
-	}
-	return victim;
+	int victim = preauth_choose(seen, n, host, now);
+	struct gateway_guest *chosen = victim >= 0 ? guests[victim] : NULL;
+	free(seen);
+	free(guests);
+	return chosen;
 }
 
 /* Under the lock: makes room for a guest from host. */
@@ -146,7 +99,7 @@ static void make_room(struct gateway_front *front, const char *host) {
 	if (decision == PREAUTH_ADMIT) {
 		return;
 	}
-	struct gateway_guest *victim = oldest_guest(front,
+	struct gateway_guest *victim = guest_to_give_way(front,
 		decision == PREAUTH_EVICT_SAME_ADDRESS ? host : NULL);
 	if (victim) {
 		gateway_log("%s: %s gives way to a newer connection "

@@ -6,11 +6,11 @@
  * Connections that have not finished their handshake and authentication
  * are guests: they never take a viewer's place, and they have caps of
  * their own, per source address and in total. A new guest is always let
- * in; when a cap is full, an older guest gives way: the oldest of the
- * same address, or, when all guests together fill the total, the oldest
- * of the address with the most. So silent connections, from one address
- * or many, can only push each other out, never a viewer that is about to
- * finish its handshake from an address of its own for long. Pure.
+ * in; when a cap is full, an older guest gives way: one of the same
+ * address, or, when all guests together fill the total, one of the
+ * addresses with the most, a stalled one first (preauth_evict.h). So
+ * silent connections, from one address or many, can only push each other
+ * out, never a viewer that is about to finish its handshake. Pure.
  */
 
 struct preauth_limits {

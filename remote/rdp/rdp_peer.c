@@ -14,6 +14,7 @@
 #include <wlr/util/log.h>
 #include "remote/account_check.h"
 #include "remote/peer_owner.h"
+#include "remote/preauth_evict.h"
 #include "remote/preauth_limits.h"
 #include "remote/rdp/rdp.h"
 #include "remote/client_info.h"
@@ -379,27 +380,44 @@ static int guests_of(struct rdp_server *rdp, const char *host) {
 	return n;
 }
 
-/* The oldest guest of host; of the busiest address when host is NULL. */
-static struct rdp_peer *oldest_guest(struct rdp_server *rdp, const char *host) {
-	struct rdp_peer *peer, *found = NULL;
-	int most = 0;
-	wl_list_for_each_reverse(peer, &rdp->peers, link) {
+/*
+ * Who gives way to a newcomer: of host's guests or, when host is NULL, of
+ * the busiest addresses'; never one whose logon is being checked. A
+ * connection that has stalled goes first (preauth_evict.h), so a flood
+ * of fresh stalled ones cannot push out a logon under way.
+ */
+static struct rdp_peer *guest_to_give_way(struct rdp_server *rdp, const char *host) {
+	struct preauth_guest *seen = calloc((size_t)rdp->n_guests + 1, sizeof(*seen));
+	struct rdp_peer **peers = calloc((size_t)rdp->n_guests + 1, sizeof(*peers));
+	struct rdp_peer *peer, *chosen = NULL;
+	int64_t now = monotonic_ms();
+	int n = 0;
+	wl_list_for_each(peer, &rdp->peers, link) {
+		if (!seen || !peers || n == rdp->n_guests) {
+			break;
+		}
 		if (!is_guest(peer) || peer->closing) {
 			continue;
 		}
-		if (host) {
-			if (strcmp(peer->host, host) == 0) {
-				return peer;
-			}
+		struct preauth_guest *s = &seen[n];
+		peers[n++] = peer;
+		*s = (struct preauth_guest){ .host = peer->host, .may_give_way = peer->prelogon };
+		if (!peer->prelogon) {
 			continue;
 		}
-		int n = guests_of(rdp, peer->host);
-		if (n > most) {
-			most = n;
-			found = peer;
+		rdp_prelogon_describe(peer, s);
+		/* Only a fresh one needs a look: half a TLS record not read yet. */
+		if (!preauth_guest_stalled(s, now)) {
+			s->partial = preauth_half_tls_record_waits(peer->client->sockfd);
 		}
 	}
-	return found;
+	if (seen && peers) {
+		int victim = preauth_choose(seen, n, host, now);
+		chosen = victim >= 0 ? peers[victim] : NULL;
+	}
+	free(seen);
+	free(peers);
+	return chosen;
 }
 
 static void peer_host(int fd, char *host, size_t size) {
@@ -548,10 +566,10 @@ static void peer_create(struct rdp_server *rdp, int fd, const char *host,
 	case PREAUTH_ADMIT:
 		break;
 	case PREAUTH_EVICT_SAME_ADDRESS:
-		rdp_peer_drop(oldest_guest(rdp, host), "a newer connection from its address");
+		rdp_peer_drop(guest_to_give_way(rdp, host), "a newer connection from its address");
 		break;
 	case PREAUTH_EVICT_BUSIEST:
-		rdp_peer_drop(oldest_guest(rdp, NULL), "too many connections logging on");
+		rdp_peer_drop(guest_to_give_way(rdp, NULL), "too many connections logging on");
 		break;
 	}
 	freerdp_peer *client = freerdp_peer_new(fd);

@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include <winpr/synch.h>
 #include <wlr/util/log.h>
+#include "remote/preauth_evict.h"
 #include "remote/rdp/rdp_private.h"
 #include "compositor/server.h"
 #include "common/util.h"
@@ -38,7 +39,24 @@ struct rdp_prelogon {
 	struct wl_event_source *done_source;
 	atomic_bool stop;
 	bool ok; /* written by the thread before it signals done_fd */
+	int64_t started_ms;
+	/*
+	 * Written by the thread: how far FreeRDP's connection got (its
+	 * CONNECTION_STATE), and when that last advanced (0: never). Who
+	 * gives way under a flood (preauth_evict.h) reads them.
+	 */
+	atomic_int stage;
+	_Atomic int64_t progress_ms;
 };
+
+/* Notes a step of the connection (X.224, then each MCS and RDP stage). */
+static void note_progress(struct rdp_prelogon *pl) {
+	int stage = (int)freerdp_get_state(pl->peer->client->context);
+	if (stage > atomic_load(&pl->stage)) {
+		atomic_store(&pl->stage, stage);
+		atomic_store(&pl->progress_ms, monotonic_ms());
+	}
+}
 
 static void *run(void *data) {
 	struct rdp_prelogon *pl = data;
@@ -65,6 +83,7 @@ static void *run(void *data) {
 		if (atomic_load(&pl->stop) || !client->CheckFileDescriptor(client)) {
 			break;
 		}
+		note_progress(pl);
 		if (peer->logon_arrived) {
 			pl->ok = true;
 			break;
@@ -95,6 +114,7 @@ static int handle_done(int fd, uint32_t mask, void *data) {
 bool rdp_prelogon_start(struct rdp_peer *peer) {
 	struct rdp_prelogon *pl = zalloc(sizeof(*pl));
 	pl->peer = peer;
+	pl->started_ms = monotonic_ms();
 	pl->done_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	if (pl->done_fd < 0) {
 		free(pl);
@@ -134,4 +154,12 @@ void rdp_prelogon_interrupt(struct rdp_peer *peer) {
 void rdp_prelogon_cancel(struct rdp_peer *peer) {
 	rdp_prelogon_interrupt(peer);
 	join(peer->prelogon);
+}
+
+void rdp_prelogon_describe(const struct rdp_peer *peer, struct preauth_guest *guest) {
+	struct rdp_prelogon *pl = peer->prelogon;
+	guest->started_ms = pl->started_ms;
+	guest->progress_ms = atomic_load(&pl->progress_ms);
+	guest->heard_ms = guest->progress_ms > 0 ? guest->progress_ms : guest->started_ms;
+	guest->stage = atomic_load(&pl->stage);
 }

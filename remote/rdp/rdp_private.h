@@ -257,6 +257,9 @@ bool rdp_prelogon_start(struct rdp_peer *peer);
 void rdp_prelogon_interrupt(struct rdp_peer *peer);
 /* Interrupts the thread and waits for it to end. */
 void rdp_prelogon_cancel(struct rdp_peer *peer);
+/* How far its connection got, and when it last advanced: for who gives way. */
+struct preauth_guest;
+void rdp_prelogon_describe(const struct rdp_peer *peer, struct preauth_guest *guest);
 
 /* A client oriel-gateway handed over, on FreeRDP's end (fd) of its bridge; takes login. */
 void rdp_peer_create_handed_over(struct rdp_server *rdp, int fd, const char *host,

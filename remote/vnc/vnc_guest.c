@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include <wlr/util/log.h>
 #include "remote/peer_owner.h"
+#include "remote/preauth_evict.h"
 #include "remote/preauth_limits.h"
 #include "remote/vnc/vnc_http_request.h"
 #include "remote/vnc/vnc_private.h"
@@ -267,6 +268,7 @@ static void sniff(struct vnc_guest *guest, bool from_timer) {
 }
 
 static int handle_guest_fd(int fd, uint32_t mask, void *data) {
+	vnc_guest_heard(data);
 	sniff(data, false);
 	return 0;
 }
@@ -294,33 +296,70 @@ static void look_at_waiting(struct vnc_server *vnc) {
 	}
 }
 
-/* The guests of one address, and the oldest of them. */
-static int count_from(struct vnc_server *vnc, const char *host, struct vnc_guest **oldest) {
+/* The guests of one address. */
+static int count_from(struct vnc_server *vnc, const char *host) {
 	int n = 0;
-	*oldest = NULL;
 	struct vnc_guest *guest;
 	wl_list_for_each(guest, &vnc->guests, link) {
-		if (strcmp(guest->host, host) == 0) {
-			n++;
-			*oldest = guest; /* newest first: the last one found is the oldest */
-		}
+		n += strcmp(guest->host, host) == 0;
 	}
 	return n;
 }
 
-/* The oldest guest of the address with the most guests. */
-static struct vnc_guest *oldest_of_busiest(struct vnc_server *vnc) {
-	struct vnc_guest *busiest = NULL, *guest;
-	int most = 0;
+/*
+ * Who gives way to a newcomer: of host's guests or, when host is NULL,
+ * of the busiest addresses'; never one whose account is being checked.
+ * A handshake that has stalled goes first (preauth_evict.h), so a flood
+ * of fresh stalled connections cannot push out a login under way.
+ */
+static struct vnc_guest *guest_to_give_way(struct vnc_server *vnc, const char *host) {
+	struct preauth_guest *seen = calloc((size_t)vnc->n_guests + 1, sizeof(*seen));
+	struct vnc_guest **guests = calloc((size_t)vnc->n_guests + 1, sizeof(*guests));
+	struct vnc_guest *guest, *chosen = NULL;
+	int64_t now = monotonic_ms();
+	int n = 0;
 	wl_list_for_each(guest, &vnc->guests, link) {
-		struct vnc_guest *oldest;
-		int n = count_from(vnc, guest->host, &oldest);
-		if (n > most) {
-			most = n;
-			busiest = oldest;
+		if (!seen || !guests || n == vnc->n_guests) {
+			break;
+		}
+		struct preauth_guest *s = &seen[n];
+		guests[n++] = guest;
+		*s = (struct preauth_guest){
+			.host = guest->host,
+			.may_give_way = !guest->handshake || !vnc_handshake_checking(guest->handshake),
+			.stage = (int)guest->stage, .started_ms = guest->started_ms,
+			.progress_ms = guest->progress_ms, .heard_ms = guest->heard_ms,
+			.partial = guest->partial,
+		};
+		/* Only a fresh one needs a look, and only before its TLS handshake is done. */
+		if (s->may_give_way && guest->stage < VNC_GUEST_TLS_DONE &&
+				!preauth_guest_stalled(s, now)) {
+			s->partial = preauth_half_tls_record_waits(guest->fd);
 		}
 	}
-	return busiest;
+	if (seen && guests) {
+		int victim = preauth_choose(seen, n, host, now);
+		chosen = victim >= 0 ? guests[victim] : NULL;
+	}
+	free(seen);
+	free(guests);
+	return chosen;
+}
+
+void vnc_guest_progressed(struct vnc_guest *guest, enum vnc_guest_stage stage) {
+	guest->progress_ms = monotonic_ms();
+	guest->stage = stage > guest->stage ? stage : guest->stage;
+	guest->woke = false;
+	guest->partial = false;
+}
+
+void vnc_guest_heard(struct vnc_guest *guest) {
+	guest->heard_ms = monotonic_ms();
+	guest->woke = true;
+}
+
+void vnc_guest_waits(struct vnc_guest *guest) {
+	guest->partial = guest->partial || guest->woke;
 }
 
 /* The guest gives way, or else the WebSocket viewer still logging in. */
@@ -404,27 +443,24 @@ void vnc_guest_create(struct vnc_server *vnc, int fd, bool is_unix) {
 	if (vnc_browsers_has(vnc, host) && limits.per_address < BROWSER_PENDING) {
 		limits.per_address = BROWSER_PENDING;
 	}
-	struct vnc_guest *oldest;
 	struct vnc_client *oldest_client;
 	/* WebSocket viewers in libvncserver's handshake are guests too. */
-	int n_same = count_from(vnc, host, &oldest) +
-		vnc_clients_logging_in(vnc, host, &oldest_client);
+	int n_same = count_from(vnc, host) + vnc_clients_logging_in(vnc, host, &oldest_client);
 	int n_total = vnc->n_guests + vnc->n_logging_in;
 	if (preauth_decide(&limits, n_total, n_same) != PREAUTH_ADMIT) {
 		/* Those whose first bytes wait go first: a burst of requests is no flood. */
 		look_at_waiting(vnc);
-		n_same = count_from(vnc, host, &oldest) +
-			vnc_clients_logging_in(vnc, host, &oldest_client);
+		n_same = count_from(vnc, host) + vnc_clients_logging_in(vnc, host, &oldest_client);
 		n_total = vnc->n_guests + vnc->n_logging_in;
 	}
 	switch (preauth_decide(&limits, n_total, n_same)) {
 	case PREAUTH_EVICT_SAME_ADDRESS:
-		give_way(vnc, oldest, oldest_client, "it gives way to a newer connection "
-			"from the same address (--vnc-max-pending-per-address)");
+		give_way(vnc, guest_to_give_way(vnc, host), oldest_client, "it gives way to a "
+			"newer connection from the same address (--vnc-max-pending-per-address)");
 		break;
 	case PREAUTH_EVICT_BUSIEST:
 		vnc_clients_logging_in(vnc, NULL, &oldest_client);
-		give_way(vnc, oldest_of_busiest(vnc), oldest_client, "it gives way to a "
+		give_way(vnc, guest_to_give_way(vnc, NULL), oldest_client, "it gives way to a "
 			"newer connection (--vnc-max-pending)");
 		break;
 	case PREAUTH_ADMIT:
@@ -444,6 +480,8 @@ void vnc_guest_create(struct vnc_server *vnc, int fd, bool is_unix) {
 	guest->source = wl_event_loop_add_fd(loop, fd, WL_EVENT_READABLE, handle_guest_fd, guest);
 	guest->recheck = wl_event_loop_add_timer(loop, handle_recheck, guest);
 	guest->deadline = wl_event_loop_add_timer(loop, handle_deadline, guest);
+	guest->started_ms = monotonic_ms();
+	guest->heard_ms = guest->started_ms;
 	wl_list_insert(&vnc->guests, &guest->link);
 	vnc->n_guests++;
 	wl_event_source_timer_update(guest->recheck, SILENT_MS);

@@ -64,6 +64,26 @@ void vnc_handshake_destroy(struct vnc_handshake *hs) {
 	free(hs);
 }
 
+bool vnc_handshake_checking(const struct vnc_handshake *hs) {
+	return hs->check != NULL;
+}
+
+/*
+ * Every whole TLS handshake message from the viewer moves its guest on; a
+ * whole ClientHello sets it apart from stalled ones at once.
+ */
+static int tls_message_heard(gnutls_session_t tls, unsigned int type, unsigned int when,
+		unsigned int incoming, const gnutls_datum_t *message) {
+	(void)when;
+	(void)message;
+	struct vnc_handshake *hs = gnutls_session_get_ptr(tls);
+	if (hs && incoming) {
+		vnc_guest_progressed(hs->guest, type == GNUTLS_HANDSHAKE_CLIENT_HELLO ?
+			VNC_GUEST_TLS_HELLO : VNC_GUEST_CONNECTED);
+	}
+	return 0;
+}
+
 static void watch(struct vnc_handshake *hs, uint32_t mask) {
 	wl_event_source_fd_update(hs->guest->source, mask);
 }
@@ -189,7 +209,12 @@ static void start_tls(struct vnc_handshake *hs) {
 		vnc_guest_drop(guest, "cannot start TLS");
 		return;
 	}
+	gnutls_session_set_ptr(hs->tls, hs);
+	gnutls_handshake_set_hook_function(hs->tls, GNUTLS_HANDSHAKE_ANY, GNUTLS_HOOK_POST,
+		tls_message_heard);
 	hs->in_tls_handshake = true;
+	/* A TLS hello first: its bytes are there already. */
+	guest->woke = guest->woke || hs->tls_first;
 	progress(hs);
 }
 
@@ -263,8 +288,12 @@ static void read_request(struct vnc_handshake *hs) {
 static void tls_handshake(struct vnc_handshake *hs) {
 	int rc = gnutls_handshake(hs->tls);
 	if (rc == GNUTLS_E_AGAIN || rc == GNUTLS_E_INTERRUPTED) {
-		watch(hs, gnutls_record_get_direction(hs->tls) ?
-			WL_EVENT_WRITABLE : WL_EVENT_READABLE);
+		bool reads = !gnutls_record_get_direction(hs->tls);
+		if (reads) {
+			/* Bytes since its last step were half a message: it has stalled. */
+			vnc_guest_waits(hs->guest);
+		}
+		watch(hs, reads ? WL_EVENT_READABLE : WL_EVENT_WRITABLE);
 		return;
 	}
 	if (rc < 0) {
@@ -274,6 +303,10 @@ static void tls_handshake(struct vnc_handshake *hs) {
 		return;
 	}
 	hs->in_tls_handshake = false;
+	/* The session outlives the handshake (the relay, the file server): no hook after this. */
+	gnutls_handshake_set_hook_function(hs->tls, GNUTLS_HANDSHAKE_ANY, GNUTLS_HOOK_POST, NULL);
+	gnutls_session_set_ptr(hs->tls, NULL);
+	vnc_guest_progressed(hs->guest, VNC_GUEST_TLS_DONE);
 	if (hs->tls_first) {
 		hs->reading_request = true;
 		read_request(hs);
@@ -309,6 +342,7 @@ static void progress(struct vnc_handshake *hs) {
 				}
 				return;
 			}
+			vnc_guest_progressed(guest, VNC_GUEST_CONNECTED);
 			hs->step = rfb_security_feed(&hs->sec, hs->in, hs->in_len);
 			if (hs->step == RFB_SECURITY_STEP_FAILED && hs->sec.minor == 0 &&
 					vnc_guest_is_http((const char *)hs->in, hs->in_len)) {
@@ -356,6 +390,9 @@ static int handle_fd(int fd, uint32_t mask, void *data) {
 	if (hung_up && (!(mask & WL_EVENT_READABLE) || guest->handshake->check)) {
 		vnc_guest_drop(guest, NULL);
 		return 0;
+	}
+	if (mask & WL_EVENT_READABLE) {
+		vnc_guest_heard(guest);
 	}
 	progress(guest->handshake);
 	return 0;

@@ -177,6 +177,13 @@ struct vnc_client {
  * A connection that has not authenticated yet: it has a deadline, and it
  * counts against the guests' caps, never against --vnc-max-clients.
  */
+/* How far a guest's login got: of those that may give way, the least far goes first. */
+enum vnc_guest_stage {
+	VNC_GUEST_CONNECTED, /* and its RFB handshake: as far as a stalled one gets */
+	VNC_GUEST_TLS_HELLO, /* its whole TLS ClientHello came */
+	VNC_GUEST_TLS_DONE,  /* its TLS handshake finished */
+};
+
 struct vnc_guest {
 	struct vnc_server *vnc;
 	int fd;
@@ -194,8 +201,24 @@ struct vnc_guest {
 	struct wl_event_source *recheck; /* the first bytes arrive in pieces */
 	struct wl_event_source *deadline;
 	struct vnc_handshake *handshake; /* once oriel runs its handshake */
+	/*
+	 * Who gives way under a flood (preauth_evict.h): when it connected,
+	 * when its handshake last advanced (a whole message: RFB, VeNCrypt,
+	 * TLS; 0: never), when its last bytes came, and how far it got.
+	 */
+	int64_t started_ms, progress_ms, heard_ms;
+	enum vnc_guest_stage stage;
+	bool woke;    /* bytes came since its last step */
+	bool partial; /* they were half a TLS handshake message, and it waits */
 	struct wl_list link;
 };
+
+/* vnc_guest.c: its handshake advanced (a whole message), and reached stage if further. */
+void vnc_guest_progressed(struct vnc_guest *guest, enum vnc_guest_stage stage);
+/* Bytes came from it. */
+void vnc_guest_heard(struct vnc_guest *guest);
+/* It waits for the rest of a TLS handshake message. */
+void vnc_guest_waits(struct vnc_guest *guest);
 
 /* vnc_server.c */
 void vnc_client_schedule_update(struct vnc_client *client);
@@ -289,6 +312,8 @@ void vnc_guest_websocket_admission(struct vnc_guest *guest, bool tls,
 /* tls_first: a TLS hello came first: TLS, then a page or a WebSocket (wss). */
 void vnc_handshake_start(struct vnc_guest *guest, bool tls_first);
 void vnc_handshake_destroy(struct vnc_handshake *handshake);
+/* Its credentials are being checked: it gives way to nobody. */
+bool vnc_handshake_checking(const struct vnc_handshake *handshake);
 
 /*
  * vnc_ws_login.c: oriel's RFB handshake over libvncserver's WebSocket, for

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef ORIEL_UTF8_H
-#define ORIEL_UTF8_H
+#ifndef ORIEL_COMMON_UTF8_H
+#define ORIEL_COMMON_UTF8_H
 
 /* UTF-8 decoding shared by the control API and orielctl. Pure: no wlroots. */
 

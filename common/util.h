@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef ORIEL_UTIL_H
-#define ORIEL_UTIL_H
+#ifndef ORIEL_COMMON_UTIL_H
+#define ORIEL_COMMON_UTIL_H
 
 #include <stddef.h>
 #include <stdint.h>

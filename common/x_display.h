@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef ORIEL_XWM_X_DISPLAY_H
-#define ORIEL_XWM_X_DISPLAY_H
+#ifndef ORIEL_COMMON_X_DISPLAY_H
+#define ORIEL_COMMON_X_DISPLAY_H
 
 /*
  * An X display number that oriel takes itself, as an X server does: the

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef ORIEL_XWM_X_DISPLAY_LOCK_H
-#define ORIEL_XWM_X_DISPLAY_LOCK_H
+#ifndef ORIEL_COMMON_X_DISPLAY_LOCK_H
+#define ORIEL_COMMON_X_DISPLAY_LOCK_H
 
 /*
  * When an X display's lock file (/tmp/.XN-lock) holds the display, and

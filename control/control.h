@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef ORIEL_CONTROL_H
-#define ORIEL_CONTROL_H
+#ifndef ORIEL_CONTROL_CONTROL_H
+#define ORIEL_CONTROL_CONTROL_H
 
 /*
  * The control API: org.oriel.Compositor at /org/oriel/Compositor on the

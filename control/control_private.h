@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef ORIEL_CONTROL_PRIVATE_H
-#define ORIEL_CONTROL_PRIVATE_H
+#ifndef ORIEL_CONTROL_CONTROL_PRIVATE_H
+#define ORIEL_CONTROL_CONTROL_PRIVATE_H
 
 /* Shared by the control*.c files only. */
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef ORIEL_COMPOSITOR_CONTROL_REMOTE_SERVER_H
-#define ORIEL_COMPOSITOR_CONTROL_REMOTE_SERVER_H
+#ifndef ORIEL_CONTROL_CONTROL_REMOTE_SERVER_H
+#define ORIEL_CONTROL_CONTROL_REMOTE_SERVER_H
 
 /*
  * The control API's interface for a remote-desktop server (VNC, RDP):

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef ORIEL_CONTROL_UTF8_H
-#define ORIEL_CONTROL_UTF8_H
+#ifndef ORIEL_CONTROL_CONTROL_UTF8_H
+#define ORIEL_CONTROL_CONTROL_UTF8_H
 
 /*
  * D-Bus strings must be valid UTF-8, and sd-bus refuses to send anything

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef ORIEL_CAPTURE_REMOTE_ACCOUNT_CHECK_H
-#define ORIEL_CAPTURE_REMOTE_ACCOUNT_CHECK_H
+#ifndef ORIEL_REMOTE_ACCOUNT_CHECK_H
+#define ORIEL_REMOTE_ACCOUNT_CHECK_H
 
 /*
  * Checks a user name and password against the users file (crypt(3)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef ORIEL_CAPTURE_REMOTE_AUTH_THROTTLE_H
-#define ORIEL_CAPTURE_REMOTE_AUTH_THROTTLE_H
+#ifndef ORIEL_REMOTE_AUTH_THROTTLE_H
+#define ORIEL_REMOTE_AUTH_THROTTLE_H
 
 /*
  * Failed logins, counted per source address: after a few in a row, the

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef ORIEL_CAPTURE_REMOTE_CLIENT_INFO_H
-#define ORIEL_CAPTURE_REMOTE_CLIENT_INFO_H
+#ifndef ORIEL_REMOTE_CLIENT_INFO_H
+#define ORIEL_REMOTE_CLIENT_INFO_H
 
 /* A remote-desktop server's connected client, as the control API lists it. */
 

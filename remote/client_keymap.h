@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef ORIEL_CAPTURE_REMOTE_CLIENT_KEYMAP_H
-#define ORIEL_CAPTURE_REMOTE_CLIENT_KEYMAP_H
+#ifndef ORIEL_REMOTE_CLIENT_KEYMAP_H
+#define ORIEL_REMOTE_CLIENT_KEYMAP_H
 
 /*
  * A remote client's keys read through the client's own layout (RDP sends

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef ORIEL_CAPTURE_REMOTE_CLIPBOARD_BRIDGE_H
-#define ORIEL_CAPTURE_REMOTE_CLIPBOARD_BRIDGE_H
+#ifndef ORIEL_REMOTE_CLIPBOARD_BRIDGE_H
+#define ORIEL_REMOTE_CLIPBOARD_BRIDGE_H
 
 /*
  * The session's clipboard as UTF-8 text, for the remote-desktop servers

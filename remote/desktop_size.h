@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef ORIEL_CAPTURE_REMOTE_DESKTOP_SIZE_H
-#define ORIEL_CAPTURE_REMOTE_DESKTOP_SIZE_H
+#ifndef ORIEL_REMOTE_DESKTOP_SIZE_H
+#define ORIEL_REMOTE_DESKTOP_SIZE_H
 
 #include <stdbool.h>
 

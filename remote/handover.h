@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef ORIEL_CAPTURE_REMOTE_HANDOVER_H
-#define ORIEL_CAPTURE_REMOTE_HANDOVER_H
+#ifndef ORIEL_REMOTE_HANDOVER_H
+#define ORIEL_REMOTE_HANDOVER_H
 
 /*
  * The gateway's hand-over of a logged-in client to a user's session.

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef ORIEL_CAPTURE_REMOTE_HANDOVER_SERVER_H
-#define ORIEL_CAPTURE_REMOTE_HANDOVER_SERVER_H
+#ifndef ORIEL_REMOTE_HANDOVER_SERVER_H
+#define ORIEL_REMOTE_HANDOVER_SERVER_H
 
 /*
  * The session's side of oriel-gateway's hand-over (handover.h): the

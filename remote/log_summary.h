@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef ORIEL_CAPTURE_REMOTE_LOG_SUMMARY_H
-#define ORIEL_CAPTURE_REMOTE_LOG_SUMMARY_H
+#ifndef ORIEL_REMOTE_LOG_SUMMARY_H
+#define ORIEL_REMOTE_LOG_SUMMARY_H
 
 /*
  * Log lines of failures, summarised per source address, so that a flood

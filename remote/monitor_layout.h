@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef ORIEL_CAPTURE_REMOTE_MONITOR_LAYOUT_H
-#define ORIEL_CAPTURE_REMOTE_MONITOR_LAYOUT_H
+#ifndef ORIEL_REMOTE_MONITOR_LAYOUT_H
+#define ORIEL_REMOTE_MONITOR_LAYOUT_H
 
 /*
  * A remote client's monitor layout (RDP's Client Monitor Data and Display

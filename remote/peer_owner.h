@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef ORIEL_CAPTURE_REMOTE_PEER_OWNER_H
-#define ORIEL_CAPTURE_REMOTE_PEER_OWNER_H
+#ifndef ORIEL_REMOTE_PEER_OWNER_H
+#define ORIEL_REMOTE_PEER_OWNER_H
 
 /*
  * Which user is at the other end of a connected socket: on a Unix socket

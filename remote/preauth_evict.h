@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef ORIEL_CAPTURE_REMOTE_PREAUTH_EVICT_H
-#define ORIEL_CAPTURE_REMOTE_PREAUTH_EVICT_H
+#ifndef ORIEL_REMOTE_PREAUTH_EVICT_H
+#define ORIEL_REMOTE_PREAUTH_EVICT_H
 
 /*
  * Which guest gives way when a cap is full (preauth_limits.h), shared by

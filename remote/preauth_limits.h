@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef ORIEL_CAPTURE_REMOTE_PREAUTH_LIMITS_H
-#define ORIEL_CAPTURE_REMOTE_PREAUTH_LIMITS_H
+#ifndef ORIEL_REMOTE_PREAUTH_LIMITS_H
+#define ORIEL_REMOTE_PREAUTH_LIMITS_H
 
 /*
  * Connections that have not finished their handshake and authentication

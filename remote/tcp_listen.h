@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef ORIEL_CAPTURE_REMOTE_TCP_LISTEN_H
-#define ORIEL_CAPTURE_REMOTE_TCP_LISTEN_H
+#ifndef ORIEL_REMOTE_TCP_LISTEN_H
+#define ORIEL_REMOTE_TCP_LISTEN_H
 
 /*
  * Listening sockets for a remote-desktop server's "[ADDR:]PORT" (the

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef ORIEL_CAPTURE_REMOTE_TLS_BRIDGE_H
-#define ORIEL_CAPTURE_REMOTE_TLS_BRIDGE_H
+#ifndef ORIEL_REMOTE_TLS_BRIDGE_H
+#define ORIEL_REMOTE_TLS_BRIDGE_H
 
 /*
  * A client that oriel-gateway handed over for RDP (handover.h), served by

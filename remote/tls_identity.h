@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef ORIEL_CAPTURE_REMOTE_TLS_IDENTITY_H
-#define ORIEL_CAPTURE_REMOTE_TLS_IDENTITY_H
+#ifndef ORIEL_REMOTE_TLS_IDENTITY_H
+#define ORIEL_REMOTE_TLS_IDENTITY_H
 
 /*
  * The certificate remote viewers see. Given as files, or generated on

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef ORIEL_CAPTURE_REMOTE_TLS_RECORD_H
-#define ORIEL_CAPTURE_REMOTE_TLS_RECORD_H
+#ifndef ORIEL_REMOTE_TLS_RECORD_H
+#define ORIEL_REMOTE_TLS_RECORD_H
 
 /*
  * A TLS connection's record layer, carried on in another process.

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef ORIEL_CAPTURE_REMOTE_TLS_STREAM_H
-#define ORIEL_CAPTURE_REMOTE_TLS_STREAM_H
+#ifndef ORIEL_REMOTE_TLS_STREAM_H
+#define ORIEL_REMOTE_TLS_STREAM_H
 
 /*
  * A client's TLS, whoever runs it: a GnuTLS session whose handshake this

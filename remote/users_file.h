@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef ORIEL_CAPTURE_REMOTE_USERS_FILE_H
-#define ORIEL_CAPTURE_REMOTE_USERS_FILE_H
+#ifndef ORIEL_REMOTE_USERS_FILE_H
+#define ORIEL_REMOTE_USERS_FILE_H
 
 /*
  * The accounts file of remote viewers (--vnc-users): lines

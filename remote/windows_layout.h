@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef ORIEL_CAPTURE_REMOTE_WINDOWS_LAYOUT_H
-#define ORIEL_CAPTURE_REMOTE_WINDOWS_LAYOUT_H
+#ifndef ORIEL_REMOTE_WINDOWS_LAYOUT_H
+#define ORIEL_REMOTE_WINDOWS_LAYOUT_H
 
 /*
  * The keyboard layout an RDP client announces (a Windows keyboard layout

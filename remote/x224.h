@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef ORIEL_CAPTURE_REMOTE_X224_H
-#define ORIEL_CAPTURE_REMOTE_X224_H
+#ifndef ORIEL_REMOTE_X224_H
+#define ORIEL_REMOTE_X224_H
 
 /*
  * The first PDU of an RDP connection: a TPKT holding an X.224 Connection

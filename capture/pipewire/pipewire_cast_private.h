@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef ORIEL_CAPTURE_PIPEWIRE_CAST_PRIVATE_H
-#define ORIEL_CAPTURE_PIPEWIRE_CAST_PRIVATE_H
+#ifndef ORIEL_CAPTURE_PIPEWIRE_PIPEWIRE_CAST_PRIVATE_H
+#define ORIEL_CAPTURE_PIPEWIRE_PIPEWIRE_CAST_PRIVATE_H
 
 /*
  * The inside of a PipeWire cast (pipewire_stream.h), shared by the files

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef ORIEL_CAPTURE_PIPEWIRE_LINKS_H
-#define ORIEL_CAPTURE_PIPEWIRE_LINKS_H
+#ifndef ORIEL_CAPTURE_PIPEWIRE_PIPEWIRE_LINKS_H
+#define ORIEL_CAPTURE_PIPEWIRE_PIPEWIRE_LINKS_H
 
 /*
  * What the PipeWire registry tells the casts about their consumers: the

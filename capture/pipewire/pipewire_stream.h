@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef ORIEL_CAPTURE_PIPEWIRE_STREAM_H
-#define ORIEL_CAPTURE_PIPEWIRE_STREAM_H
+#ifndef ORIEL_CAPTURE_PIPEWIRE_PIPEWIRE_STREAM_H
+#define ORIEL_CAPTURE_PIPEWIRE_PIPEWIRE_STREAM_H
 
 /*
  * The PipeWire sink of the capture engine. A pipewire_core is oriel's

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef ORIEL_CAPTURE_RDP_H
-#define ORIEL_CAPTURE_RDP_H
+#ifndef ORIEL_REMOTE_RDP_RDP_H
+#define ORIEL_REMOTE_RDP_RDP_H
 
 /*
  * The built-in RDP server: FreeRDP 2's server libraries driven from

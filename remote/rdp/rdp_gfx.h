@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef ORIEL_CAPTURE_RDP_GFX_H
-#define ORIEL_CAPTURE_RDP_GFX_H
+#ifndef ORIEL_REMOTE_RDP_RDP_GFX_H
+#define ORIEL_REMOTE_RDP_RDP_GFX_H
 
 /* Shared by rdp_gfx.c (the channel) and rdp_gfx_frame.c (its frames). */
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef ORIEL_CAPTURE_RDP_GFX_CAPS_H
-#define ORIEL_CAPTURE_RDP_GFX_CAPS_H
+#ifndef ORIEL_REMOTE_RDP_RDP_GFX_CAPS_H
+#define ORIEL_REMOTE_RDP_RDP_GFX_CAPS_H
 
 /* Choosing the graphics pipeline's capability set (pure: no I/O). */
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef ORIEL_CAPTURE_RDP_PRIVATE_H
-#define ORIEL_CAPTURE_RDP_PRIVATE_H
+#ifndef ORIEL_REMOTE_RDP_RDP_PRIVATE_H
+#define ORIEL_REMOTE_RDP_RDP_PRIVATE_H
 
 /* Shared between the capture/rdp/rdp_*.c files; not for the rest of oriel. */
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef ORIEL_CAPTURE_RDP_SCANCODE_H
-#define ORIEL_CAPTURE_RDP_SCANCODE_H
+#ifndef ORIEL_REMOTE_RDP_RDP_SCANCODE_H
+#define ORIEL_REMOTE_RDP_RDP_SCANCODE_H
 
 /*
  * RDP keyboard events carry PC scancodes (set 1), with flags for the 0xE0

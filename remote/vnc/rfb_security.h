@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef ORIEL_CAPTURE_VNC_RFB_SECURITY_H
-#define ORIEL_CAPTURE_VNC_RFB_SECURITY_H
+#ifndef ORIEL_REMOTE_VNC_RFB_SECURITY_H
+#define ORIEL_REMOTE_VNC_RFB_SECURITY_H
 
 /*
  * The server's side of the RFB handshake up to the SecurityResult: the

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef ORIEL_CAPTURE_VNC_H
-#define ORIEL_CAPTURE_VNC_H
+#ifndef ORIEL_REMOTE_VNC_VNC_H
+#define ORIEL_REMOTE_VNC_VNC_H
 
 /*
  * The built-in VNC server: libvncserver driven from oriel's event loop,

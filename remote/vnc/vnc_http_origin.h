@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef ORIEL_CAPTURE_VNC_HTTP_ORIGIN_H
-#define ORIEL_CAPTURE_VNC_HTTP_ORIGIN_H
+#ifndef ORIEL_REMOTE_VNC_VNC_HTTP_ORIGIN_H
+#define ORIEL_REMOTE_VNC_VNC_HTTP_ORIGIN_H
 
 /*
  * Which web pages the VNC port answers. A request's Host must name this

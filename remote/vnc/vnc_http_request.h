@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef ORIEL_CAPTURE_VNC_HTTP_REQUEST_H
-#define ORIEL_CAPTURE_VNC_HTTP_REQUEST_H
+#ifndef ORIEL_REMOTE_VNC_VNC_HTTP_REQUEST_H
+#define ORIEL_REMOTE_VNC_VNC_HTTP_REQUEST_H
 
 /*
  * Parsing of the HTTP requests the VNC port answers (noVNC's files). Pure:

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef ORIEL_CAPTURE_VNC_PASSWORD_FILE_H
-#define ORIEL_CAPTURE_VNC_PASSWORD_FILE_H
+#ifndef ORIEL_REMOTE_VNC_VNC_PASSWORD_FILE_H
+#define ORIEL_REMOTE_VNC_VNC_PASSWORD_FILE_H
 
 /*
  * The --vnc-password-file format: a line SECRET gives full access, a line

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef ORIEL_CAPTURE_VNC_PRIVATE_H
-#define ORIEL_CAPTURE_VNC_PRIVATE_H
+#ifndef ORIEL_REMOTE_VNC_VNC_PRIVATE_H
+#define ORIEL_REMOTE_VNC_VNC_PRIVATE_H
 
 /* Shared between the capture/vnc_*.c files; not for the rest of oriel. */
 

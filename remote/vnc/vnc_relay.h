@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef ORIEL_CAPTURE_VNC_RELAY_H
-#define ORIEL_CAPTURE_VNC_RELAY_H
+#ifndef ORIEL_REMOTE_VNC_VNC_RELAY_H
+#define ORIEL_REMOTE_VNC_VNC_RELAY_H
 
 /*
  * Keeps slow or stalled viewers from holding oriel's event loop.

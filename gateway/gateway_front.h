@@ -9,7 +9,7 @@
  * the Client Info PDU, then a Server Redirection back to the gateway),
  * has the login checked by the broker (gateway_broker.h), and hands the
  * logged-in client, with its TLS state, to the user's session on the
- * socket the broker gave (capture/remote/handover.h). Connections still
+ * socket the broker gave (remote/handover.h). Connections still
  * logging in are guests with a deadline and per-address and total caps.
  * Each guest runs on a thread of its own, so a slow PAM or a session
  * that is starting never holds the others.

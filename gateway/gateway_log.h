@@ -19,7 +19,7 @@ void gateway_log_set_debug(bool debug);
  * "failures"), or its tries while it must wait ("tries while it must
  * wait"). Logged, or counted once host logged many of what this minute;
  * the count is logged after the minute, as "N more WHAT from HOST in the
- * last minute" (capture/remote/log_summary.h). In gateway_log_failure.c:
+ * last minute" (remote/log_summary.h). In gateway_log_failure.c:
  * the session monitor does without it.
  */
 void gateway_log_summarised(const char *what, const char *host, const char *format, ...)

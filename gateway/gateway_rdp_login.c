@@ -36,7 +36,7 @@
  *   Connection Request itself, selecting TLS, does the TLS handshake with
  *   the same certificate, and hands the socket with the TLS state, the
  *   Connection Request and the cookie to her session, which serves the
- *   client from there (capture/rdp/rdp_handover.c). The client sees the
+ *   client from there (remote/rdp/rdp_handover.c). The client sees the
  *   gateway's certificate both times; the gateway copies no pixels.
  */
 
@@ -230,7 +230,7 @@ static gnutls_session_t answer_and_start_tls(struct gateway_guest *guest,
  * the TLS handshake itself (cheap, and with the guest's stages, as at the
  * VNC port), so that FreeRDP's server, costly to set up, only ever runs
  * for clients that finished a TLS handshake. It runs behind a bridge
- * (capture/remote/tls_bridge.h), up to the Client Info PDU.
+ * (remote/tls_bridge.h), up to the Client Info PDU.
  */
 static void first_leg(struct gateway_guest *guest, const struct x224_request *request,
 		const uint8_t *cr, char *why, size_t why_size) {

@@ -14,7 +14,7 @@
 #include "common/util.h"
 
 /*
- * Clients that oriel-gateway logged in (capture/remote/handover.h), on
+ * Clients that oriel-gateway logged in (remote/handover.h), on
  * the socket of --handover-socket. Only root (the gateway) and this
  * session's own user may hand over: anyone else could bring clients in
  * that nobody logged in.

@@ -7,7 +7,7 @@
  * Control), checked and put in oriel's order: the primary monitor first,
  * at 0,0, and the others where the client has them, relative to it. The
  * primary monitor is the served output; monitor i > 0 is the i-th output
- * made for monitors (see capture/rdp/rdp_layout.c). Pure: no wlroots.
+ * made for monitors (see remote/rdp/rdp_layout.c). Pure: no wlroots.
  */
 
 #include <stdbool.h>

@@ -16,9 +16,9 @@
 
 /*
  * RDP clients that oriel-gateway logged in and redirected back to itself
- * (capture/remote/handover.h). The gateway answered the reconnection's
+ * (remote/handover.h). The gateway answered the reconnection's
  * X.224 Connection Request and did its TLS handshake; the client's
- * socket and TLS state come here. A bridge (capture/remote/tls_bridge.h)
+ * socket and TLS state come here. A bridge (remote/tls_bridge.h)
  * gives FreeRDP the Connection Request and a TLS of its own over a
  * socketpair, and FreeRDP serves the client as if it had connected here.
  * Its Client Info must name the user the gateway logged in, with the

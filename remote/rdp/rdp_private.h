@@ -2,7 +2,7 @@
 #ifndef ORIEL_REMOTE_RDP_RDP_PRIVATE_H
 #define ORIEL_REMOTE_RDP_RDP_PRIVATE_H
 
-/* Shared between the capture/rdp/rdp_*.c files; not for the rest of oriel. */
+/* Shared between the remote/rdp/rdp_*.c files; not for the rest of oriel. */
 
 #include <freerdp/channels/rdpgfx.h>
 #include <freerdp/freerdp.h>

@@ -8,7 +8,7 @@
 #include "compositor/server.h"
 
 /*
- * Viewers that oriel-gateway logged in (capture/remote/handover_server.h).
+ * Viewers that oriel-gateway logged in (remote/handover_server.h).
  * The gateway ran the RFB handshake up to SecurityResult, with VeNCrypt
  * X509Plain checked through PAM; it passes the socket with the TLS state,
  * and libvncserver goes on at ClientInit through the relay, which seals

@@ -10,7 +10,7 @@
  * long, like an idle xrdp session's disconnect timeout. The timer runs
  * only while no viewer is connected. A session hosted by oriel-gateway
  * counts its RDP clients too: the hand-over server keeps that timer
- * (capture/remote/handover_server.h).
+ * (remote/handover_server.h).
  */
 
 static int handle_unviewed(void *data) {

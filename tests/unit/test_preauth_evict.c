@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Unit tests for who gives way when the guests' caps are full (capture/remote/preauth_evict.c). */
+/* Unit tests for who gives way when the guests' caps are full (remote/preauth_evict.c). */
 
 #include "remote/preauth_evict.h"
 #include "tests/unit/expect.h"

@@ -16,6 +16,7 @@ import secrets
 import shutil
 import signal
 import socket
+import struct
 import subprocess
 import tempfile
 import threading
@@ -240,6 +241,33 @@ class Flood:
         self.stop.set()
         for t in self.threads:
             t.join(harness.T(30))
+
+    @staticmethod
+    def half_x509plain(s):
+        """RFB and VeNCrypt up to X509Plain, then half a TLS ClientHello."""
+        import vnc
+        expect(vnc.recv_exactly(s, 12, 10).startswith(b"RFB 003."), "no RFB greeting")
+        s.sendall(b"RFB 003.008\n")
+        (n,) = vnc.recv_exactly(s, 1, 10)
+        expect(vnc.VENCRYPT in vnc.recv_exactly(s, n, 10), "no VeNCrypt offered")
+        s.sendall(bytes([vnc.VENCRYPT]))
+        vnc.recv_exactly(s, 2, 10)
+        s.sendall(b"\x00\x02")
+        (ok, count) = vnc.recv_exactly(s, 2, 10)
+        subtypes = struct.unpack(">%dI" % count, vnc.recv_exactly(s, 4 * count, 10))
+        expect(ok == 0 and vnc.X509_PLAIN in subtypes, "no X509Plain: %r" % (subtypes,))
+        s.sendall(struct.pack(">I", vnc.X509_PLAIN))
+        expect(vnc.recv_exactly(s, 1, 10) == b"\x01", "X509Plain not accepted")
+        s.sendall(PARTIAL_CLIENT_HELLO)
+
+    def expect_closed_by_deadline(self, waiter, deadline):
+        """Every connection is closed, the last ones by their deadline (with
+        slack for a loaded machine). waiter: a Session or Front."""
+        last = max(opened for _s, opened in self.sockets)
+        wait_all_closed(waiter, self.sockets, deadline + 20)
+        expect(time.monotonic() - last <= harness.T(deadline + 10),
+               "the flood's last connections were closed %.1f s after they opened" %
+               (time.monotonic() - last))
 
     def close(self):
         for s, _opened in self.sockets:

@@ -12,18 +12,15 @@
   at its handshake deadline; none is let in.
 """
 
-import struct
 import time
 
 import gateway
 import harness
-import vnc
 from harness import expect, log
 
 DEADLINE = 6  # --handshake-timeout, seconds
 SILENT = 300
 HALF_TLS_ADDRESSES = 100  # 127.0.0.10 and on
-X509_PLAIN = 262
 
 
 class Flood(gateway.Flood):
@@ -31,23 +28,7 @@ class Flood(gateway.Flood):
         self.open("127.0.0.2")
 
     def half_tls(self, i):
-        self.open("127.0.0.%d" % (10 + i % HALF_TLS_ADDRESSES), self.half_tls_steps)
-
-    @staticmethod
-    def half_tls_steps(s):
-        expect(vnc.recv_exactly(s, 12, 10).startswith(b"RFB 003."), "no RFB greeting")
-        s.sendall(b"RFB 003.008\n")
-        (n,) = vnc.recv_exactly(s, 1, 10)
-        expect(vnc.VENCRYPT in vnc.recv_exactly(s, n, 10), "no VeNCrypt offered")
-        s.sendall(bytes([vnc.VENCRYPT]))
-        vnc.recv_exactly(s, 2, 10)
-        s.sendall(b"\x00\x02")
-        (ok, count) = vnc.recv_exactly(s, 2, 10)
-        subtypes = struct.unpack(">%dI" % count, vnc.recv_exactly(s, 4 * count, 10))
-        expect(ok == 0 and X509_PLAIN in subtypes, "no X509Plain: %r" % (subtypes,))
-        s.sendall(struct.pack(">I", X509_PLAIN))
-        expect(vnc.recv_exactly(s, 1, 10) == b"\x01", "X509Plain not accepted")
-        s.sendall(gateway.PARTIAL_CLIENT_HELLO)
+        self.open("127.0.0.%d" % (10 + i % HALF_TLS_ADDRESSES), self.half_x509plain)
 
     def one(self, i):
         if i % 2:
@@ -79,13 +60,7 @@ def main():
             flood.finish()
         expect(flood.n >= SILENT + HALF_TLS_ADDRESSES + 50,
                "the flood went on during the login (%d connections)" % flood.n)
-        last = max(opened for _s, opened in flood.sockets)
-
-        gateway.wait_all_closed(front, flood.sockets, DEADLINE + 20)
-        # The last ones by their deadline (with slack for a loaded machine).
-        expect(time.monotonic() - last <= harness.T(DEADLINE + 10),
-               "the flood's last connections were closed %.1f s after they opened" %
-               (time.monotonic() - last))
+        flood.expect_closed_by_deadline(front, DEADLINE)
         host.her_session("alice")
         expect(front.log().count("logged in from") == 1, "one login in the gateway's log")
         v.send("quit")

@@ -112,16 +112,33 @@ static void crosses(void) {
 	close(pair[1]);
 }
 
+/* A hand-over listener in a new folder of /tmp, with this backlog. */
+struct listener {
+	char dir[32];
+	struct sockaddr_un addr;
+	int fd;
+};
+
+static void listener_open(struct listener *l, int backlog) {
+	snprintf(l->dir, sizeof(l->dir), "/tmp/oriel-handover-XXXXXX");
+	EXPECT(mkdtemp(l->dir) != NULL, "dir");
+	l->addr = (struct sockaddr_un){ .sun_family = AF_UNIX };
+	snprintf(l->addr.sun_path, sizeof(l->addr.sun_path), "%s/handover", l->dir);
+	l->fd = socket(AF_UNIX, SOCK_SEQPACKET, 0);
+	EXPECT(bind(l->fd, (struct sockaddr *)&l->addr, sizeof(l->addr)) == 0 &&
+		listen(l->fd, backlog) == 0, "listening");
+}
+
+static void listener_close(struct listener *l) {
+	close(l->fd);
+	unlink(l->addr.sun_path);
+	rmdir(l->dir);
+}
+
 static void holds_to_uid(void) {
-	char dir[] = "/tmp/oriel-handover-XXXXXX";
-	EXPECT(mkdtemp(dir) != NULL, "dir");
-	char path[108];
-	snprintf(path, sizeof(path), "%s/handover", dir);
-	int listener = socket(AF_UNIX, SOCK_SEQPACKET, 0);
-	struct sockaddr_un addr = { .sun_family = AF_UNIX };
-	strcpy(addr.sun_path, path);
-	EXPECT(bind(listener, (struct sockaddr *)&addr, sizeof(addr)) == 0 &&
-		listen(listener, 4) == 0, "listening");
+	struct listener l;
+	listener_open(&l, 4);
+	const char *path = l.addr.sun_path;
 	pid_t pid = 0;
 	int sock = handover_connect(path, getuid(), &pid);
 	EXPECT(sock >= 0 && pid == getpid(), "our own uid answers");
@@ -129,9 +146,7 @@ static void holds_to_uid(void) {
 	errno = 0;
 	EXPECT(handover_connect(path, getuid() + 4242, NULL) < 0 && errno == EPERM,
 		"another uid's socket is refused");
-	close(listener);
-	unlink(path);
-	rmdir(dir);
+	listener_close(&l);
 }
 
 static double seconds(void) {
@@ -142,15 +157,9 @@ static double seconds(void) {
 
 /* A listener that never accepts: its backlog full, then not. */
 static void never_accepts(void) {
-	char dir[] = "/tmp/oriel-handover-XXXXXX";
-	EXPECT(mkdtemp(dir) != NULL, "dir");
-	char path[108];
-	snprintf(path, sizeof(path), "%s/handover", dir);
-	int listener = socket(AF_UNIX, SOCK_SEQPACKET, 0);
-	struct sockaddr_un addr = { .sun_family = AF_UNIX };
-	strcpy(addr.sun_path, path);
-	EXPECT(bind(listener, (struct sockaddr *)&addr, sizeof(addr)) == 0 &&
-		listen(listener, 0) == 0, "listening");
+	struct listener l;
+	listener_open(&l, 0);
+	const char *path = l.addr.sun_path;
 
 	/* Room in the backlog: connected, but nobody answers the request. */
 	int sock = handover_connect(path, getuid(), NULL);
@@ -167,7 +176,7 @@ static void never_accepts(void) {
 	int n_filler = 0;
 	for (; n_filler < 8; n_filler++) {
 		filler[n_filler] = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_NONBLOCK, 0);
-		if (connect(filler[n_filler], (struct sockaddr *)&addr, sizeof(addr)) < 0) {
+		if (connect(filler[n_filler], (struct sockaddr *)&l.addr, sizeof(l.addr)) < 0) {
 			close(filler[n_filler]);
 			break;
 		}
@@ -184,9 +193,7 @@ static void never_accepts(void) {
 		close(filler[i]);
 	}
 	close(sock);
-	close(listener);
-	unlink(path);
-	rmdir(dir);
+	listener_close(&l);
 }
 
 int main(void) {

@@ -274,6 +274,29 @@ class Flood:
             s.close()
 
 
+def routing_token_request(token):
+    """A TPKT with an X.224 Connection Request bringing token, asking for TLS."""
+    body = b"Cookie: msts=%s\r\n" % token.encode() + struct.pack("<BBHI", 1, 0, 8, 1)
+    length = 11 + len(body)
+    return bytes([3, 0, length >> 8, length & 0xff, length - 5, 0xe0, 0, 0, 0, 0, 0]) + body
+
+
+def token_answered(front, token, source="127.0.0.1"):
+    """Whether the gateway's RDP front answers a connection from source
+    bringing token (it closes one with an unknown token without a byte)."""
+    s = socket.create_connection(("127.0.0.1", front.rdp_port), harness.T(10),
+                                 source_address=(source, 0))
+    try:
+        s.sendall(routing_token_request(token))
+        s.settimeout(harness.T(20))
+        try:
+            return s.recv(64) != b""
+        except ConnectionError:
+            return False
+    finally:
+        s.close()
+
+
 def closed(s):
     """True when the gateway closed s (EOF or reset); False while open."""
     s.setblocking(False)

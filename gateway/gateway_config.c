@@ -54,6 +54,51 @@ static bool is_absolute(const char *v, char *e, size_t n) {
 	return true;
 }
 
+bool gateway_config_set_web(struct gateway_config *c, const char *v, char *e, size_t n) {
+	if (strcmp(v, "off") == 0) {
+		free(c->web_dir);
+		c->web_dir = NULL;
+		return true;
+	}
+	if (!is_absolute(v, e, n)) {
+		return false;
+	}
+	gateway_config_set_string(&c->web_dir, v);
+	return true;
+}
+
+bool gateway_config_add_web_host(struct gateway_config *c, const char *v, char *e,
+		size_t n) {
+	if (!v[0] || strlen(v) > 253 || strcspn(v, " \t,/@") != strlen(v)) {
+		snprintf(e, n, "'%.*s' is not a host name or address", SHOWN_MAX, v);
+		return false;
+	}
+	if (c->n_web_hosts == GATEWAY_MAX_ALLOWED) {
+		snprintf(e, n, "too many web hosts (at most %d)", GATEWAY_MAX_ALLOWED);
+		return false;
+	}
+	c->web_hosts[c->n_web_hosts++] = xstrdup(v);
+	return true;
+}
+
+static bool set_web_hosts(struct gateway_config *c, const char *v, char *e, size_t n) {
+	char word[256];
+	for (const char *p = v + strspn(v, " \t,"); *p; p += strspn(p, " \t,")) {
+		size_t len = strcspn(p, " \t,");
+		if (len >= sizeof(word)) {
+			snprintf(e, n, "'%.*s' is not a host name or address", SHOWN_MAX, p);
+			return false;
+		}
+		memcpy(word, p, len);
+		word[len] = '\0';
+		if (!gateway_config_add_web_host(c, word, e, n)) {
+			return false;
+		}
+		p += len;
+	}
+	return true;
+}
+
 static bool set_cert(struct gateway_config *c, const char *v, char *e, size_t n) {
 	if (!is_absolute(v, e, n)) {
 		return false;
@@ -178,6 +223,8 @@ static const char *const sections[] = { "listen", "login", "session" };
 static const struct gateway_key keys[] = {
 	{ "listen", "vnc", set_vnc, true },
 	{ "listen", "rdp", set_rdp, true },
+	{ "listen", "web", gateway_config_set_web, false },
+	{ "listen", "web-hosts", set_web_hosts, true },
 	{ "login", "tls-cert", set_cert, false },
 	{ "login", "tls-key", set_key, false },
 	{ "login", "pam-service", set_pam_service, false },
@@ -551,6 +598,7 @@ void gateway_config_init(struct gateway_config *config) {
 	config->reconnect = GATEWAY_RECONNECT_SHARE;
 	config->idle_timeout = 0;
 	config->x_display = GATEWAY_X_DISPLAY;
+	config->web_dir = xstrdup(GATEWAY_WEB_DIR);
 }
 
 void gateway_config_apply_defaults(struct gateway_config *config) {
@@ -566,7 +614,8 @@ void gateway_config_finish(struct gateway_config *config) {
 	gateway_config_clear_list(config->rdp_listen, &config->n_rdp_listen);
 	gateway_config_clear_list(config->allowed_users, &config->n_allowed_users);
 	gateway_config_clear_list(config->allowed_groups, &config->n_allowed_groups);
-	char **strings[] = { &config->tls_cert, &config->tls_key, &config->pam_service,
+	gateway_config_clear_list(config->web_hosts, &config->n_web_hosts);
+	char **strings[] = { &config->web_dir, &config->tls_cert, &config->tls_key, &config->pam_service,
 		&config->session_command, &config->oriel, &config->runtime_dir,
 		&config->worker_user };
 	for (size_t i = 0; i < ARRAY_LEN(strings); i++) {

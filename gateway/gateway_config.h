@@ -21,6 +21,8 @@
 #define GATEWAY_MAX_LISTEN 8
 #define GATEWAY_MAX_ALLOWED 64
 #define GATEWAY_MAX_OUTPUT 16384
+/* Debian's noVNC (package novnc). */
+#define GATEWAY_WEB_DIR "/usr/share/novnc"
 
 enum gateway_reconnect {
 	GATEWAY_RECONNECT_SHARE,     /* the running session, with its other clients */
@@ -34,6 +36,11 @@ struct gateway_config {
 	int n_vnc_listen;
 	char *rdp_listen[GATEWAY_MAX_LISTEN];
 	int n_rdp_listen;
+	/* What https:// on the VNC port serves (noVNC); NULL: no pages. */
+	char *web_dir;
+	/* Names browsers reach the gateway by, besides its own (Host and Origin checks). */
+	char *web_hosts[GATEWAY_MAX_ALLOWED];
+	int n_web_hosts;
 
 	char *tls_cert, *tls_key; /* NULL: made on first use */
 	char *pam_service;        /* "oriel" */
@@ -91,6 +98,11 @@ bool gateway_config_set_reconnect(enum gateway_reconnect *reconnect, const char 
 bool gateway_config_set_seconds(int *out, const char *value, int min, int max,
 	char *error, size_t error_size);
 void gateway_config_set_string(char **out, const char *value);
+/* The pages' directory (absolute), or "off". */
+bool gateway_config_set_web(struct gateway_config *config, const char *value,
+	char *error, size_t error_size);
+bool gateway_config_add_web_host(struct gateway_config *config, const char *value,
+	char *error, size_t error_size);
 /* Empties a list, for a command-line list that replaces the file's. */
 void gateway_config_clear_list(char **list, int *n);
 

@@ -19,6 +19,10 @@ const char gateway_usage[] =
 	"                                         every address; default 5900)\n"
 	"  --rdp [ADDR:]PORT                      serve RDP (repeatable; TLS, logins\n"
 	"                                         redirected to the user's session)\n"
+	"  --web DIR|off                          what https:// on the VNC port serves\n"
+	"                                         (" GATEWAY_WEB_DIR ", noVNC)\n"
+	"  --web-host NAME                        a name browsers reach the gateway by\n"
+	"                                         (repeatable; its own are known)\n"
 	"  --tls-cert FILE --tls-key FILE         the certificate VeNCrypt and RDP show\n"
 	"                                         (default: made on first use)\n"
 	"  --pam-service NAME                     PAM service (oriel)\n"
@@ -52,13 +56,15 @@ enum {
 	OPT_ALLOW_USER, OPT_ALLOW_GROUP, OPT_HANDSHAKE_TIMEOUT, OPT_MAX_PENDING,
 	OPT_MAX_PENDING_PER_ADDRESS, OPT_SESSION_COMMAND, OPT_ORIEL, OPT_RUNTIME_DIR,
 	OPT_OUTPUT, OPT_MAX_OUTPUT, OPT_RECONNECT, OPT_IDLE_TIMEOUT, OPT_X_DISPLAY, OPT_LIST, OPT_START,
-	OPT_TERMINATE,
+	OPT_TERMINATE, OPT_WEB, OPT_WEB_HOST,
 };
 
 static const struct option options[] = {
 	{"config", required_argument, NULL, OPT_CONFIG},
 	{"vnc", required_argument, NULL, OPT_VNC},
 	{"rdp", required_argument, NULL, OPT_RDP},
+	{"web", required_argument, NULL, OPT_WEB},
+	{"web-host", required_argument, NULL, OPT_WEB_HOST},
 	{"tls-cert", required_argument, NULL, OPT_TLS_CERT},
 	{"tls-key", required_argument, NULL, OPT_TLS_KEY},
 	{"pam-service", required_argument, NULL, OPT_PAM_SERVICE},
@@ -86,7 +92,7 @@ static const struct option options[] = {
 
 /* Lists given on the command line replace the file's rather than add to it. */
 struct replaced {
-	bool vnc, rdp, users, groups;
+	bool vnc, rdp, users, groups, web_hosts;
 };
 
 static void replace_once(bool *done, char **list, int *n) {
@@ -125,6 +131,11 @@ static bool apply(struct gateway_config *c, struct gateway_command *command,
 	case OPT_RDP:
 		replace_once(&replaced->rdp, c->rdp_listen, &c->n_rdp_listen);
 		return gateway_config_add_listen(c->rdp_listen, &c->n_rdp_listen, v, e, n);
+	case OPT_WEB:
+		return gateway_config_set_web(c, v, e, n);
+	case OPT_WEB_HOST:
+		replace_once(&replaced->web_hosts, c->web_hosts, &c->n_web_hosts);
+		return gateway_config_add_web_host(c, v, e, n);
 	case OPT_TLS_CERT:
 		return set_absolute(&c->tls_cert, v, e, n);
 	case OPT_TLS_KEY:

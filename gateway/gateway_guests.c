@@ -17,6 +17,7 @@
 #include "gateway/gateway_config.h"
 #include "gateway/gateway_log.h"
 #include "gateway/gateway_guests.h"
+#include "gateway/gateway_web.h"
 #include "gateway/gateway_worker.h"
 
 /*
@@ -95,7 +96,12 @@ static void make_room(struct gateway_front *front, const char *host) {
 			n_same += strcmp(g->host, host) == 0;
 		}
 	}
-	enum preauth_decision decision = preauth_decide(&front->limits, n_total, n_same);
+	struct preauth_limits limits = front->limits;
+	if (front->protocol == GATEWAY_VNC) {
+		limits.per_address = gateway_web_pending_per_address(front->data, host,
+			limits.per_address);
+	}
+	enum preauth_decision decision = preauth_decide(&limits, n_total, n_same);
 	if (decision == PREAUTH_ADMIT) {
 		return;
 	}
@@ -310,6 +316,9 @@ static void front_free(struct gateway_front *front) {
 		gateway_rdp_front_finish(front);
 	}
 #endif
+	if (front->protocol == GATEWAY_VNC) {
+		gateway_web_destroy(front->data);
+	}
 	tls_identity_finish(&front->tls);
 	for (int i = 0; i < front->n_listen; i++) {
 		close(front->listen_fds[i]);
@@ -370,6 +379,10 @@ struct gateway_front *gateway_front_create(const struct gateway_config *config,
 	}
 	if (!tls_identity_init(&front->tls, config->tls_cert, config->tls_key, error,
 			error_size)) {
+		goto fail;
+	}
+	if (protocol == GATEWAY_VNC && !(front->data = gateway_web_create(config, listen_fds,
+			n_listen, error, error_size))) {
 		goto fail;
 	}
 #if HAVE_RDP

@@ -13,6 +13,7 @@
 #include "remote/vnc/rfb_security.h"
 #include "gateway/gateway_log.h"
 #include "gateway/gateway_guests.h"
+#include "gateway/gateway_web.h"
 
 /*
  * One connection, on its own thread, from the RFB greeting to the
@@ -128,6 +129,10 @@ static bool hand_over(struct login *login, int sock, uint16_t flags, char *why,
 }
 
 void gateway_vnc_login(struct gateway_guest *guest) {
+	/* A browser (https) shows itself first; a VNC viewer waits for the greeting. */
+	if (gateway_web_takes(guest->front->data, guest)) {
+		return;
+	}
 	struct login login = { .guest = guest };
 	struct rfb_security_offer offer = {
 		.subtypes = { VENCRYPT_X509_PLAIN }, .n_subtypes = 1,

@@ -58,6 +58,12 @@ enum handover_flags {
 	HANDOVER_VIEW_ONLY = 1 << 0,
 	/* Disconnect the session's other clients first (the take-over policy). */
 	HANDOVER_TAKE_OVER = 1 << 1,
+	/*
+	 * VNC: the client is a browser, and RFB runs inside WebSocket
+	 * frames (binary, RFC 6455) inside the TLS; pending holds frames as
+	 * the client sent them, whole.
+	 */
+	HANDOVER_WEBSOCKET = 1 << 2,
 };
 
 /* One direction of a TLS connection's record layer. */

@@ -28,6 +28,22 @@
 #define GREETING_LEN 12
 #define RFB_MARK "RFB "
 
+/*
+ * A browser the gateway logged in: libvncserver must still do its
+ * WebSocket upgrade to frame what it sends and read, so it gets this
+ * request, made here with a fixed key. Its answer then has a known size:
+ * the 101 without a sub-protocol (binary frames, as the gateway agreed
+ * on), with a 28-character Sec-WebSocket-Accept. The relay drops that
+ * answer and the greeting's frame (2 header bytes), which the gateway
+ * sent already in its own words.
+ */
+#define WS_REPLAY_REQUEST "GET /websockify HTTP/1.1\r\nHost: localhost\r\n" \
+	"Origin: https://localhost\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n" \
+	"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+#define WS_REPLAY_ANSWER_LEN (sizeof("HTTP/1.1 101 Switching Protocols\r\n" \
+	"Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: \r\n\r\n") - 1 + 28)
+#define WS_GREETING_LEN (2 + GREETING_LEN)
+
 static struct wl_event_loop *loop_of(struct vnc_server *vnc) {
 	return vnc->server->loop;
 }
@@ -185,8 +201,12 @@ void vnc_client_active(struct vnc_client *client) {
 /* After oriel's own handshake, libvncserver goes on from ClientInit. */
 static bool skip_handshake(rfbClientPtr cl, const struct vnc_admission *admission) {
 	char mark[sizeof(RFB_MARK) - 1];
-	/* rfbNewClient peeked at it, so it is there. */
-	if (recv(cl->sock, mark, sizeof(mark), MSG_DONTWAIT) != (ssize_t)sizeof(mark) ||
+	/* rfbNewClient peeked at it, so it is there (a browser's upgrade it took itself). */
+	if (admission->websocket) {
+		if (!cl->wsctx) {
+			return false;
+		}
+	} else if (recv(cl->sock, mark, sizeof(mark), MSG_DONTWAIT) != (ssize_t)sizeof(mark) ||
 			memcmp(mark, RFB_MARK, sizeof(mark)) != 0) {
 		return false;
 	}
@@ -266,7 +286,8 @@ enum rfbNewClientAction vnc_client_new_hook(rfbClientPtr cl) {
 bool vnc_client_open(struct vnc_server *vnc, int fd, struct tls_stream *tls,
 		const struct vnc_admission *admission) {
 	/* The mark (or the wss request), then what the viewer sent already. */
-	const char *head = admission->authenticated ? RFB_MARK : admission->request;
+	const char *head = admission->websocket ? WS_REPLAY_REQUEST :
+		admission->authenticated ? RFB_MARK : admission->request;
 	size_t head_len = head ? strlen(head) : 0;
 	uint8_t *prefix = zalloc(head_len + admission->n_pending + 1);
 	if (head_len > 0) {
@@ -277,7 +298,8 @@ bool vnc_client_open(struct vnc_server *vnc, int fd, struct tls_stream *tls,
 	}
 	struct vnc_relay_start start = {
 		.tls = tls,
-		.skip_outbound = admission->authenticated ? GREETING_LEN : 0,
+		.skip_outbound = admission->websocket ? WS_REPLAY_ANSWER_LEN + WS_GREETING_LEN :
+			admission->authenticated ? GREETING_LEN : 0,
 		.inbound_prefix = prefix,
 		.inbound_prefix_len = head_len + admission->n_pending,
 	};

@@ -12,7 +12,9 @@
  * The gateway ran the RFB handshake up to SecurityResult, with VeNCrypt
  * X509Plain checked through PAM; it passes the socket with the TLS state,
  * and libvncserver goes on at ClientInit through the relay, which seals
- * and opens the records from there.
+ * and opens the records from there. A browser's login is the same inside
+ * WebSocket frames (HANDOVER_WEBSOCKET): libvncserver takes up the
+ * framing (vnc_client.c).
  */
 
 static void drop_all(void *data, const char *user) {
@@ -46,7 +48,9 @@ static const char *take_connection(void *data, const struct handover_message *me
 		.authenticated = true,
 		.minor = message->rfb_minor,
 		.view_only = (message->flags & HANDOVER_VIEW_ONLY) != 0,
-		.method = "X509Plain, through oriel-gateway",
+		.method = message->flags & HANDOVER_WEBSOCKET ?
+			"Plain inside wss, through oriel-gateway" : "X509Plain, through oriel-gateway",
+		.websocket = (message->flags & HANDOVER_WEBSOCKET) != 0,
 		.pending = message->pending,
 		.n_pending = message->n_pending,
 	};

@@ -47,6 +47,11 @@ struct vnc_admission {
 	 */
 	bool ws_login;
 	struct rfb_security_offer ws_offer;
+	/*
+	 * Authenticated, and a browser: RFB inside WebSocket, whose upgrade
+	 * the gateway answered already (vnc_handover.c).
+	 */
+	bool websocket;
 	/* After oriel's handshake: what the viewer sent already (its ClientInit). */
 	const uint8_t *pending;
 	size_t n_pending;

@@ -81,6 +81,10 @@ bool gateway_config_add_web_host(struct gateway_config *c, const char *v, char *
 	return true;
 }
 
+static bool set_web(struct gateway_config *c, const char *v, char *e, size_t n) {
+	return gateway_config_set_web(c, v, e, n);
+}
+
 static bool set_web_hosts(struct gateway_config *c, const char *v, char *e, size_t n) {
 	char word[256];
 	for (const char *p = v + strspn(v, " \t,"); *p; p += strspn(p, " \t,")) {
@@ -223,7 +227,7 @@ static const char *const sections[] = { "listen", "login", "session" };
 static const struct gateway_key keys[] = {
 	{ "listen", "vnc", set_vnc, true },
 	{ "listen", "rdp", set_rdp, true },
-	{ "listen", "web", gateway_config_set_web, false },
+	{ "listen", "web", set_web, false },
 	{ "listen", "web-hosts", set_web_hosts, true },
 	{ "login", "tls-cert", set_cert, false },
 	{ "login", "tls-key", set_key, false },

@@ -30,6 +30,29 @@ static void test_defaults(void) {
 	EXPECT(strcmp(c.session_command, "xterm") == 0, "xterm by default");
 	EXPECT(strcmp(c.runtime_dir, "/run/oriel/sessions") == 0, "runtime dir %s",
 		c.runtime_dir);
+	EXPECT(c.web_dir && strcmp(c.web_dir, "/usr/share/novnc") == 0 && c.n_web_hosts == 0,
+		"noVNC's pages by default, no other names");
+	gateway_config_finish(&c);
+}
+
+static void test_web(void) {
+	struct gateway_config c;
+	char error[256];
+	EXPECT(parse(&c, "[listen]\nweb = /srv/novnc\nweb-hosts = gw.example.org, 192.0.2.7\n"
+		"web-hosts = [2001:db8::1]\n", error, sizeof(error)), "web keys: %s", error);
+	EXPECT(strcmp(c.web_dir, "/srv/novnc") == 0, "web %s", c.web_dir);
+	EXPECT(c.n_web_hosts == 3 && strcmp(c.web_hosts[0], "gw.example.org") == 0 &&
+		strcmp(c.web_hosts[1], "192.0.2.7") == 0 &&
+		strcmp(c.web_hosts[2], "[2001:db8::1]") == 0, "%d web hosts", c.n_web_hosts);
+	gateway_config_finish(&c);
+	EXPECT(parse(&c, "[listen]\nweb = off\n", error, sizeof(error)) && !c.web_dir,
+		"web = off: no pages");
+	gateway_config_finish(&c);
+	EXPECT(!parse(&c, "[listen]\nweb = novnc\n", error, sizeof(error)) &&
+		strstr(error, "absolute"), "a relative web dir: %s", error);
+	gateway_config_finish(&c);
+	EXPECT(!parse(&c, "[listen]\nweb-hosts = a/b\n", error, sizeof(error)) &&
+		strstr(error, "not a host"), "a web host with a slash: %s", error);
 	gateway_config_finish(&c);
 }
 
@@ -194,6 +217,7 @@ static void test_example(const char *path) {
 int main(int argc, char *argv[]) {
 	test_defaults();
 	test_full();
+	test_web();
 	test_errors();
 	test_args();
 	if (argc > 1) {

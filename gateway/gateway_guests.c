@@ -381,8 +381,8 @@ struct gateway_front *gateway_front_create(const struct gateway_config *config,
 			error_size)) {
 		goto fail;
 	}
-	if (protocol == GATEWAY_VNC && !(front->data = gateway_web_create(config, listen_fds,
-			n_listen, error, error_size))) {
+	if (protocol == GATEWAY_VNC &&
+			!(front->data = gateway_web_create(config, error, error_size))) {
 		goto fail;
 	}
 #if HAVE_RDP

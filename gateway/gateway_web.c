@@ -103,10 +103,8 @@ static bool add_host(struct gateway_web *web, const char *text, char *error,
 	return true;
 }
 
-struct gateway_web *gateway_web_create(const struct gateway_config *config,
-		const int *listen_fds, int n_listen, char *error, size_t error_size) {
-	(void)listen_fds;
-	(void)n_listen;
+struct gateway_web *gateway_web_create(const struct gateway_config *config, char *error,
+		size_t error_size) {
 	struct gateway_web *web = calloc(1, sizeof(*web));
 	if (!web) {
 		snprintf(error, error_size, "out of memory");

@@ -25,8 +25,8 @@ struct gateway_web;
  * pages out) and the names the gateway is reached by. Runs before the
  * sandbox. NULL, with a sentence in error.
  */
-struct gateway_web *gateway_web_create(const struct gateway_config *config,
-	const int *listen_fds, int n_listen, char *error, size_t error_size);
+struct gateway_web *gateway_web_create(const struct gateway_config *config, char *error,
+	size_t error_size);
 void gateway_web_destroy(struct gateway_web *web);
 
 /*

@@ -11,8 +11,9 @@ test fills noVNC's credentials dialog as a person would:
   the gateway logs the failed login;
 - the right one logs in: the canvas shows her session's xterm, keys typed
   into the page reach it (its shell writes them to a file of hers), and
-  her VNC login with a native viewer reaches the same session (the same
-  oriel pid, two clients);
+  her logins with a native VNC viewer and an RDP client (through the
+  gateway's redirection) reach the same session (the same oriel pid, three
+  clients);
 - wrong passwords in the page from then on are throttled: the page shows
   that the address must wait, and the gateway logs it;
 - over plain http the port tells the browser to use https, and a WebSocket
@@ -27,6 +28,7 @@ import sys
 
 import gateway
 import harness
+import rdp
 from harness import NotYet, REPO, TestFailure, expect, expect_eq, log, tool
 
 sys.path.insert(0, str(REPO / "tests" / "browser"))
@@ -162,7 +164,7 @@ def main():
 
 
 def run(host):
-    front = gateway.Front(host)
+    front = gateway.Front(host, rdp=True)
     user, password = host.users["alice"], host.passwords["alice"]
     origin = "https://127.0.0.1:%d" % front.port
 
@@ -223,19 +225,26 @@ def run(host):
                 text = open(typed, encoding="utf-8", errors="replace").read()
             except OSError:
                 text = ""
-            if TYPED not in text:
+            if TYPED not in text.splitlines():
                 raise NotYet("%s holds %r" % (typed, text))
             return text
         front.wait_for(written, 40, "her xterm's shell to write the line typed in the page")
 
-        # Her native VNC login: the same session.
+        # Her native VNC and RDP logins: the same session.
         v = front.viewer("alice", name="libvncclient")
         expect_eq(v.wait_connected(), OUTPUT, "the viewer's framebuffer size")
+        secret = rdp.write_secret(front, password)
+        client = rdp.RdpClient(front, front.rdp_port, user=user, password_file=secret,
+                               size=OUTPUT)
+        expect_eq(client.wait_connected(timeout=40)[:2], OUTPUT,
+                  "the RDP client's desktop size")
         rows = host.sessions()
-        expect_eq([(r["pid"], r["clients"]) for r in rows], [(pid, "2")],
-                  "--list with the browser and the viewer: her one session, two clients")
+        expect_eq([(r["pid"], r["clients"]) for r in rows], [(pid, "3")],
+                  "--list with the browser, the VNC viewer and the RDP client: her one "
+                  "session, three clients")
         v.send("quit")
         v.wait(20)
+        client.kill()
 
         # Guessing from the browser is throttled.
         def must_wait():

@@ -286,6 +286,8 @@ static bool read_request(struct web_conn *conn) {
 			memcpy(conn->extra, conn->request + head, conn->extra_len);
 			conn->request[head] = '\0';
 			conn->request_len = head;
+			/* A whole message: it is moving (its pieces alone do not count). */
+			gateway_guest_progressed(conn->guest);
 			return true;
 		}
 		if (conn->request_len == REQUEST_MAX) {
@@ -301,7 +303,6 @@ static bool read_request(struct web_conn *conn) {
 		if (strlen(conn->request) != conn->request_len) {
 			return false; /* a NUL byte */
 		}
-		gateway_guest_progressed(conn->guest);
 	}
 }
 

@@ -476,7 +476,7 @@ static bool ws_send(struct web_conn *conn, const uint8_t *data, size_t len) {
 	if (len == 0) {
 		return true;
 	}
-	uint8_t frame[GATEWAY_WS_HEADER_MAX + RFB_SECURITY_MAX_CREDENTIAL + 256];
+	uint8_t frame[GATEWAY_WS_HEADER_MAX + RFB_SECURITY_OUT_MAX];
 	size_t header = gateway_ws_write_header(GATEWAY_WS_BINARY, len, frame);
 	if (header + len > sizeof(frame)) {
 		return false;

@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
-#include <netdb.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -10,6 +9,7 @@
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
+#include "common/peer_address.h"
 #include "common/util.h"
 #include "oriel-config.h"
 #include "remote/preauth_evict.h"
@@ -31,11 +31,7 @@
 
 
 static void peer_host(int fd, char *host, size_t size) {
-	struct sockaddr_storage addr;
-	socklen_t len = sizeof(addr);
-	if (getpeername(fd, (struct sockaddr *)&addr, &len) < 0 ||
-			getnameinfo((struct sockaddr *)&addr, len, host, size, NULL, 0,
-				NI_NUMERICHOST) != 0) {
+	if (peer_address(fd, host, size) != PEER_ADDRESS_NUMERIC) {
 		snprintf(host, size, "?");
 	}
 }

@@ -2,7 +2,6 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <malloc.h>
-#include <netdb.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +20,7 @@
 #include "remote/rdp/rdp_private.h"
 #include "compositor/options.h"
 #include "compositor/server.h"
+#include "common/peer_address.h"
 #include "common/util.h"
 
 /*
@@ -421,11 +421,8 @@ static struct rdp_peer *guest_to_give_way(struct rdp_server *rdp, const char *ho
 }
 
 static void peer_host(int fd, char *host, size_t size) {
-	struct sockaddr_storage addr;
-	socklen_t len = sizeof(addr);
-	snprintf(host, size, "?");
-	if (getpeername(fd, (struct sockaddr *)&addr, &len) == 0) {
-		getnameinfo((struct sockaddr *)&addr, len, host, size, NULL, 0, NI_NUMERICHOST);
+	if (peer_address(fd, host, size) != PEER_ADDRESS_NUMERIC) {
+		snprintf(host, size, "?");
 	}
 }
 

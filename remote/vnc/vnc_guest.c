@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include <arpa/inet.h>
 #include <errno.h>
-#include <netdb.h>
 #include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +15,7 @@
 #include "remote/vnc/vnc_private.h"
 #include "compositor/options.h"
 #include "compositor/server.h"
+#include "common/peer_address.h"
 #include "common/util.h"
 
 /*
@@ -394,15 +394,15 @@ static bool is_loopback_peer(int fd) {
 }
 
 static void peer_host(int fd, char *host, size_t size) {
-	struct sockaddr_storage addr;
-	socklen_t len = sizeof(addr);
-	snprintf(host, size, "unix");
-	if (getpeername(fd, (struct sockaddr *)&addr, &len) == 0 &&
-			addr.ss_family != AF_UNIX) {
-		if (getnameinfo((struct sockaddr *)&addr, len, host, size, NULL, 0,
-				NI_NUMERICHOST) != 0) {
-			snprintf(host, size, "?");
-		}
+	switch (peer_address(fd, host, size)) {
+	case PEER_ADDRESS_NUMERIC:
+		break;
+	case PEER_ADDRESS_UNIX:
+		snprintf(host, size, "unix");
+		break;
+	case PEER_ADDRESS_NONE:
+		snprintf(host, size, "?");
+		break;
 	}
 }
 

@@ -387,37 +387,26 @@ static int guests_of(struct rdp_server *rdp, const char *host) {
  * of fresh stalled ones cannot push out a logon under way.
  */
 static struct rdp_peer *guest_to_give_way(struct rdp_server *rdp, const char *host) {
-	struct preauth_guest *seen = calloc((size_t)rdp->n_guests + 1, sizeof(*seen));
-	struct rdp_peer **peers = calloc((size_t)rdp->n_guests + 1, sizeof(*peers));
-	struct rdp_peer *peer, *chosen = NULL;
-	int64_t now = monotonic_ms();
-	int n = 0;
+	struct preauth_list list;
+	if (!preauth_list_init(&list, rdp->n_guests, monotonic_ms())) {
+		return NULL;
+	}
+	struct rdp_peer *peer;
 	wl_list_for_each(peer, &rdp->peers, link) {
-		if (!seen || !peers || n == rdp->n_guests) {
-			break;
-		}
 		if (!is_guest(peer) || peer->closing) {
 			continue;
 		}
-		struct preauth_guest *s = &seen[n];
-		peers[n++] = peer;
+		struct preauth_guest *s = preauth_list_add(&list, peer);
+		if (!s) {
+			break;
+		}
 		*s = (struct preauth_guest){ .host = peer->host, .may_give_way = peer->prelogon };
-		if (!peer->prelogon) {
-			continue;
-		}
-		rdp_prelogon_describe(peer, s);
-		/* Only a fresh one needs a look: half a TLS record not read yet. */
-		if (!preauth_guest_stalled(s, now)) {
-			s->partial = preauth_half_tls_record_waits(peer->client->sockfd);
+		if (peer->prelogon) {
+			rdp_prelogon_describe(peer, s);
+			preauth_list_peek(&list, s, peer->client->sockfd);
 		}
 	}
-	if (seen && peers) {
-		int victim = preauth_choose(seen, n, host, now);
-		chosen = victim >= 0 ? peers[victim] : NULL;
-	}
-	free(seen);
-	free(peers);
-	return chosen;
+	return preauth_list_choose(&list, host);
 }
 
 static void peer_host(int fd, char *host, size_t size) {

@@ -313,17 +313,16 @@ static int count_from(struct vnc_server *vnc, const char *host) {
  * of fresh stalled connections cannot push out a login under way.
  */
 static struct vnc_guest *guest_to_give_way(struct vnc_server *vnc, const char *host) {
-	struct preauth_guest *seen = calloc((size_t)vnc->n_guests + 1, sizeof(*seen));
-	struct vnc_guest **guests = calloc((size_t)vnc->n_guests + 1, sizeof(*guests));
-	struct vnc_guest *guest, *chosen = NULL;
-	int64_t now = monotonic_ms();
-	int n = 0;
+	struct preauth_list list;
+	if (!preauth_list_init(&list, vnc->n_guests, monotonic_ms())) {
+		return NULL;
+	}
+	struct vnc_guest *guest;
 	wl_list_for_each(guest, &vnc->guests, link) {
-		if (!seen || !guests || n == vnc->n_guests) {
+		struct preauth_guest *s = preauth_list_add(&list, guest);
+		if (!s) {
 			break;
 		}
-		struct preauth_guest *s = &seen[n];
-		guests[n++] = guest;
 		*s = (struct preauth_guest){
 			.host = guest->host,
 			.may_give_way = !guest->handshake || !vnc_handshake_checking(guest->handshake),
@@ -331,19 +330,11 @@ static struct vnc_guest *guest_to_give_way(struct vnc_server *vnc, const char *h
 			.progress_ms = guest->progress_ms, .heard_ms = guest->heard_ms,
 			.partial = guest->partial,
 		};
-		/* Only a fresh one needs a look, and only before its TLS handshake is done. */
-		if (s->may_give_way && guest->stage < VNC_GUEST_TLS_DONE &&
-				!preauth_guest_stalled(s, now)) {
-			s->partial = preauth_half_tls_record_waits(guest->fd);
+		if (guest->stage < VNC_GUEST_TLS_DONE) {
+			preauth_list_peek(&list, s, guest->fd);
 		}
 	}
-	if (seen && guests) {
-		int victim = preauth_choose(seen, n, host, now);
-		chosen = victim >= 0 ? guests[victim] : NULL;
-	}
-	free(seen);
-	free(guests);
-	return chosen;
+	return preauth_list_choose(&list, host);
 }
 
 void vnc_guest_progressed(struct vnc_guest *guest, enum vnc_guest_stage stage) {

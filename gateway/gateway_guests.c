@@ -46,11 +46,7 @@ static bool may_give_way(const struct gateway_guest *guest) {
 	return is_guest(guest) && !guest->checking;
 }
 
-/*
- * Under the lock: who gives way to a newcomer, from host or, when host is
- * NULL, from the busiest addresses; never one whose account is being
- * checked. A handshake that has stalled goes first (preauth_evict.h).
- */
+/* Under the lock: who gives way to a newcomer (preauth_evict.h); see may_give_way. */
 static struct gateway_guest *guest_to_give_way(struct gateway_front *front, const char *host) {
 	struct preauth_list list;
 	if (!preauth_list_init(&list, front->n_guests, monotonic_ms())) {

@@ -380,12 +380,7 @@ static int guests_of(struct rdp_server *rdp, const char *host) {
 	return n;
 }
 
-/*
- * Who gives way to a newcomer: of host's guests or, when host is NULL, of
- * the busiest addresses'; never one whose logon is being checked. A
- * connection that has stalled goes first (preauth_evict.h), so a flood
- * of fresh stalled ones cannot push out a logon under way.
- */
+/* Who gives way to a newcomer (preauth_evict.h): a peer whose logon is being checked never does. */
 static struct rdp_peer *guest_to_give_way(struct rdp_server *rdp, const char *host) {
 	struct preauth_list list;
 	if (!preauth_list_init(&list, rdp->n_guests, monotonic_ms())) {

@@ -306,12 +306,7 @@ static int count_from(struct vnc_server *vnc, const char *host) {
 	return n;
 }
 
-/*
- * Who gives way to a newcomer: of host's guests or, when host is NULL,
- * of the busiest addresses'; never one whose account is being checked.
- * A handshake that has stalled goes first (preauth_evict.h), so a flood
- * of fresh stalled connections cannot push out a login under way.
- */
+/* Who gives way to a newcomer (preauth_evict.h): one whose account is being checked never does. */
 static struct vnc_guest *guest_to_give_way(struct vnc_server *vnc, const char *host) {
 	struct preauth_list list;
 	if (!preauth_list_init(&list, vnc->n_guests, monotonic_ms())) {

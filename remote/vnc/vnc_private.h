@@ -15,6 +15,7 @@
 #include <time.h>
 #include <wayland-server-core.h>
 #include "remote/auth_throttle.h"
+#include "remote/listener_set.h"
 #include "remote/log_summary.h"
 #include "remote/tls_identity.h"
 #include "remote/tls_stream.h"
@@ -84,7 +85,7 @@ struct vnc_server {
 	struct wl_list sources; /* vnc_source.link */
 	struct wl_listener outputs_changed;
 
-	struct wl_list listeners;  /* vnc_listener.link */
+	struct listener_set listeners;
 	/* Connections before authentication (vnc_guest.c), oldest last. */
 	struct wl_list guests;     /* vnc_guest.link */
 	int n_guests;
@@ -270,6 +271,8 @@ void vnc_copyrect_frame(struct vnc_source *source, const struct output_capture_f
 bool vnc_raw_update(struct vnc_client *client);
 
 /* vnc_listen.c */
+/* The listener set, listening nowhere yet. */
+void vnc_listen_setup(struct vnc_server *vnc);
 bool vnc_listen_init(struct vnc_server *vnc);
 /* Decides vnc->http_dir from the options (done by vnc_listen_init). */
 void vnc_listen_init_http(struct vnc_server *vnc);

@@ -313,7 +313,7 @@ static void check_logon(struct rdp_peer *peer) {
 		become_session(peer);
 		return;
 	}
-	peer->check = account_check_start(rdp->account_checker, user,
+	peer->check = account_check_start(rdp->auth.checker, user,
 		settings->Password ? settings->Password : "", peer->host, handle_checked, peer);
 	forget_password(settings);
 	if (!peer->check) {

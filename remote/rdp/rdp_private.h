@@ -13,6 +13,7 @@
 #include <wayland-server-core.h>
 #include "remote/auth_throttle.h"
 #include "remote/listener_set.h"
+#include "remote/remote_auth.h"
 #include "remote/log_summary.h"
 #include "remote/tls_identity.h"
 #include "remote/users_file.h"
@@ -92,12 +93,8 @@ struct rdp_server {
 	uint64_t last_peer_id;
 
 	/* Accounts, the certificate and the throttle (rdp_auth.c). */
-	struct users_file users;
+	struct remote_auth auth;
 	bool accounts;
-	struct account_checker *account_checker;
-	struct wl_event_source *account_checker_source;
-	struct auth_throttle throttle;
-	struct log_summary auth_log; /* failures and refusals, summarised per address */
 	struct tls_identity tls;
 
 	/* Ends calls into FreeRDP that wait on a stalled client (rdp_watchdog.c). */

@@ -16,6 +16,7 @@
 #include <wayland-server-core.h>
 #include "remote/auth_throttle.h"
 #include "remote/listener_set.h"
+#include "remote/remote_auth.h"
 #include "remote/log_summary.h"
 #include "remote/tls_identity.h"
 #include "remote/tls_stream.h"
@@ -107,12 +108,8 @@ struct vnc_server {
 	/* Accounts (vnc_auth.c) */
 	char **passwords; /* VncAuth: NULL-terminated, full access first; NULL: none */
 	int n_full_passwords;
-	struct users_file users; /* --vnc-users */
+	struct remote_auth auth; /* --vnc-users, --vnc-pam; the throttle */
 	bool accounts; /* a users file or PAM checks user names and passwords */
-	struct account_checker *account_checker;
-	struct wl_event_source *account_checker_source;
-	struct auth_throttle throttle;
-	struct log_summary auth_log; /* failures and refusals, summarised per address */
 
 	/* TLS for VeNCrypt and wss; NULL-free once loaded (vnc_auth.c). */
 	struct tls_identity tls;

@@ -62,13 +62,14 @@ static bool feed(void *data, int fd, short events) {
 }
 
 static bool pair(int fds[2]) {
-	return socketpair(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0, fds) == 0;
+	bool ok = socketpair(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0, fds) == 0;
+	EXPECT(ok, "socketpair: %s", strerror(errno));
+	return ok;
 }
 
 static void test_send_full_buffer(void) {
 	int fds[2];
 	if (!pair(fds)) {
-		EXPECT(false, "socketpair: %s", strerror(errno));
 		return;
 	}
 	uint8_t *out = malloc(BIG), *in = malloc(BIG);
@@ -98,7 +99,6 @@ static void test_send_full_buffer(void) {
 static void test_send_gives_up(void) {
 	int fds[2];
 	if (!pair(fds)) {
-		EXPECT(false, "socketpair: %s", strerror(errno));
 		return;
 	}
 	uint8_t *out = calloc(1, BIG);
@@ -116,7 +116,6 @@ static void test_send_gives_up(void) {
 static void test_recv_exact(void) {
 	int fds[2];
 	if (!pair(fds)) {
-		EXPECT(false, "socketpair: %s", strerror(errno));
 		return;
 	}
 	uint8_t message[5000], got[4000];
@@ -147,7 +146,6 @@ static void test_recv_exact(void) {
 static void test_recv_gives_up(void) {
 	int fds[2];
 	if (!pair(fds)) {
-		EXPECT(false, "socketpair: %s", strerror(errno));
 		return;
 	}
 	uint8_t got[8];

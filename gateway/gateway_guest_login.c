@@ -7,6 +7,7 @@
 #include <time.h>
 #include <sys/socket.h>
 #include <unistd.h>
+#include "common/io_all.h"
 #include "remote/account_check.h" /* ACCOUNT_CHECK_FAIL_MS */
 #include "remote/handover.h"
 #include "remote/tls_record.h"
@@ -58,22 +59,13 @@ bool gateway_guest_poll(struct gateway_guest *guest, struct pollfd *fds, int n) 
 	return rc > 0 || (rc < 0 && errno == EINTR);
 }
 
+/* The guest's wait, as io_all.h asks for it. */
+bool gateway_guest_wait_io(void *guest, int fd, short events) {
+	return gateway_guest_wait_on(guest, fd, events);
+}
+
 bool gateway_guest_send(struct gateway_guest *guest, const uint8_t *buf, size_t len) {
-	size_t sent = 0;
-	while (sent < len) {
-		ssize_t n = send(guest->fd, buf + sent, len - sent, MSG_NOSIGNAL);
-		if (n < 0 && (errno == EAGAIN || errno == EINTR)) {
-			if (!gateway_guest_wait(guest, POLLOUT)) {
-				return false;
-			}
-			continue;
-		}
-		if (n <= 0) {
-			return false;
-		}
-		sent += (size_t)n;
-	}
-	return true;
+	return io_send_all(guest->fd, buf, len, gateway_guest_wait_io, guest);
 }
 
 /*

@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
-#include <netdb.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -10,6 +9,7 @@
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
+#include "common/peer_address.h"
 #include "common/util.h"
 #include "oriel-config.h"
 #include "remote/preauth_evict.h"
@@ -32,11 +32,7 @@
 
 
 static void peer_host(int fd, char *host, size_t size) {
-	struct sockaddr_storage addr;
-	socklen_t len = sizeof(addr);
-	if (getpeername(fd, (struct sockaddr *)&addr, &len) < 0 ||
-			getnameinfo((struct sockaddr *)&addr, len, host, size, NULL, 0,
-				NI_NUMERICHOST) != 0) {
+	if (peer_address(fd, host, size) != PEER_ADDRESS_NUMERIC) {
 		snprintf(host, size, "?");
 	}
 }
@@ -51,40 +47,27 @@ static bool may_give_way(const struct gateway_guest *guest) {
 	return is_guest(guest) && !guest->checking;
 }
 
-/*
- * Under the lock: who gives way to a newcomer, from host or, when host is
- * NULL, from the busiest addresses; never one whose account is being
- * checked. A handshake that has stalled goes first (preauth_evict.h).
- */
+/* Under the lock: who gives way to a newcomer (preauth_evict.h); see may_give_way. */
 static struct gateway_guest *guest_to_give_way(struct gateway_front *front, const char *host) {
-	struct preauth_guest *seen = calloc((size_t)front->n_guests + 1, sizeof(*seen));
-	struct gateway_guest **guests = calloc((size_t)front->n_guests + 1, sizeof(*guests));
-	if (!seen || !guests) {
-		free(seen);
-		free(guests);
+	struct preauth_list list;
+	if (!preauth_list_init(&list, front->n_guests, monotonic_ms())) {
 		return NULL;
 	}
-	int64_t now = monotonic_ms();
-	int n = 0;
-	for (struct gateway_guest *g = front->guests; g && n < front->n_guests; g = g->next) {
-		struct preauth_guest *s = &seen[n];
-		guests[n++] = g;
+	for (struct gateway_guest *g = front->guests; g; g = g->next) {
+		struct preauth_guest *s = preauth_list_add(&list, g);
+		if (!s) {
+			break;
+		}
 		*s = (struct preauth_guest){
 			.host = g->host, .may_give_way = may_give_way(g), .stage = g->stage,
 			.started_ms = g->started_ms, .progress_ms = g->progress_ms,
 			.heard_ms = g->heard_ms, .partial = g->partial,
 		};
-		/* Only a fresh one needs a look, and only in its TLS handshake. */
-		if (s->may_give_way && g->stage < GUEST_TLS_DONE &&
-				!preauth_guest_stalled(s, now)) {
-			s->partial = preauth_half_tls_record_waits(g->fd);
+		if (g->stage < GUEST_TLS_DONE) {
+			preauth_list_peek(&list, s, g->fd);
 		}
 	}
-	int victim = preauth_choose(seen, n, host, now);
-	struct gateway_guest *chosen = victim >= 0 ? guests[victim] : NULL;
-	free(seen);
-	free(guests);
-	return chosen;
+	return preauth_list_choose(&list, host);
 }
 
 /* Under the lock: makes room for a guest from host. */

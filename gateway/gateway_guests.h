@@ -128,6 +128,8 @@ bool gateway_guest_wait(struct gateway_guest *guest, short events);
 bool gateway_guest_send(struct gateway_guest *guest, const uint8_t *buf, size_t len);
 /* The same, on another of its descriptors (e.g. a socketpair's end). */
 bool gateway_guest_wait_on(struct gateway_guest *guest, int fd, short events);
+/* gateway_guest_wait_on for io_all.h's loops: data is the guest. */
+bool gateway_guest_wait_io(void *guest, int fd, short events);
 /* The same, on any of n descriptors. */
 struct pollfd;
 bool gateway_guest_poll(struct gateway_guest *guest, struct pollfd *fds, int n);

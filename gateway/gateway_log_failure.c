@@ -10,17 +10,13 @@
 static pthread_mutex_t summary_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct log_summary summary;
 
+static void report(void *data, const char *line) {
+	gateway_log("%s", line);
+}
+
 void gateway_log_summarised(const char *what, const char *host, const char *format, ...) {
-	int64_t now_ms = monotonic_ms();
-	char key[LOG_SUMMARY_KEY_MAX], due[LOG_SUMMARY_KEY_MAX];
-	snprintf(key, sizeof(key), "%s from %s", what, host);
 	pthread_mutex_lock(&summary_lock);
-	int held;
-	while ((held = log_summary_due(&summary, now_ms, due)) > 0) {
-		gateway_log("%d more %s in the last minute", held,
-			due[0] ? due : "failures and tries from other addresses");
-	}
-	bool show = log_summary_note(&summary, key, now_ms);
+	bool show = log_summary_note_from(&summary, what, host, monotonic_ms(), report, NULL);
 	pthread_mutex_unlock(&summary_lock);
 	if (show) {
 		char line[1024];

@@ -8,6 +8,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 #include <gnutls/gnutls.h>
+#include "common/io_all.h"
 #include "remote/handover.h"
 #include "remote/tls_record.h"
 #include "remote/vnc/rfb_security.h"
@@ -61,25 +62,17 @@ static bool send_all(struct login *login, const uint8_t *buf, size_t len) {
 
 /* Exactly len bytes: never more, so nothing after the handshake is read here. */
 static bool read_exact(struct login *login, uint8_t *buf, size_t len) {
+	if (!login->tls) {
+		return io_recv_all(login->guest->fd, buf, len, gateway_guest_wait_io, login->guest);
+	}
 	size_t got = 0;
 	while (got < len) {
-		ssize_t n;
-		if (login->tls) {
-			n = gnutls_record_recv(login->tls, buf + got, len - got);
-			if (n == GNUTLS_E_AGAIN || n == GNUTLS_E_INTERRUPTED) {
-				if (!wait_for(login, POLLIN)) {
-					return false;
-				}
-				continue;
+		ssize_t n = gnutls_record_recv(login->tls, buf + got, len - got);
+		if (n == GNUTLS_E_AGAIN || n == GNUTLS_E_INTERRUPTED) {
+			if (!wait_for(login, POLLIN)) {
+				return false;
 			}
-		} else {
-			n = recv(login->guest->fd, buf + got, len - got, 0);
-			if (n < 0 && (errno == EAGAIN || errno == EINTR)) {
-				if (!wait_for(login, POLLIN)) {
-					return false;
-				}
-				continue;
-			}
+			continue;
 		}
 		if (n <= 0) {
 			return false;

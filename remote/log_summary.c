@@ -66,3 +66,17 @@ int log_summary_due(struct log_summary *summary, int64_t now_ms,
 	key[0] = '\0';
 	return held;
 }
+
+bool log_summary_note_from(struct log_summary *summary, const char *what, const char *host,
+		int64_t now_ms, log_summary_report_fn report, void *data) {
+	char key[LOG_SUMMARY_KEY_MAX], due[LOG_SUMMARY_KEY_MAX];
+	int held;
+	while ((held = log_summary_due(summary, now_ms, due)) > 0) {
+		char line[LOG_SUMMARY_KEY_MAX + 64];
+		snprintf(line, sizeof(line), "%d more %s in the last minute", held,
+			due[0] ? due : "failures and tries from other addresses");
+		report(data, line);
+	}
+	snprintf(key, sizeof(key), "%s from %s", what, host);
+	return log_summary_note(summary, key, now_ms);
+}

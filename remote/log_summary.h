@@ -47,4 +47,15 @@ bool log_summary_note(struct log_summary *summary, const char *key, int64_t now_
 int log_summary_due(struct log_summary *summary, int64_t now_ms,
 	char key[LOG_SUMMARY_KEY_MAX]);
 
+/* A count that fell due, as one line: "3 more failures from 192.0.2.7 in the last minute". */
+typedef void (*log_summary_report_fn)(void *data, const char *line);
+
+/*
+ * One more line of what ("failures") from host, its key "WHAT from
+ * HOST": reports every count due first, then says whether this line is
+ * to be logged.
+ */
+bool log_summary_note_from(struct log_summary *summary, const char *what, const char *host,
+	int64_t now_ms, log_summary_report_fn report, void *data);
+
 #endif

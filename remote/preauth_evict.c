@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
@@ -73,4 +74,39 @@ bool preauth_half_tls_record_waits(int fd) {
 		return false;
 	}
 	return unread < (int)sizeof(header) + (header[3] << 8 | header[4]);
+}
+
+bool preauth_list_init(struct preauth_list *list, int max, int64_t now) {
+	*list = (struct preauth_list){ .max = max, .now = now };
+	list->guests = calloc((size_t)max + 1, sizeof(*list->guests));
+	list->owners = calloc((size_t)max + 1, sizeof(*list->owners));
+	if (!list->guests || !list->owners) {
+		free(list->guests);
+		free(list->owners);
+		return false;
+	}
+	return true;
+}
+
+struct preauth_guest *preauth_list_add(struct preauth_list *list, void *owner) {
+	if (list->n >= list->max) {
+		return NULL;
+	}
+	list->owners[list->n] = owner;
+	return &list->guests[list->n++];
+}
+
+void preauth_list_peek(struct preauth_list *list, struct preauth_guest *guest, int fd) {
+	if (guest->may_give_way && !preauth_guest_stalled(guest, list->now)) {
+		guest->partial = preauth_half_tls_record_waits(fd);
+	}
+}
+
+void *preauth_list_choose(struct preauth_list *list, const char *host) {
+	int victim = preauth_choose(list->guests, list->n, host, list->now);
+	void *chosen = victim >= 0 ? list->owners[victim] : NULL;
+	free(list->guests);
+	free(list->owners);
+	*list = (struct preauth_list){0};
+	return chosen;
 }

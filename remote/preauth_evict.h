@@ -53,4 +53,37 @@ int preauth_choose(const struct preauth_guest *guests, int n, const char *host, 
  */
 bool preauth_half_tls_record_waits(int fd);
 
+/*
+ * The guests of one choice, gathered from the caller's own list, each
+ * standing for one of its connections (its owner), so that the choice
+ * names a connection:
+ *
+ *	struct preauth_list list;
+ *	if (!preauth_list_init(&list, n_guests, monotonic_ms())) return NULL;
+ *	for each guest: describe preauth_list_add(&list, guest), then peek;
+ *	return preauth_list_choose(&list, host);
+ */
+struct preauth_list {
+	struct preauth_guest *guests;
+	void **owners;
+	int n, max;
+	int64_t now;
+};
+
+/* Room for max guests, seen at now; false without memory. */
+bool preauth_list_init(struct preauth_list *list, int max, int64_t now);
+
+/* The next guest, zeroed, for the caller to describe; NULL when the list is full. */
+struct preauth_guest *preauth_list_add(struct preauth_list *list, void *owner);
+
+/*
+ * For a guest described, still in its TLS handshake: when it may give
+ * way and does not look stalled, half a TLS record unread on fd makes it
+ * partial. Only a fresh one needs the look.
+ */
+void preauth_list_peek(struct preauth_list *list, struct preauth_guest *guest, int fd);
+
+/* The owner of the guest that gives way (preauth_choose), or NULL; frees the list. */
+void *preauth_list_choose(struct preauth_list *list, const char *host);
+
 #endif

@@ -10,6 +10,7 @@
 #include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <unistd.h>
+#include "common/io_all.h"
 #include "remote/tls_bridge.h"
 #include "remote/tls_record.h"
 #include "remote/tls_stream.h"
@@ -56,24 +57,14 @@ static bool wait_fd(struct tls_bridge *bridge, int fd, short events, int timeout
 	return rc > 0 && !fds[1].revents && (fds[0].revents & (events | POLLHUP | POLLERR));
 }
 
+static bool wait_setup(void *data, int fd, short events) {
+	return wait_fd(data, fd, events, SETUP_MS);
+}
+
 /* Writes (out) or reads all of buf on the socketpair, before the inner TLS. */
 static bool plain_io(struct tls_bridge *bridge, uint8_t *buf, size_t len, bool out) {
-	size_t done = 0;
-	while (done < len) {
-		ssize_t n = out ? send(bridge->inner_fd, buf + done, len - done, MSG_NOSIGNAL) :
-			recv(bridge->inner_fd, buf + done, len - done, 0);
-		if (n < 0 && (errno == EAGAIN || errno == EINTR)) {
-			if (!wait_fd(bridge, bridge->inner_fd, out ? POLLOUT : POLLIN, SETUP_MS)) {
-				return false;
-			}
-			continue;
-		}
-		if (n <= 0) {
-			return false;
-		}
-		done += (size_t)n;
-	}
-	return true;
+	return out ? io_send_all(bridge->inner_fd, buf, len, wait_setup, bridge) :
+		io_recv_all(bridge->inner_fd, buf, len, wait_setup, bridge);
 }
 
 /* FreeRDP's Connection Confirm: read, dropped, and it must have selected TLS. */

@@ -2,7 +2,6 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <malloc.h>
-#include <netdb.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +20,7 @@
 #include "remote/rdp/rdp_private.h"
 #include "compositor/options.h"
 #include "compositor/server.h"
+#include "common/peer_address.h"
 #include "common/util.h"
 
 /*
@@ -313,7 +313,7 @@ static void check_logon(struct rdp_peer *peer) {
 		become_session(peer);
 		return;
 	}
-	peer->check = account_check_start(rdp->account_checker, user,
+	peer->check = account_check_start(rdp->auth.checker, user,
 		settings->Password ? settings->Password : "", peer->host, handle_checked, peer);
 	forget_password(settings);
 	if (!peer->check) {
@@ -380,52 +380,33 @@ static int guests_of(struct rdp_server *rdp, const char *host) {
 	return n;
 }
 
-/*
- * Who gives way to a newcomer: of host's guests or, when host is NULL, of
- * the busiest addresses'; never one whose logon is being checked. A
- * connection that has stalled goes first (preauth_evict.h), so a flood
- * of fresh stalled ones cannot push out a logon under way.
- */
+/* Who gives way to a newcomer (preauth_evict.h): a peer whose logon is being checked never does. */
 static struct rdp_peer *guest_to_give_way(struct rdp_server *rdp, const char *host) {
-	struct preauth_guest *seen = calloc((size_t)rdp->n_guests + 1, sizeof(*seen));
-	struct rdp_peer **peers = calloc((size_t)rdp->n_guests + 1, sizeof(*peers));
-	struct rdp_peer *peer, *chosen = NULL;
-	int64_t now = monotonic_ms();
-	int n = 0;
+	struct preauth_list list;
+	if (!preauth_list_init(&list, rdp->n_guests, monotonic_ms())) {
+		return NULL;
+	}
+	struct rdp_peer *peer;
 	wl_list_for_each(peer, &rdp->peers, link) {
-		if (!seen || !peers || n == rdp->n_guests) {
-			break;
-		}
 		if (!is_guest(peer) || peer->closing) {
 			continue;
 		}
-		struct preauth_guest *s = &seen[n];
-		peers[n++] = peer;
+		struct preauth_guest *s = preauth_list_add(&list, peer);
+		if (!s) {
+			break;
+		}
 		*s = (struct preauth_guest){ .host = peer->host, .may_give_way = peer->prelogon };
-		if (!peer->prelogon) {
-			continue;
-		}
-		rdp_prelogon_describe(peer, s);
-		/* Only a fresh one needs a look: half a TLS record not read yet. */
-		if (!preauth_guest_stalled(s, now)) {
-			s->partial = preauth_half_tls_record_waits(peer->client->sockfd);
+		if (peer->prelogon) {
+			rdp_prelogon_describe(peer, s);
+			preauth_list_peek(&list, s, peer->client->sockfd);
 		}
 	}
-	if (seen && peers) {
-		int victim = preauth_choose(seen, n, host, now);
-		chosen = victim >= 0 ? peers[victim] : NULL;
-	}
-	free(seen);
-	free(peers);
-	return chosen;
+	return preauth_list_choose(&list, host);
 }
 
 static void peer_host(int fd, char *host, size_t size) {
-	struct sockaddr_storage addr;
-	socklen_t len = sizeof(addr);
-	snprintf(host, size, "?");
-	if (getpeername(fd, (struct sockaddr *)&addr, &len) == 0) {
-		getnameinfo((struct sockaddr *)&addr, len, host, size, NULL, 0, NI_NUMERICHOST);
+	if (peer_address(fd, host, size) != PEER_ADDRESS_NUMERIC) {
+		snprintf(host, size, "?");
 	}
 }
 

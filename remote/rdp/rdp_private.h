@@ -12,6 +12,8 @@
 #include <stdint.h>
 #include <wayland-server-core.h>
 #include "remote/auth_throttle.h"
+#include "remote/listener_set.h"
+#include "remote/remote_auth.h"
 #include "remote/log_summary.h"
 #include "remote/tls_identity.h"
 #include "remote/users_file.h"
@@ -85,18 +87,14 @@ struct rdp_server {
 	/* The peer whose pointer event is being handled, if any. */
 	struct rdp_peer *pointer_peer;
 
-	struct wl_list listeners; /* rdp_listener.link */
+	struct listener_set listeners;
 	struct wl_list peers;     /* rdp_peer.link, newest first */
 	int n_guests, n_sessions;
 	uint64_t last_peer_id;
 
 	/* Accounts, the certificate and the throttle (rdp_auth.c). */
-	struct users_file users;
+	struct remote_auth auth;
 	bool accounts;
-	struct account_checker *account_checker;
-	struct wl_event_source *account_checker_source;
-	struct auth_throttle throttle;
-	struct log_summary auth_log; /* failures and refusals, summarised per address */
 	struct tls_identity tls;
 
 	/* Ends calls into FreeRDP that wait on a stalled client (rdp_watchdog.c). */
@@ -227,6 +225,8 @@ void rdp_layout_requested(struct rdp_peer *peer, const struct remote_monitor *mo
 void rdp_layout_finish(struct rdp_server *rdp);
 
 /* rdp_listen.c */
+/* The listener set, listening nowhere yet. */
+void rdp_listen_setup(struct rdp_server *rdp);
 bool rdp_listen_init(struct rdp_server *rdp);
 void rdp_listen_finish(struct rdp_server *rdp);
 

@@ -425,7 +425,7 @@ static struct rdp_server *server_create(struct server *server, bool listen) {
 	struct rdp_server *rdp = zalloc(sizeof(*rdp));
 	rdp->server = server;
 	rdp->options = options;
-	wl_list_init(&rdp->listeners);
+	rdp_listen_setup(rdp);
 	wl_list_init(&rdp->peers);
 	rdp->primary = first_output(rdp);
 	if (!rdp->primary) {

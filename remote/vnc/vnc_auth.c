@@ -6,7 +6,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <wlr/util/log.h>
-#include "remote/account_check.h"
+#include "remote/remote_auth.h"
 #include "remote/vnc/vnc_password_file.h"
 #include "remote/vnc/vnc_private.h"
 #include "compositor/options.h"
@@ -27,7 +27,7 @@ static const char *auth_key(const char *host) {
 }
 
 bool vnc_auth_allowed(struct vnc_server *vnc, const char *host) {
-	return auth_throttle_allowed(&vnc->throttle, auth_key(host), monotonic_ms());
+	return remote_auth_allowed(&vnc->auth, auth_key(host));
 }
 
 /* A user name from the network, fit for one log line. */
@@ -41,20 +41,12 @@ void vnc_auth_printable(const char *name, char *out, size_t size) {
 }
 
 bool vnc_auth_log_note(struct vnc_server *vnc, const char *what, const char *host) {
-	int64_t now_ms = monotonic_ms();
-	char key[LOG_SUMMARY_KEY_MAX], due[LOG_SUMMARY_KEY_MAX];
-	int held;
-	while ((held = log_summary_due(&vnc->auth_log, now_ms, due)) > 0) {
-		wlr_log(WLR_INFO, "VNC: %d more %s in the last minute", held,
-			due[0] ? due : "failures and tries from other addresses");
-	}
-	snprintf(key, sizeof(key), "%s from %s", what, auth_key(host));
-	return log_summary_note(&vnc->auth_log, key, now_ms);
+	return remote_auth_log_note(&vnc->auth, what, auth_key(host));
 }
 
 void vnc_auth_failed(struct vnc_server *vnc, const char *host, const char *user,
 		const char *method) {
-	int count = auth_throttle_failed(&vnc->throttle, auth_key(host), monotonic_ms());
+	int count = remote_auth_failed(&vnc->auth, auth_key(host));
 	if (!vnc_auth_log_note(vnc, "failures", host)) {
 		return;
 	}
@@ -70,7 +62,7 @@ void vnc_auth_failed(struct vnc_server *vnc, const char *host, const char *user,
 }
 
 void vnc_auth_succeeded(struct vnc_server *vnc, const char *host) {
-	auth_throttle_succeeded(&vnc->throttle, auth_key(host));
+	remote_auth_succeeded(&vnc->auth, auth_key(host));
 }
 
 bool vnc_auth_check_response(struct vnc_server *vnc, const uint8_t challenge[16],
@@ -134,54 +126,19 @@ static bool load_passwords(struct vnc_server *vnc, const char *path) {
 	return true;
 }
 
-static int handle_account_checked(int fd, uint32_t mask, void *data) {
-	struct vnc_server *vnc = data;
-	account_checker_dispatch(vnc->account_checker);
-	return 0;
-}
-
 static bool start_accounts(struct vnc_server *vnc) {
 	const struct options_vnc *options = vnc->options;
-	char error[512];
-	if (options->users_file && !users_file_load(&vnc->users, options->users_file, error,
-			sizeof(error))) {
-		wlr_log(WLR_ERROR, "VNC: %s", error);
-		return false;
-	}
-	struct account_checker_config config = {
-		.users = options->users_file ? &vnc->users : NULL,
-		.pam_service = options->pam_service,
-		.pam_allowed = options->allow_users,
-		.n_pam_allowed = options->n_allow_users,
+	struct remote_auth_config config = {
+		.name = "VNC",
+		.users_file = options->users_file,
+		.checks = {
+			.pam_service = options->pam_service,
+			.pam_allowed = options->allow_users,
+			.n_pam_allowed = options->n_allow_users,
+		},
 	};
-	vnc->account_checker = account_checker_create(&config, error, sizeof(error));
-	if (!vnc->account_checker) {
-		wlr_log(WLR_ERROR, "VNC: %s", error);
-		return false;
-	}
-	vnc->account_checker_source = wl_event_loop_add_fd(vnc->server->loop,
-		account_checker_fd(vnc->account_checker), WL_EVENT_READABLE,
-		handle_account_checked, vnc);
 	vnc->accounts = options->users_file || options->pam_service;
-	if (options->pam_service) {
-		wlr_log(WLR_INFO, "VNC: accounts are checked through PAM (service %s)",
-			options->pam_service);
-	}
-	return vnc->account_checker_source != NULL;
-}
-
-static bool load_certificate(struct vnc_server *vnc) {
-	const struct options_vnc *options = vnc->options;
-	char error[512];
-	if (!tls_identity_init(&vnc->tls, options->tls_cert, options->tls_key, error,
-			sizeof(error))) {
-		wlr_log(WLR_ERROR, "VNC: %s", error);
-		return false;
-	}
-	wlr_log(WLR_INFO, "VNC: %s certificate %s, SHA-256 fingerprint %s",
-		vnc->tls.generated ? "made the" : "using the", vnc->tls.cert_path,
-		vnc->tls.fingerprint);
-	return true;
+	return remote_auth_init(&vnc->auth, vnc->server->loop, &config);
 }
 
 bool vnc_auth_init(struct vnc_server *vnc) {
@@ -189,7 +146,8 @@ bool vnc_auth_init(struct vnc_server *vnc) {
 	if (options->password_file && !load_passwords(vnc, options->password_file)) {
 		return false;
 	}
-	if (!start_accounts(vnc) || !load_certificate(vnc)) {
+	if (!start_accounts(vnc) || !remote_auth_load_certificate(&vnc->auth, &vnc->tls,
+			options->tls_cert, options->tls_key)) {
 		return false;
 	}
 	if (!vnc->accounts && !vnc->passwords) {
@@ -206,15 +164,8 @@ bool vnc_auth_init(struct vnc_server *vnc) {
 }
 
 void vnc_auth_finish(struct vnc_server *vnc) {
-	if (vnc->account_checker_source) {
-		wl_event_source_remove(vnc->account_checker_source);
-		vnc->account_checker_source = NULL;
-	}
-	account_checker_destroy(vnc->account_checker);
-	vnc->account_checker = NULL;
-	users_file_finish(&vnc->users);
+	remote_auth_finish(&vnc->auth);
 	tls_identity_finish(&vnc->tls);
 	vnc_passwords_free(vnc->passwords);
 	vnc->passwords = NULL;
-	auth_throttle_finish(&vnc->throttle);
 }

@@ -1,5 +1,4 @@
 /* SPDX-License-Identifier: MIT */
-#include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <stdlib.h>
@@ -11,6 +10,7 @@
 #include "remote/vnc/vnc_relay.h"
 #include "compositor/options.h"
 #include "compositor/server.h"
+#include "common/peer_address.h"
 #include "common/util.h"
 
 /*
@@ -51,20 +51,14 @@ void vnc_backlog_finish(struct vnc_server *vnc) {
 }
 
 /* The numeric address libvncserver would have found; "" for a Unix socket. */
-static void peer_address(int fd, char *host, size_t size) {
-	struct sockaddr_storage addr;
-	socklen_t len = sizeof(addr);
-	host[0] = '\0';
-	if (getpeername(fd, (struct sockaddr *)&addr, &len) == 0 &&
-			addr.ss_family != AF_UNIX &&
-			getnameinfo((struct sockaddr *)&addr, len, host, size, NULL, 0,
-				NI_NUMERICHOST) != 0) {
+static void peer_host(int fd, char *host, size_t size) {
+	if (peer_address(fd, host, size) != PEER_ADDRESS_NUMERIC) {
 		host[0] = '\0';
 	}
 }
 
 int vnc_backlog_open(struct vnc_server *vnc, int fd, const struct vnc_relay_start *start) {
-	peer_address(fd, vnc->handoff_host, sizeof(vnc->handoff_host));
+	peer_host(fd, vnc->handoff_host, sizeof(vnc->handoff_host));
 	if (vnc->handoff_host[0]) {
 		/* As libvncserver does: small messages (cursor, input echo) go at once. */
 		int one = 1;

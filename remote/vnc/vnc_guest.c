@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include <arpa/inet.h>
 #include <errno.h>
-#include <netdb.h>
 #include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +15,7 @@
 #include "remote/vnc/vnc_private.h"
 #include "compositor/options.h"
 #include "compositor/server.h"
+#include "common/peer_address.h"
 #include "common/util.h"
 
 /*
@@ -306,24 +306,18 @@ static int count_from(struct vnc_server *vnc, const char *host) {
 	return n;
 }
 
-/*
- * Who gives way to a newcomer: of host's guests or, when host is NULL,
- * of the busiest addresses'; never one whose account is being checked.
- * A handshake that has stalled goes first (preauth_evict.h), so a flood
- * of fresh stalled connections cannot push out a login under way.
- */
+/* Who gives way to a newcomer (preauth_evict.h): one whose account is being checked never does. */
 static struct vnc_guest *guest_to_give_way(struct vnc_server *vnc, const char *host) {
-	struct preauth_guest *seen = calloc((size_t)vnc->n_guests + 1, sizeof(*seen));
-	struct vnc_guest **guests = calloc((size_t)vnc->n_guests + 1, sizeof(*guests));
-	struct vnc_guest *guest, *chosen = NULL;
-	int64_t now = monotonic_ms();
-	int n = 0;
+	struct preauth_list list;
+	if (!preauth_list_init(&list, vnc->n_guests, monotonic_ms())) {
+		return NULL;
+	}
+	struct vnc_guest *guest;
 	wl_list_for_each(guest, &vnc->guests, link) {
-		if (!seen || !guests || n == vnc->n_guests) {
+		struct preauth_guest *s = preauth_list_add(&list, guest);
+		if (!s) {
 			break;
 		}
-		struct preauth_guest *s = &seen[n];
-		guests[n++] = guest;
 		*s = (struct preauth_guest){
 			.host = guest->host,
 			.may_give_way = !guest->handshake || !vnc_handshake_checking(guest->handshake),
@@ -331,19 +325,11 @@ static struct vnc_guest *guest_to_give_way(struct vnc_server *vnc, const char *h
 			.progress_ms = guest->progress_ms, .heard_ms = guest->heard_ms,
 			.partial = guest->partial,
 		};
-		/* Only a fresh one needs a look, and only before its TLS handshake is done. */
-		if (s->may_give_way && guest->stage < VNC_GUEST_TLS_DONE &&
-				!preauth_guest_stalled(s, now)) {
-			s->partial = preauth_half_tls_record_waits(guest->fd);
+		if (guest->stage < VNC_GUEST_TLS_DONE) {
+			preauth_list_peek(&list, s, guest->fd);
 		}
 	}
-	if (seen && guests) {
-		int victim = preauth_choose(seen, n, host, now);
-		chosen = victim >= 0 ? guests[victim] : NULL;
-	}
-	free(seen);
-	free(guests);
-	return chosen;
+	return preauth_list_choose(&list, host);
 }
 
 void vnc_guest_progressed(struct vnc_guest *guest, enum vnc_guest_stage stage) {
@@ -394,15 +380,15 @@ static bool is_loopback_peer(int fd) {
 }
 
 static void peer_host(int fd, char *host, size_t size) {
-	struct sockaddr_storage addr;
-	socklen_t len = sizeof(addr);
-	snprintf(host, size, "unix");
-	if (getpeername(fd, (struct sockaddr *)&addr, &len) == 0 &&
-			addr.ss_family != AF_UNIX) {
-		if (getnameinfo((struct sockaddr *)&addr, len, host, size, NULL, 0,
-				NI_NUMERICHOST) != 0) {
-			snprintf(host, size, "?");
-		}
+	switch (peer_address(fd, host, size)) {
+	case PEER_ADDRESS_NUMERIC:
+		break;
+	case PEER_ADDRESS_UNIX:
+		snprintf(host, size, "unix");
+		break;
+	case PEER_ADDRESS_NONE:
+		snprintf(host, size, "?");
+		break;
 	}
 }
 

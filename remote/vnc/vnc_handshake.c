@@ -360,7 +360,7 @@ static void progress(struct vnc_handshake *hs) {
 			return;
 		case RFB_SECURITY_STEP_CHECK_PLAIN:
 			if (!hs->check) {
-				hs->check = account_check_start(guest->vnc->account_checker,
+				hs->check = account_check_start(guest->vnc->auth.checker,
 					hs->sec.user, hs->sec.password, guest->host, handle_checked, hs);
 				memset(hs->sec.password, 0, sizeof(hs->sec.password));
 				if (!hs->check) {

@@ -15,6 +15,8 @@
 #include <time.h>
 #include <wayland-server-core.h>
 #include "remote/auth_throttle.h"
+#include "remote/listener_set.h"
+#include "remote/remote_auth.h"
 #include "remote/log_summary.h"
 #include "remote/tls_identity.h"
 #include "remote/tls_stream.h"
@@ -89,7 +91,7 @@ struct vnc_server {
 	struct wl_list sources; /* vnc_source.link */
 	struct wl_listener outputs_changed;
 
-	struct wl_list listeners;  /* vnc_listener.link */
+	struct listener_set listeners;
 	/* Connections before authentication (vnc_guest.c), oldest last. */
 	struct wl_list guests;     /* vnc_guest.link */
 	int n_guests;
@@ -111,12 +113,8 @@ struct vnc_server {
 	/* Accounts (vnc_auth.c) */
 	char **passwords; /* VncAuth: NULL-terminated, full access first; NULL: none */
 	int n_full_passwords;
-	struct users_file users; /* --vnc-users */
+	struct remote_auth auth; /* --vnc-users, --vnc-pam; the throttle */
 	bool accounts; /* a users file or PAM checks user names and passwords */
-	struct account_checker *account_checker;
-	struct wl_event_source *account_checker_source;
-	struct auth_throttle throttle;
-	struct log_summary auth_log; /* failures and refusals, summarised per address */
 
 	/* TLS for VeNCrypt and wss; NULL-free once loaded (vnc_auth.c). */
 	struct tls_identity tls;
@@ -275,6 +273,8 @@ void vnc_copyrect_frame(struct vnc_source *source, const struct output_capture_f
 bool vnc_raw_update(struct vnc_client *client);
 
 /* vnc_listen.c */
+/* The listener set, listening nowhere yet. */
+void vnc_listen_setup(struct vnc_server *vnc);
 bool vnc_listen_init(struct vnc_server *vnc);
 /* Decides vnc->http_dir from the options (done by vnc_listen_init). */
 void vnc_listen_init_http(struct vnc_server *vnc);

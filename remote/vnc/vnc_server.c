@@ -443,7 +443,7 @@ static struct vnc_server *server_create(struct server *server, bool listen) {
 	struct vnc_server *vnc = zalloc(sizeof(*vnc));
 	vnc->server = server;
 	vnc->options = options;
-	wl_list_init(&vnc->listeners);
+	vnc_listen_setup(vnc);
 	wl_list_init(&vnc->guests);
 	wl_list_init(&vnc->http_conns);
 	wl_list_init(&vnc->clients);

@@ -124,7 +124,7 @@ static bool progress(struct vnc_ws_login *login) {
 		return progress(login);
 	}
 	case RFB_SECURITY_STEP_CHECK_PLAIN:
-		login->check = account_check_start(vnc->account_checker, login->sec.user,
+		login->check = account_check_start(vnc->auth.checker, login->sec.user,
 			login->sec.password, login->host, handle_checked, login);
 		memset(login->sec.password, 0, sizeof(login->sec.password));
 		if (!login->check) {

@@ -16,7 +16,36 @@ static int shown_of(const char *key, int n, int64_t t) {
 	return shown;
 }
 
+/* The lines log_summary_note_from reports. */
+static char reported[4][160];
+static int n_reported;
+
+static void report(void *data, const char *line) {
+	if (n_reported < 4) {
+		snprintf(reported[n_reported], sizeof(reported[0]), "%s", line);
+	}
+	n_reported++;
+}
+
+/* "WHAT from HOST": a flood's count comes as a line before the next note. */
+static void test_note_from(void) {
+	struct log_summary s = {0};
+	int64_t t = 5000000;
+	int shown = 0;
+	for (int i = 0; i < 25; i++) {
+		shown += log_summary_note_from(&s, "failures", "192.0.2.7", t, report, NULL);
+	}
+	EXPECT(shown == LOG_SUMMARY_LINES, "the first lines of a minute: %d", shown);
+	EXPECT(n_reported == 0, "nothing due yet: %d", n_reported);
+	EXPECT(log_summary_note_from(&s, "tries while it must wait", "192.0.2.7",
+		t + LOG_SUMMARY_WINDOW_MS, report, NULL), "a line of the next minute is shown");
+	EXPECT(n_reported == 1, "one count reported: %d", n_reported);
+	EXPECT(strcmp(reported[0], "15 more failures from 192.0.2.7 in the last minute") == 0,
+		"the count: %s", reported[0]);
+}
+
 int main(void) {
+	test_note_from();
 	int64_t t = 1000000;
 	char key[LOG_SUMMARY_KEY_MAX];
 	EXPECT(log_summary_due(&summary, t, key) == 0, "nothing due at first");

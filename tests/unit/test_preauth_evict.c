@@ -1,6 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* Unit tests for who gives way when the guests' caps are full (remote/preauth_evict.c). */
 
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
 #include "remote/preauth_evict.h"
 #include "tests/unit/expect.h"
 
@@ -13,7 +18,80 @@ static struct preauth_guest guest(const char *host, int stage, int64_t started,
 	};
 }
 
+/* A caller's connection, as a front or a server lists its guests. */
+struct connection {
+	const char *host;
+	int stage;
+	int64_t started_ms;
+	bool checking;
+	int fds[2]; /* fds[0] is the connection's socket; the client writes on fds[1] */
+};
+
+/* What a caller does: gathers its connections, peeks at the fresh ones, and lets the list choose. */
+static struct connection *give_way(struct connection *conns, int n, int max,
+		const char *host, int64_t now) {
+	struct preauth_list list;
+	if (!preauth_list_init(&list, max, now)) {
+		return NULL;
+	}
+	for (int i = 0; i < n; i++) {
+		struct preauth_guest *s = preauth_list_add(&list, &conns[i]);
+		if (!s) {
+			break;
+		}
+		*s = guest(conns[i].host, conns[i].stage, conns[i].started_ms, 0);
+		s->may_give_way = !conns[i].checking;
+		preauth_list_peek(&list, s, conns[i].fds[0]);
+	}
+	return preauth_list_choose(&list, host);
+}
+
+/* The list names the connection that gives way; a peek finds half a ClientHello. */
+static void test_list(void) {
+	int64_t now = 10000;
+	struct connection conns[4] = {
+		{ .host = "10.0.0.1", .started_ms = now - 100 },
+		{ .host = "10.0.0.2", .started_ms = now - 300 },
+		{ .host = "10.0.0.2", .started_ms = now - 200 },
+		{ .host = "10.0.0.3", .started_ms = now - 50 },
+	};
+	for (int i = 0; i < 4; i++) {
+		if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, conns[i].fds) < 0) {
+			EXPECT(false, "socketpair");
+			return;
+		}
+	}
+	/* A TLS handshake record header that promises 512 bytes: half of one. */
+	const uint8_t half[] = { 0x16, 0x03, 0x01, 0x02, 0x00, 0x01, 0x00 };
+	/* A whole record of 2 bytes. */
+	const uint8_t whole[] = { 0x16, 0x03, 0x01, 0x00, 0x02, 0x01, 0x00 };
+	EXPECT(write(conns[1].fds[1], whole, sizeof(whole)) == sizeof(whole), "written");
+
+	EXPECT(give_way(conns, 4, 4, NULL, now) == &conns[1],
+		"all fresh: of the busiest address, the one waiting longest for its step");
+	EXPECT(give_way(conns, 4, 4, "10.0.0.3", now) == &conns[3], "of one address, its own");
+
+	EXPECT(write(conns[3].fds[1], half, sizeof(half)) == sizeof(half), "written");
+	EXPECT(give_way(conns, 4, 4, NULL, now) == &conns[3],
+		"half a ClientHello unread: stalled, and it goes first, from a quiet address");
+	conns[3].checking = true;
+	EXPECT(give_way(conns, 4, 4, NULL, now) == &conns[1],
+		"not one whose account is being checked, half a record or not");
+	EXPECT(give_way(conns, 4, 4, "10.0.0.3", now) == NULL, "none of that address may");
+
+	/* A list sized for two takes the first two only. */
+	conns[3].checking = false;
+	EXPECT(give_way(conns, 4, 2, "10.0.0.3", now) == NULL, "the third is not on the list");
+	EXPECT(give_way(conns, 4, 2, NULL, now) == &conns[1], "of the first two");
+	EXPECT(give_way(conns, 0, 0, NULL, now) == NULL, "no guests, none gives way");
+	for (int i = 0; i < 4; i++) {
+		close(conns[i].fds[0]);
+		close(conns[i].fds[1]);
+	}
+}
+
 int main(void) {
+	test_list();
 	int64_t now = 10000;
 	/* A login under way (stepped 200 ms ago), among stalled strangers. */
 	struct preauth_guest g[4] = {

@@ -6,18 +6,9 @@
 #include <wlr/util/log.h>
 #include "oriel-config.h"
 #include "capture/virtual_input.h"
-#if HAVE_VNC || HAVE_RDP
-#include "remote/handover_server.h"
-#endif
-#if HAVE_VNC
-#include "remote/vnc/vnc.h"
-#endif
-#if HAVE_RDP
-#include "remote/rdp/rdp.h"
-#endif
+#include "remote/remote_servers.h"
 #include "compositor/child.h"
 #include "control/control.h"
-#include "compositor/listen_probe.h"
 #include "compositor/options.h"
 #include "compositor/server.h"
 #include "compositor/session_bus.h"
@@ -97,12 +88,6 @@ int main(int argc, char *argv[]) {
 	struct server server = {0};
 	struct child child = {0};
 	struct wl_event_source *sigterm = NULL, *sigint = NULL;
-#if HAVE_VNC
-	struct vnc_server *vnc = NULL;
-#endif
-#if HAVE_RDP
-	struct rdp_server *rdp = NULL;
-#endif
 
 	if (!session_bus_init(&bus, options.dbus)) {
 		goto out;
@@ -114,48 +99,9 @@ int main(int argc, char *argv[]) {
 	if (!server_start(&server)) {
 		goto out;
 	}
-	if (options.vnc.handover_socket) {
-#if HAVE_VNC || HAVE_RDP
-		/* Hosted by oriel-gateway: its VNC and RDP clients come through here. */
-		server.handover = handover_server_create(server.display, server.loop,
-			options.vnc.handover_socket, options.vnc.exit_without_clients);
-		if (!server.handover) {
-			startup_error("cannot take clients from oriel-gateway on %s",
-				options.vnc.handover_socket);
-			goto out;
-		}
-#endif
-	}
-	if (options.vnc.n_listen + options.vnc.n_unix > 0 || options.vnc.handover_socket) {
-#if HAVE_VNC
-		vnc = vnc_server_create(&server);
-		if (!vnc) {
-			listen_probe_explain_vnc(&options.vnc);
-			goto out;
-		}
-#else
-		startup_error("oriel was built without VNC support; "
-			"drop the --vnc options or rebuild with -Dvnc=enabled");
+	/* VNC, RDP and the hand-over from oriel-gateway, as the options ask. */
+	if (!remote_servers_start(&server)) {
 		goto out;
-#endif
-	}
-#if HAVE_RDP
-	if (options.rdp.n_listen == 0 && server.handover) {
-		rdp_handover_defer(&server);
-	}
-#endif
-	if (options.rdp.n_listen > 0) {
-#if HAVE_RDP
-		rdp = rdp_server_create(&server);
-		if (!rdp) {
-			startup_error("cannot serve RDP; the messages above say why");
-			goto out;
-		}
-#else
-		startup_error("oriel was built without RDP support; "
-			"drop the --rdp options or rebuild with -Drdp=enabled");
-		goto out;
-#endif
 	}
 	if (!start_xwayland(&server)) {
 		goto out;
@@ -199,17 +145,7 @@ out:
 		wl_event_source_remove(sigint);
 	}
 	control_destroy(server.control);
-#if HAVE_VNC || HAVE_RDP
-	handover_server_destroy(server.handover);
-	server.handover = NULL; /* the VNC and RDP servers below look */
-#endif
-#if HAVE_VNC
-	vnc_server_destroy(vnc);
-#endif
-#if HAVE_RDP
-	/* Also one started for a hand-over (rdp_handover_defer). */
-	rdp_server_destroy(rdp ? rdp : rdp_server_of(&server));
-#endif
+	remote_servers_stop(&server);
 	virtual_input_destroy(server.virtual_input);
 	server_finish(&server);
 	session_bus_finish(&bus);

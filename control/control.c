@@ -3,7 +3,7 @@
  * The control API's bus connection: the name, the exported object and the
  * integration of sd-bus into the compositor's event loop. The methods live
  * in control_outputs.c, control_windows.c, control_screenshot.c,
- * control_input.c, control_vnc.c, control_rdp.c, control_casts.c and control_prompt.c;
+ * control_input.c, control_remote_server.c, control_casts.c and control_prompt.c;
  * the caller check in control_access.c.
  *
  * sd-bus runs without a thread and without polling: its fd is a source of
@@ -111,27 +111,33 @@ static int handle_bus_timer(void *data) {
 	return 0;
 }
 
+struct control_interface {
+	sd_bus_slot **slot;
+	const char *interface;
+	const sd_bus_vtable *vtable;
+	void *userdata;
+};
+
 static bool control_add_interfaces(struct control *control) {
-	struct {
-		sd_bus_slot **slot;
-		const char *interface;
-		const sd_bus_vtable *vtable;
-		void *userdata;
-	} interfaces[] = {
+	/* In this order: four, the remote servers', then Casts and Permission. */
+	struct control_interface interfaces[4 + REMOTE_SERVERS + 2] = {
 		{ &control->outputs_slot, CONTROL_IFACE_OUTPUTS, control_outputs_vtable, control },
 		{ &control->windows_slot, CONTROL_IFACE_WINDOWS, control_windows_vtable, control },
 		{ &control->screenshot_slot, CONTROL_IFACE_SCREENSHOT,
 			control_screenshot_vtable, control },
 		{ &control->input_slot, CONTROL_IFACE_INPUT, control_input_vtable, control },
-		{ &control->vnc_slot, CONTROL_IFACE_VNC, control_remote_server_vtable,
-			&control->vnc },
-		{ &control->rdp_slot, CONTROL_IFACE_RDP, control_remote_server_vtable,
-			&control->rdp },
-		{ &control->casts_slot, CONTROL_IFACE_CASTS, control_casts_vtable, control },
-		{ &control->permission_slot, CONTROL_IFACE_PERMISSION,
-			control_permission_vtable, control },
 	};
-	for (size_t i = 0; i < ARRAY_LEN(interfaces); i++) {
+	size_t n = 4;
+	for (size_t i = 0; i < REMOTE_SERVERS; i++) {
+		struct control_remote_server *remote = &control->remote_servers[i];
+		interfaces[n++] = (struct control_interface){ &remote->slot, remote->interface,
+			control_remote_server_vtable, remote };
+	}
+	interfaces[n++] = (struct control_interface){ &control->casts_slot,
+		CONTROL_IFACE_CASTS, control_casts_vtable, control };
+	interfaces[n++] = (struct control_interface){ &control->permission_slot,
+		CONTROL_IFACE_PERMISSION, control_permission_vtable, control };
+	for (size_t i = 0; i < n; i++) {
 		int r = sd_bus_add_object_vtable(control->bus, interfaces[i].slot,
 			CONTROL_PATH, interfaces[i].interface, interfaces[i].vtable,
 			interfaces[i].userdata);
@@ -149,8 +155,10 @@ struct control *control_create(struct server *server) {
 	control->server = server;
 	wl_list_init(&control->remotes);
 	control->next_remote_id = 1;
-	control_vnc_init(control);
-	control_rdp_init(control);
+	for (size_t i = 0; i < REMOTE_SERVERS; i++) {
+		control_remote_server_init(&control->remote_servers[i], control,
+			remote_servers[i]);
+	}
 
 	int r = sd_bus_open_user(&control->bus);
 	if (r < 0) {
@@ -210,10 +218,9 @@ void control_destroy(struct control *control) {
 	control_casts_finish(control);
 	control_remote_finish(control);
 	control_share_finish(control);
-	control->rdp_slot = sd_bus_slot_unref(control->rdp_slot);
-	control_remote_server_finish(&control->rdp);
-	control->vnc_slot = sd_bus_slot_unref(control->vnc_slot);
-	control_remote_server_finish(&control->vnc);
+	for (size_t i = REMOTE_SERVERS; i-- > 0;) {
+		control_remote_server_finish(&control->remote_servers[i]);
+	}
 	control->input_slot = sd_bus_slot_unref(control->input_slot);
 	control->screenshot_slot = sd_bus_slot_unref(control->screenshot_slot);
 	control->windows_slot = sd_bus_slot_unref(control->windows_slot);

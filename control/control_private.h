@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <systemd/sd-bus.h>
 #include "control/control_remote_server.h"
+#include "remote/remote_servers.h"
 #include <wayland-server-core.h>
 
 #define CONTROL_BUS_NAME "org.oriel.Compositor"
@@ -16,14 +17,10 @@
 #define CONTROL_IFACE_WINDOWS CONTROL_BUS_NAME ".Windows"
 #define CONTROL_IFACE_SCREENSHOT CONTROL_BUS_NAME ".Screenshot"
 #define CONTROL_IFACE_INPUT CONTROL_BUS_NAME ".Input"
-#define CONTROL_IFACE_VNC CONTROL_BUS_NAME ".Vnc"
-#define CONTROL_IFACE_RDP CONTROL_BUS_NAME ".Rdp"
 #define CONTROL_IFACE_CASTS CONTROL_BUS_NAME ".Casts"
 #define CONTROL_IFACE_PERMISSION CONTROL_BUS_NAME ".Permission"
 
 struct server;
-struct vnc_server;
-struct rdp_server;
 struct control_casts;
 struct control_asks;
 
@@ -38,11 +35,8 @@ struct control {
 	sd_bus_slot *windows_slot;
 	sd_bus_slot *screenshot_slot;
 	sd_bus_slot *input_slot;
-	/* The Vnc and Rdp interfaces (control_remote_server.h). */
-	sd_bus_slot *vnc_slot;
-	struct control_remote_server vnc;
-	sd_bus_slot *rdp_slot;
-	struct control_remote_server rdp;
+	/* The Vnc and Rdp interfaces: one per remote_servers[] (control_remote_server.h). */
+	struct control_remote_server remote_servers[REMOTE_SERVERS];
 	sd_bus_slot *casts_slot;
 	/* control_casts.c: PipeWire casts and their connection, made on first use. */
 	struct control_casts *casts;
@@ -68,9 +62,6 @@ extern const sd_bus_vtable control_input_vtable[];
 extern const sd_bus_vtable control_casts_vtable[];
 extern const sd_bus_vtable control_permission_vtable[];
 
-/* control_vnc.c and control_rdp.c: their servers' functions for the interface. */
-void control_vnc_init(struct control *control);
-void control_rdp_init(struct control *control);
 /* control_casts.c: ends every cast and disconnects from PipeWire. */
 void control_casts_finish(struct control *control);
 /* control_casts.c: fn(source, client) for each live cast. */

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <wlr/util/log.h>
 #include "remote/client_info.h"
+#include "remote/server.h"
 #include "control/control_private.h"
 #include "control/control_remote_server.h"
 #include "control/control_utf8.h"
@@ -16,26 +18,28 @@
 
 static int not_built(struct control_remote_server *remote, sd_bus_error *error) {
 	return sd_bus_error_setf(error, SD_BUS_ERROR_NOT_SUPPORTED,
-		"oriel was built without %s support", remote->name);
+		"oriel was built without %s support", remote->protocol->name);
 }
 
 /* A listener method's argument, from an allowed caller, checked. */
 static int read_address(struct control_remote_server *remote, sd_bus_message *msg,
 		sd_bus_error *error, const char **address) {
+	const struct remote_server *protocol = remote->protocol;
 	int r = control_read_checked(remote->control, msg, error, "s", address);
 	if (r < 0) {
 		return r;
 	}
 	if ((*address)[0] == '\0' || strlen(*address) > MAX_ADDRESS) {
 		return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS,
-			"a %s address is %s", remote->name, remote->address_form);
+			"a %s address is %s", protocol->name, protocol->address_form);
 	}
 	return 0;
 }
 
 static int method_start_listener(sd_bus_message *msg, void *data, sd_bus_error *error) {
 	struct control_remote_server *remote = data;
-	if (!remote->built) {
+	const struct remote_server *protocol = remote->protocol;
+	if (!protocol->built) {
 		return not_built(remote, error);
 	}
 	const char *address;
@@ -44,36 +48,37 @@ static int method_start_listener(sd_bus_message *msg, void *data, sd_bus_error *
 		return r;
 	}
 	struct server *server = remote->control->server;
-	void *running = remote->of(server);
+	void *running = protocol->of(server);
 	void *created = NULL;
 	if (!running) {
-		running = created = remote->create_unlistened(server);
+		running = created = protocol->create_unlistened(server);
 		if (!running) {
 			return sd_bus_error_setf(error, SD_BUS_ERROR_FAILED,
-				"cannot start the %s server (oriel's log says why)", remote->name);
+				"cannot start the %s server (oriel's log says why)", protocol->name);
 		}
 	}
 	char why[256] = "";
-	r = remote->listen_start(running, address, why, sizeof(why));
+	r = protocol->listen_start(running, address, why, sizeof(why));
 	if (r < 0) {
 		if (created) {
-			remote->destroy(created);
+			protocol->destroy(created);
 		}
 		const char *name = r == -EPERM ? SD_BUS_ERROR_ACCESS_DENIED :
 			r == -EINVAL || r == -EEXIST ? SD_BUS_ERROR_INVALID_ARGS : SD_BUS_ERROR_FAILED;
-		return sd_bus_error_setf(error, name, "%s on '%.*s': %s", remote->name,
+		return sd_bus_error_setf(error, name, "%s on '%.*s': %s", protocol->name,
 			control_utf8_prefix(address, 64), address, why);
 	}
 	if (created) {
 		remote->owned = created;
 	}
-	wlr_log(WLR_INFO, "control: %s listening on %s", remote->name, address);
+	wlr_log(WLR_INFO, "control: %s listening on %s", protocol->name, address);
 	return sd_bus_reply_method_return(msg, "");
 }
 
 static int method_stop_listener(sd_bus_message *msg, void *data, sd_bus_error *error) {
 	struct control_remote_server *remote = data;
-	if (!remote->built) {
+	const struct remote_server *protocol = remote->protocol;
+	if (!protocol->built) {
 		return not_built(remote, error);
 	}
 	const char *address;
@@ -81,28 +86,29 @@ static int method_stop_listener(sd_bus_message *msg, void *data, sd_bus_error *e
 	if (r < 0) {
 		return r;
 	}
-	void *running = remote->of(remote->control->server);
-	r = running ? remote->listen_stop(running, address) : -ENOENT;
+	void *running = protocol->of(remote->control->server);
+	r = running ? protocol->listen_stop(running, address) : -ENOENT;
 	if (r < 0) {
 		return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS, r == -EINVAL ?
 			"bad %s address '%.*s' (want %s)" : "%s is not listening on '%.*s'",
-			remote->name, control_utf8_prefix(address, 64), address,
-			remote->address_form);
+			protocol->name, control_utf8_prefix(address, 64), address,
+			protocol->address_form);
 	}
 	return sd_bus_reply_method_return(msg, "");
 }
 
 static int method_list_clients(sd_bus_message *msg, void *data, sd_bus_error *error) {
 	struct control_remote_server *remote = data;
-	void *running = remote->built ? remote->of(remote->control->server) : NULL;
-	size_t n = running ? remote->list_clients(running, NULL, 0) : 0;
+	const struct remote_server *protocol = remote->protocol;
+	void *running = protocol->built ? protocol->of(remote->control->server) : NULL;
+	size_t n = running ? protocol->list_clients(running, NULL, 0) : 0;
 	n = n > MAX_CLIENTS ? MAX_CLIENTS : n;
 	struct remote_client_info *infos = calloc(n ? n : 1, sizeof(*infos));
 	if (!infos) {
 		return -ENOMEM;
 	}
 	if (running) {
-		n = remote->list_clients(running, infos, n);
+		n = protocol->list_clients(running, infos, n);
 		n = n > MAX_CLIENTS ? MAX_CLIENTS : n;
 	}
 	sd_bus_message *reply = NULL;
@@ -130,7 +136,8 @@ static int method_list_clients(sd_bus_message *msg, void *data, sd_bus_error *er
 
 static int method_disconnect(sd_bus_message *msg, void *data, sd_bus_error *error) {
 	struct control_remote_server *remote = data;
-	if (!remote->built) {
+	const struct remote_server *protocol = remote->protocol;
+	if (!protocol->built) {
 		return not_built(remote, error);
 	}
 	uint64_t id;
@@ -138,27 +145,28 @@ static int method_disconnect(sd_bus_message *msg, void *data, sd_bus_error *erro
 	if (r < 0) {
 		return r;
 	}
-	void *running = remote->of(remote->control->server);
-	if (!running || !remote->disconnect(running, id)) {
+	void *running = protocol->of(remote->control->server);
+	if (!running || !protocol->disconnect(running, id)) {
 		return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS,
-			"no %s %s with id %" PRIu64, remote->name, remote->client_noun, id);
+			"no %s %s with id %" PRIu64, protocol->name, protocol->client_noun, id);
 	}
 	return sd_bus_reply_method_return(msg, "");
 }
 
 static int method_certificate(sd_bus_message *msg, void *data, sd_bus_error *error) {
 	struct control_remote_server *remote = data;
-	if (!remote->built) {
+	const struct remote_server *protocol = remote->protocol;
+	if (!protocol->built) {
 		return not_built(remote, error);
 	}
-	void *running = remote->of(remote->control->server);
+	void *running = protocol->of(remote->control->server);
 	if (!running) {
 		return sd_bus_error_setf(error, SD_BUS_ERROR_FAILED,
 			"no %s server runs in this session (start one with 'orielctl %s start')",
-			remote->name, remote->command);
+			protocol->name, protocol->command);
 	}
 	const char *path, *sha256;
-	remote->certificate(running, &path, &sha256);
+	protocol->certificate(running, &path, &sha256);
 	char *owned;
 	const char *shown = control_utf8_sanitize(path, &owned);
 	int r = sd_bus_reply_method_return(msg, "ss", shown, sha256);
@@ -166,9 +174,20 @@ static int method_certificate(sd_bus_message *msg, void *data, sd_bus_error *err
 	return r;
 }
 
+void control_remote_server_init(struct control_remote_server *remote,
+		struct control *control, const struct remote_server *protocol) {
+	*remote = (struct control_remote_server){
+		.control = control,
+		.protocol = protocol,
+	};
+	snprintf(remote->interface, sizeof(remote->interface), "%s.%s",
+		CONTROL_BUS_NAME, protocol->interface);
+}
+
 void control_remote_server_finish(struct control_remote_server *remote) {
+	remote->slot = sd_bus_slot_unref(remote->slot);
 	if (remote->owned) {
-		remote->destroy(remote->owned);
+		remote->protocol->destroy(remote->owned);
 		remote->owned = NULL;
 	}
 }

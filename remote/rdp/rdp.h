@@ -51,4 +51,14 @@ bool rdp_disconnect_client(struct rdp_server *rdp, uint64_t id);
 /* The certificate's file and SHA-256 fingerprint ("AB:CD:..."). */
 void rdp_certificate(struct rdp_server *rdp, const char **path, const char **sha256);
 
+/*
+ * The server behind remote/server.h (rdp_remote.c). Its names also stand
+ * where RDP is not built in (remote_servers.c).
+ */
+#define RDP_REMOTE_NAMES \
+	.name = "RDP", .command = "rdp", .interface = "Rdp", \
+	.address_form = "[ADDR:]PORT", .client_noun = "client"
+struct remote_server;
+extern const struct remote_server rdp_remote_server;
+
 #endif

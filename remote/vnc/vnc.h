@@ -47,4 +47,14 @@ bool vnc_disconnect_client(struct vnc_server *vnc, uint64_t id);
 /* The certificate's file and SHA-256 fingerprint ("AB:CD:..."). */
 void vnc_certificate(struct vnc_server *vnc, const char **path, const char **sha256);
 
+/*
+ * The server behind remote/server.h (vnc_remote.c). Its names also stand
+ * where VNC is not built in (remote_servers.c).
+ */
+#define VNC_REMOTE_NAMES \
+	.name = "VNC", .command = "vnc", .interface = "Vnc", \
+	.address_form = "[ADDR:]PORT or a Unix socket /PATH", .client_noun = "viewer"
+struct remote_server;
+extern const struct remote_server vnc_remote_server;
+
 #endif

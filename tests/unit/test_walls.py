@@ -43,17 +43,23 @@ ALLOWED = {
     "tools": ["common", "portal"],
 }
 
+# Files with walls of their own. The list of the remote-access protocols
+# (remote/server.h) is the one file of remote/ that names them, so that
+# main.c and the control API do not.
+FILE_ALLOWED = {
+    "remote/remote_servers.c": ["common", "compositor", "remote/vnc", "remote/rdp"],
+}
+
 # Folders whose sources are not part of the programs' layers.
 UNCHECKED = {"tests", "bench", "protocols", "debian"}
 
 # Includes that cross a wall today: (file, included header, why). Remove an
 # entry when its include goes; never add one for new code.
 EXCEPTIONS = [
-    # main.c wires the subsystems into the core.
+    # main.c wires the subsystems into the core: the remote servers through
+    # their one interface (remote/server.h).
     ("compositor/main.c", "capture/virtual_input.h", "main.c wires the subsystems"),
-    ("compositor/main.c", "remote/handover_server.h", "main.c wires the subsystems"),
-    ("compositor/main.c", "remote/vnc/vnc.h", "main.c wires the subsystems"),
-    ("compositor/main.c", "remote/rdp/rdp.h", "main.c wires the subsystems"),
+    ("compositor/main.c", "remote/remote_servers.h", "main.c wires the subsystems"),
     ("compositor/main.c", "control/control.h", "main.c wires the subsystems"),
     ("compositor/main.c", "xwm/xwayland.h", "main.c wires the subsystems"),
     # The gateway parses its listen addresses with the compositor's
@@ -106,6 +112,7 @@ def crossings(root, files):
     crossed = []
     for path in files:
         own = folder_of(path)
+        allowed = FILE_ALLOWED.get(path, ALLOWED[own])
         with open(os.path.join(root, path), encoding="utf-8") as f:
             text = f.read()
         for header in INCLUDE.findall(text):
@@ -114,7 +121,7 @@ def crossings(root, files):
             target = folder_of(header)
             if target is None:
                 crossed.append((path, header))  # a folder with no walls
-            elif target != own and target not in ALLOWED[own]:
+            elif target != own and target not in allowed:
                 crossed.append((path, header))
     return crossed
 
@@ -132,9 +139,11 @@ def main():
     allowed = {(path, header) for path, header, _ in EXCEPTIONS}
     for path, header in crossed:
         if (path, header) not in allowed:
-            failures.append('%s includes "%s": %s/ may include only %s' % (
-                path, header, folder_of(path),
-                ", ".join(a + "/" for a in ALLOWED[folder_of(path)]) or "itself"))
+            own = folder_of(path)
+            failures.append('%s includes "%s": %s may include only %s' % (
+                path, header, path if path in FILE_ALLOWED else own + "/",
+                ", ".join(a + "/" for a in FILE_ALLOWED.get(path, ALLOWED[own])) or
+                "itself"))
     for path, header, _ in EXCEPTIONS:
         if (path, header) not in crossed:
             failures.append('%s no longer includes "%s": remove it from '

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "common/address_spec.h"
 #include "compositor/config.h"
 #include "common/util.h"
 #include "common/x_display.h"
@@ -465,92 +466,11 @@ static const struct config_key privileged_keys[] = {
 
 /* [vnc] */
 
-bool config_parse_vnc_address(const char *s, struct config_vnc_address *address) {
-	if (!s || !s[0]) {
-		return false;
-	}
-	const char *port;
-	size_t host_len;
-	const char *host = s;
-	if (s[0] == '[') {
-		const char *close = strchr(s, ']');
-		if (!close || close[1] != ':') {
-			return false;
-		}
-		host = s + 1;
-		host_len = (size_t)(close - host);
-		port = close + 2;
-		struct in6_addr a6;
-		char tmp[INET6_ADDRSTRLEN + 1];
-		if (host_len == 0 || host_len >= sizeof(tmp)) {
-			return false;
-		}
-		memcpy(tmp, host, host_len);
-		tmp[host_len] = '\0';
-		if (inet_pton(AF_INET6, tmp, &a6) != 1) {
-			return false;
-		}
-	} else {
-		const char *colon = strrchr(s, ':');
-		if (colon) {
-			if (memchr(s, ':', (size_t)(colon - s))) {
-				return false; /* bare IPv6 needs brackets */
-			}
-			host_len = (size_t)(colon - s);
-			port = colon + 1;
-			if (host_len == 0) {
-				return false;
-			}
-		} else {
-			host = "127.0.0.1";
-			host_len = strlen(host);
-			port = s;
-		}
-		for (size_t i = 0; i < host_len; i++) {
-			char c = host[i];
-			if (!(is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-					c == '.' || c == '-')) {
-				return false;
-			}
-		}
-	}
-	if (host_len >= sizeof(address->host)) {
-		return false;
-	}
-	long v;
-	const char *p = port;
-	if (!parse_digits(&p, 65535, &v) || *p != '\0' || v < 1) {
-		return false;
-	}
-	memcpy(address->host, host, host_len);
-	address->host[host_len] = '\0';
-	address->port = (int)v;
-	return true;
-}
-
-bool config_vnc_address_is_loopback(const struct config_vnc_address *address) {
-	struct in_addr a4;
-	struct in6_addr a6;
-	if (strcmp(address->host, "localhost") == 0) {
-		return true;
-	}
-	if (inet_pton(AF_INET, address->host, &a4) == 1) {
-		return (ntohl(a4.s_addr) >> 24) == 127;
-	}
-	if (inet_pton(AF_INET6, address->host, &a6) == 1) {
-		if (IN6_IS_ADDR_LOOPBACK(&a6)) {
-			return true;
-		}
-		return IN6_IS_ADDR_V4MAPPED(&a6) && a6.s6_addr[12] == 127;
-	}
-	return false;
-}
-
 static bool add_vnc_listen(struct parser *p, const struct config_key *key,
 		const char *value) {
 	char q[QUOTE_MAX + 4];
-	struct config_vnc_address address;
-	if (!config_parse_vnc_address(value, &address)) {
+	struct address_spec address;
+	if (!address_spec_parse(value, &address)) {
 		return fail(p, "[vnc] %s: '%s' is not [ADDR:]PORT (IPv6 as [ADDR]:PORT)",
 			key->name, quote(value, q));
 	}
@@ -566,8 +486,8 @@ static bool add_vnc_listen(struct parser *p, const struct config_key *key,
 static bool add_rdp_listen(struct parser *p, const struct config_key *key,
 		const char *value) {
 	char q[QUOTE_MAX + 4];
-	struct config_vnc_address address;
-	if (!config_parse_vnc_address(value, &address)) {
+	struct address_spec address;
+	if (!address_spec_parse(value, &address)) {
 		return fail(p, "[rdp] %s: '%s' is not [ADDR:]PORT (IPv6 as [ADDR]:PORT)",
 			key->name, quote(value, q));
 	}

@@ -108,12 +108,6 @@ struct oriel_config {
 	enum config_rdp_keyboard rdp_keyboard;
 };
 
-/* A VNC listen address, from "PORT", "ADDR:PORT" or "[IPV6]:PORT". */
-struct config_vnc_address {
-	char host[256]; /* "127.0.0.1" when the string has no address */
-	int port;       /* 1..65535 */
-};
-
 void config_init(struct oriel_config *config);
 void config_finish(struct oriel_config *config);
 
@@ -147,10 +141,5 @@ bool config_add_privileged_exes(struct oriel_config *config,
 
 /* "WIDTHxHEIGHT[@HZ]", HZ may be fractional ("59.94"). Shared with --output. */
 bool config_parse_output_mode(const char *s, struct config_output_mode *mode);
-
-/* "[ADDR:]PORT" with IPv6 in brackets. Shared with --vnc. */
-bool config_parse_vnc_address(const char *s, struct config_vnc_address *address);
-/* localhost, 127.0.0.0/8, ::1 and ::ffff:127.x; names are not resolved. */
-bool config_vnc_address_is_loopback(const struct config_vnc_address *address);
 
 #endif

@@ -6,6 +6,7 @@
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
+#include "common/address_spec.h"
 #include "compositor/config.h"
 #include "compositor/listen_probe.h"
 #include "compositor/startup_error.h"
@@ -59,8 +60,8 @@ int listen_probe_unix(const char *path) {
 
 void listen_probe_explain_vnc(const struct options_vnc *vnc) {
 	for (int i = 0; i < vnc->n_listen; i++) {
-		struct config_vnc_address address;
-		if (!config_parse_vnc_address(vnc->listen[i], &address)) {
+		struct address_spec address;
+		if (!address_spec_parse(vnc->listen[i], &address)) {
 			continue;
 		}
 		switch (-listen_probe_tcp(address.host, address.port)) {

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "common/address_spec.h"
 #include "compositor/options.h"
 #include "common/x_display.h"
 
@@ -232,7 +233,7 @@ enum options_result options_parse(struct oriel_options *options, int argc, char 
 	options->vnc.anonymous_tls = -1;
 	options->vnc.idle_timeout = -1;
 	struct options_vnc *vnc = &options->vnc;
-	struct config_vnc_address address;
+	struct address_spec address;
 
 	optind = 1;
 	int c, choice;
@@ -294,7 +295,7 @@ enum options_result options_parse(struct oriel_options *options, int argc, char 
 				return OPTIONS_EXIT_FAILURE;
 			}
 			if (c == OPT_VNC) {
-				if (!config_parse_vnc_address(optarg, &address)) {
+				if (!address_spec_parse(optarg, &address)) {
 					goto bad_value;
 				}
 				vnc->listen[vnc->n_listen++] = optarg;
@@ -411,7 +412,7 @@ enum options_result options_parse(struct oriel_options *options, int argc, char 
 					OPTIONS_MAX_RDP_LISTEN);
 				return OPTIONS_EXIT_FAILURE;
 			}
-			if (!config_parse_vnc_address(optarg, &address)) {
+			if (!address_spec_parse(optarg, &address)) {
 				goto bad_value;
 			}
 			options->rdp.listen[options->rdp.n_listen++] = optarg;
@@ -608,11 +609,11 @@ static bool merge_vnc(struct oriel_options *options) {
 	 */
 	bool accounts = vnc->users_file || vnc->pam_service;
 	for (int i = 0; i < vnc->n_listen; i++) {
-		struct config_vnc_address address;
-		if (!config_parse_vnc_address(vnc->listen[i], &address)) {
+		struct address_spec address;
+		if (!address_spec_parse(vnc->listen[i], &address)) {
 			return false; /* both sources validated it already */
 		}
-		if (config_vnc_address_is_loopback(&address) || accounts ||
+		if (address_spec_is_loopback(&address) || accounts ||
 				(vnc->insecure && vnc->password_file)) {
 			continue;
 		}
@@ -686,11 +687,11 @@ static bool merge_rdp(struct oriel_options *options) {
 	}
 	bool accounts = rdp->users_file || rdp->pam_service || rdp->sam_file;
 	for (int i = 0; i < rdp->n_listen; i++) {
-		struct config_vnc_address address;
-		if (!config_parse_vnc_address(rdp->listen[i], &address)) {
+		struct address_spec address;
+		if (!address_spec_parse(rdp->listen[i], &address)) {
 			return false;
 		}
-		if (!accounts && !config_vnc_address_is_loopback(&address)) {
+		if (!accounts && !address_spec_is_loopback(&address)) {
 			fprintf(stderr, "oriel: refusing to serve RDP on %s without accounts: "
 				"%s is not a loopback address; give --rdp-users FILE, --rdp-pam or --rdp-sam FILE\n",
 				rdp->listen[i], address.host);

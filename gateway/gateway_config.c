@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "compositor/config.h"
+#include "common/address_spec.h"
 #include "common/util.h"
 #include "gateway/gateway_config.h"
 #include "common/x_display.h"
@@ -252,8 +252,8 @@ static const struct gateway_key keys[] = {
 
 bool gateway_config_add_listen(char **list, int *n, const char *value,
 		char *error, size_t error_size) {
-	struct config_vnc_address address;
-	if (!config_parse_vnc_address(value, &address)) {
+	struct address_spec address;
+	if (!address_spec_parse(value, &address)) {
 		snprintf(error, error_size, "'%.*s' is not [ADDR:]PORT (IPv6 as [ADDR]:PORT)",
 			SHOWN_MAX, value);
 		return false;

@@ -10,7 +10,7 @@
 #include <wlr/util/log.h>
 #include "remote/listener_set.h"
 #include "remote/tcp_listen.h"
-#include "compositor/config.h"
+#include "common/address_spec.h"
 #include "common/util.h"
 
 /*
@@ -22,7 +22,7 @@ struct listener {
 	struct listener_set *set;
 	int fd;
 	char *unix_path; /* unlinked on destroy */
-	struct config_vnc_address address; /* TCP: as asked for, to stop it by */
+	struct address_spec address; /* TCP: as asked for, to stop it by */
 	struct wl_event_source *source;
 	struct wl_list link;
 };
@@ -42,7 +42,7 @@ static int handle_listen_fd(int fd, uint32_t mask, void *data) {
 }
 
 static void add_listener(struct listener_set *set, int fd, const char *unix_path,
-		const struct config_vnc_address *address) {
+		const struct address_spec *address) {
 	struct listener *listener = zalloc(sizeof(*listener));
 	listener->set = set;
 	listener->fd = fd;
@@ -69,7 +69,7 @@ static void listener_destroy(struct listener *listener) {
 }
 
 static bool listener_matches(const struct listener *listener, const char *spec,
-		const struct config_vnc_address *address) {
+		const struct address_spec *address) {
 	if (spec[0] == '/') {
 		return listener->unix_path && strcmp(listener->unix_path, spec) == 0;
 	}
@@ -77,14 +77,14 @@ static bool listener_matches(const struct listener *listener, const char *spec,
 		strcmp(listener->address.host, address->host) == 0;
 }
 
-static bool may_listen_on(struct listener_set *set, const struct config_vnc_address *address) {
-	return config_vnc_address_is_loopback(address) || set->impl->beyond_loopback(set->data);
+static bool may_listen_on(struct listener_set *set, const struct address_spec *address) {
+	return address_spec_is_loopback(address) || set->impl->beyond_loopback(set->data);
 }
 
 static bool listen_tcp(struct listener_set *set, const char *spec) {
 	const char *name = set->impl->name;
-	struct config_vnc_address address;
-	if (!config_parse_vnc_address(spec, &address)) {
+	struct address_spec address;
+	if (!address_spec_parse(spec, &address)) {
 		wlr_log(WLR_ERROR, "%s: bad listen address %s", name, spec);
 		return false;
 	}
@@ -155,9 +155,9 @@ bool listener_set_open(struct listener_set *set, const char *spec) {
 int listener_set_start(struct listener_set *set, const char *spec, char *error,
 		size_t error_size) {
 	const struct listener_set_impl *impl = set->impl;
-	struct config_vnc_address address = {0};
+	struct address_spec address = {0};
 	bool is_unix = impl->unix_sockets && spec[0] == '/';
-	if (!is_unix && !config_parse_vnc_address(spec, &address)) {
+	if (!is_unix && !address_spec_parse(spec, &address)) {
 		snprintf(error, error_size, "bad %s address (want [ADDR:]PORT%s)", impl->name,
 			impl->unix_sockets ? " or /PATH" : "");
 		return -EINVAL;
@@ -184,9 +184,9 @@ int listener_set_start(struct listener_set *set, const char *spec, char *error,
 }
 
 int listener_set_stop(struct listener_set *set, const char *spec) {
-	struct config_vnc_address address = {0};
+	struct address_spec address = {0};
 	bool is_unix = set->impl->unix_sockets && spec[0] == '/';
-	if (!is_unix && !config_parse_vnc_address(spec, &address)) {
+	if (!is_unix && !address_spec_parse(spec, &address)) {
 		return -EINVAL;
 	}
 	int n = 0;

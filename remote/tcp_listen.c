@@ -7,14 +7,14 @@
 #include <sys/socket.h>
 #include <unistd.h>
 #include "remote/tcp_listen.h"
-#include "compositor/config.h"
+#include "common/address_spec.h"
 
 int remote_listen_tcp(const char *spec, int *fds, int max, char *error, size_t error_size) {
-	struct config_vnc_address address;
+	struct address_spec address;
 	if (error_size > 0) {
 		error[0] = '\0';
 	}
-	if (!config_parse_vnc_address(spec, &address)) {
+	if (!address_spec_parse(spec, &address)) {
 		snprintf(error, error_size, "bad listen address %s (want [ADDR:]PORT)", spec);
 		return 0;
 	}

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "common/address_spec.h"
 #include "compositor/config.h"
 #include "expect.h"
 
@@ -613,28 +614,28 @@ static void test_vnc(void) {
 	}
 	EXPECT_ERROR(many, CONFIG_MAX_VNC_ALLOW_WEB + 2, "[vnc] allow-host", "too many entries");
 
-	struct config_vnc_address address;
-	EXPECT(config_parse_vnc_address("5900", &address) && address.port == 5900 &&
+	struct address_spec address;
+	EXPECT(address_spec_parse("5900", &address) && address.port == 5900 &&
 		strcmp(address.host, "127.0.0.1") == 0, "default address");
-	EXPECT(config_parse_vnc_address("[::1]:5901", &address) &&
+	EXPECT(address_spec_parse("[::1]:5901", &address) &&
 		strcmp(address.host, "::1") == 0 && address.port == 5901, "ipv6");
-	EXPECT(config_vnc_address_is_loopback(&address), "::1 is loopback");
-	EXPECT(config_parse_vnc_address("127.1.2.3:1", &address) &&
-		config_vnc_address_is_loopback(&address), "127/8 is loopback");
-	EXPECT(config_parse_vnc_address("localhost:5900", &address) &&
-		config_vnc_address_is_loopback(&address), "localhost");
-	EXPECT(config_parse_vnc_address("0.0.0.0:5900", &address) &&
-		!config_vnc_address_is_loopback(&address), "0.0.0.0 is not loopback");
-	EXPECT(config_parse_vnc_address("[::]:5900", &address) &&
-		!config_vnc_address_is_loopback(&address), ":: is not loopback");
-	EXPECT(config_parse_vnc_address("[::ffff:127.0.0.1]:5900", &address) &&
-		config_vnc_address_is_loopback(&address), "v4-mapped loopback");
-	EXPECT(config_parse_vnc_address("example.org:5900", &address) &&
-		!config_vnc_address_is_loopback(&address), "names are not loopback");
-	EXPECT(!config_parse_vnc_address("", &address), "empty");
-	EXPECT(!config_parse_vnc_address("[]:1", &address), "empty brackets");
-	EXPECT(!config_parse_vnc_address("[zz]:1", &address), "bad ipv6");
-	EXPECT(!config_parse_vnc_address("5900x", &address), "junk after port");
+	EXPECT(address_spec_is_loopback(&address), "::1 is loopback");
+	EXPECT(address_spec_parse("127.1.2.3:1", &address) &&
+		address_spec_is_loopback(&address), "127/8 is loopback");
+	EXPECT(address_spec_parse("localhost:5900", &address) &&
+		address_spec_is_loopback(&address), "localhost");
+	EXPECT(address_spec_parse("0.0.0.0:5900", &address) &&
+		!address_spec_is_loopback(&address), "0.0.0.0 is not loopback");
+	EXPECT(address_spec_parse("[::]:5900", &address) &&
+		!address_spec_is_loopback(&address), ":: is not loopback");
+	EXPECT(address_spec_parse("[::ffff:127.0.0.1]:5900", &address) &&
+		address_spec_is_loopback(&address), "v4-mapped loopback");
+	EXPECT(address_spec_parse("example.org:5900", &address) &&
+		!address_spec_is_loopback(&address), "names are not loopback");
+	EXPECT(!address_spec_parse("", &address), "empty");
+	EXPECT(!address_spec_parse("[]:1", &address), "empty brackets");
+	EXPECT(!address_spec_parse("[zz]:1", &address), "bad ipv6");
+	EXPECT(!address_spec_parse("5900x", &address), "junk after port");
 }
 
 static void test_privileged(void) {

@@ -31,9 +31,10 @@ ALLOWED = {
     "remote": ["common", "compositor", "capture"],
     "remote/vnc": ["common", "compositor", "capture", "remote"],
     "remote/rdp": ["common", "compositor", "capture", "remote"],
-    # The D-Bus control API, on top of everything it controls.
-    "control": ["common", "compositor", "xwm", "capture", "remote", "remote/vnc",
-                "remote/rdp"],
+    # The D-Bus control API, on top of everything it controls; the remote
+    # servers through their one interface (remote/server.h), never a
+    # protocol's own folder.
+    "control": ["common", "compositor", "xwm", "capture", "remote"],
     # Separate programs. The gateway logs people in with remote/'s account
     # checks, TLS and hand-over, and the RFB handshake of remote/vnc/; it
     # captures nothing and knows nothing of the compositor.

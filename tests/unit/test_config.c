@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "common/address_spec.h"
 #include "compositor/config.h"
 #include "expect.h"
 
@@ -613,29 +612,6 @@ static void test_vnc(void) {
 		snprintf(many + strlen(many), sizeof(many) - strlen(many), "allow-host = h%d\n", i);
 	}
 	EXPECT_ERROR(many, CONFIG_MAX_VNC_ALLOW_WEB + 2, "[vnc] allow-host", "too many entries");
-
-	struct address_spec address;
-	EXPECT(address_spec_parse("5900", &address) && address.port == 5900 &&
-		strcmp(address.host, "127.0.0.1") == 0, "default address");
-	EXPECT(address_spec_parse("[::1]:5901", &address) &&
-		strcmp(address.host, "::1") == 0 && address.port == 5901, "ipv6");
-	EXPECT(address_spec_is_loopback(&address), "::1 is loopback");
-	EXPECT(address_spec_parse("127.1.2.3:1", &address) &&
-		address_spec_is_loopback(&address), "127/8 is loopback");
-	EXPECT(address_spec_parse("localhost:5900", &address) &&
-		address_spec_is_loopback(&address), "localhost");
-	EXPECT(address_spec_parse("0.0.0.0:5900", &address) &&
-		!address_spec_is_loopback(&address), "0.0.0.0 is not loopback");
-	EXPECT(address_spec_parse("[::]:5900", &address) &&
-		!address_spec_is_loopback(&address), ":: is not loopback");
-	EXPECT(address_spec_parse("[::ffff:127.0.0.1]:5900", &address) &&
-		address_spec_is_loopback(&address), "v4-mapped loopback");
-	EXPECT(address_spec_parse("example.org:5900", &address) &&
-		!address_spec_is_loopback(&address), "names are not loopback");
-	EXPECT(!address_spec_parse("", &address), "empty");
-	EXPECT(!address_spec_parse("[]:1", &address), "empty brackets");
-	EXPECT(!address_spec_parse("[zz]:1", &address), "bad ipv6");
-	EXPECT(!address_spec_parse("5900x", &address), "junk after port");
 }
 
 static void test_privileged(void) {

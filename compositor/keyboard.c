@@ -48,11 +48,11 @@ static void handle_modifiers(struct wl_listener *listener, void *data) {
 }
 
 /*
- * Keys the compositor acts on itself: the seat's grabs first (the
- * permission prompt and the region selector are modal and take every key
- * while they are up), then keyboard move/resize, then the screens that
- * listen for a key to begin (Alt+Tab). The modifiers are the ones held
- * before this key.
+ * Keys the compositor acts on itself: a modal grab first (the permission
+ * prompt and the region selector take every key while they are up), then
+ * keyboard move/resize, then another grab (the switcher's list), then the
+ * screens that listen for a key to begin (Alt+Tab). The modifiers are the
+ * ones held before this key.
  */
 static bool handle_compositor_key(struct keyboard *keyboard, uint32_t keycode,
 		bool pressed) {
@@ -67,10 +67,14 @@ static bool handle_compositor_key(struct keyboard *keyboard, uint32_t keycode,
 		.modifiers = wlr_keyboard_get_modifiers(wlr_keyboard),
 		.pressed = pressed,
 	};
-	if (seat_grabs_offer_active(&seat->grabs, &event)) {
+	bool modal = seat_grabs_modal(&seat->grabs);
+	if (modal && seat_grabs_offer_active(&seat->grabs, &event)) {
 		return true;
 	}
 	if (keyboard_moveresize_key(seat, event.sym, pressed)) {
+		return true;
+	}
+	if (!modal && seat_grabs_offer_active(&seat->grabs, &event)) {
 		return true;
 	}
 	return seat_grabs_offer_listeners(&seat->grabs, &event);

@@ -45,6 +45,7 @@ struct rdp_screen {
 	struct wl_listener capture_pixels;
 	struct wl_listener capture_destroy;
 	bool needs_whole;          /* the framebuffer waits for its whole picture */
+	bool wants_pixels;         /* to be asked for it, from the loop */
 	/* The output's cursor plane (rdp_cursor.c) */
 	struct wl_listener cursor_shape;
 	struct wl_listener cursor_motion;
@@ -75,6 +76,13 @@ struct rdp_server {
 	int stride;                        /* bytes per row */
 	int padded_width, padded_height;   /* multiples of 16 */
 	struct wl_listener outputs_changed;
+	/*
+	 * What a capture's frame asked of the captures (the desktop to
+	 * follow a resized output, a picture again), done from the loop:
+	 * a frame goes one way, from the capture to the clients.
+	 */
+	struct wl_event_source *capture_asks;
+	bool desktop_due;
 
 	/* Outputs made for clients' monitors 2, 3, ...: they outlive the client. */
 	struct virtual_output *monitor_outputs[RDP_MAX_SCREENS - 1];

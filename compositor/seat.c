@@ -133,10 +133,11 @@ bool seat_grab_begin(struct seat *seat, struct seat_grab *grab) {
 
 void seat_grab_end(struct seat_grab *grab) {
 	struct seat_grabs *grabs = grab->grabs;
-	bool modal = grab->impl->modal;
-	if (!grabs || !seat_grabs_end(grab)) {
+	if (!grabs || !grab->active) {
 		return;
 	}
+	bool modal = grab->impl->modal;
+	seat_grabs_end(grab);
 	struct seat *seat = wl_container_of(grabs, seat, grabs);
 	if (modal) {
 		/* A modal grab still up (the one below) keeps the input. */

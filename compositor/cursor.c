@@ -17,11 +17,9 @@
 #include "compositor/cursor.h"
 #include "compositor/frame_input.h"
 #include "compositor/layer_shell.h"
-#include "compositor/prompt.h"
-#include "compositor/region_select.h"
 #include "compositor/seat.h"
+#include "compositor/seat_grab.h"
 #include "compositor/server.h"
-#include "compositor/share_indicator.h"
 #include "compositor/view.h"
 
 #define MIN_VIEW_SIZE 32
@@ -63,14 +61,31 @@ static bool implicit_grab_motion(struct seat *seat, uint32_t time_msec) {
 	return true;
 }
 
-void seat_update_pointer_focus(struct seat *seat, uint32_t time_msec) {
-	if (seat->server->prompt) {
-		prompt_pointer_motion(seat->server->prompt, seat->cursor->x, seat->cursor->y);
-		return;
+/*
+ * Offers a pointer event to the seat's grabs: true when one took it. No
+ * client has the pointer under a modal grab: oriel shows its cursor.
+ */
+static bool grab_pointer(struct seat *seat, enum seat_grab_event_type type,
+		uint32_t button, bool pressed) {
+	struct seat_grab *top = seat_grabs_top(&seat->grabs);
+	if (top && top->impl->modal && type == SEAT_GRAB_POINTER_MOTION) {
+		wlr_seat_pointer_notify_clear_focus(seat->wlr_seat);
+		wlr_xcursor_manager_set_cursor_image(seat->xcursor_manager,
+			top->impl->cursor ? top->impl->cursor : "left_ptr", seat->cursor);
 	}
-	if (seat->server->region_select) {
-		region_select_pointer_motion(seat->server->region_select, seat->cursor->x,
-			seat->cursor->y);
+	struct seat_grab_event event = {
+		.type = type,
+		.lx = seat->cursor->x,
+		.ly = seat->cursor->y,
+		.button = button,
+		.pressed = pressed,
+	};
+	return seat_grabs_offer_active(&seat->grabs, &event) ||
+		seat_grabs_offer_listeners(&seat->grabs, &event);
+}
+
+void seat_update_pointer_focus(struct seat *seat, uint32_t time_msec) {
+	if (grab_pointer(seat, SEAT_GRAB_POINTER_MOTION, 0, false)) {
 		return;
 	}
 	if (implicit_grab_motion(seat, time_msec)) {
@@ -131,13 +146,7 @@ static void process_grab_motion(struct seat *seat) {
 
 void seat_pointer_motion(struct seat *seat, uint32_t time_msec) {
 	wlr_idle_notify_activity(seat->server->idle, seat->wlr_seat);
-	if (seat->server->prompt) {
-		prompt_pointer_motion(seat->server->prompt, seat->cursor->x, seat->cursor->y);
-		return;
-	}
-	if (seat->server->region_select) {
-		region_select_pointer_motion(seat->server->region_select, seat->cursor->x,
-			seat->cursor->y);
+	if (grab_pointer(seat, SEAT_GRAB_POINTER_MOTION, 0, false)) {
 		return;
 	}
 	if (seat->mode != CURSOR_PASSTHROUGH && seat->grabbed_view) {
@@ -215,20 +224,8 @@ static uint32_t nearest_edges(struct view *view, double x, double y) {
 void seat_pointer_button(struct seat *seat, uint32_t time_msec, uint32_t button,
 		bool pressed) {
 	wlr_idle_notify_activity(seat->server->idle, seat->wlr_seat);
-	if (seat->server->prompt) {
-		/* Modal: no client sees a button while the prompt is up. */
-		prompt_pointer_button(seat->server->prompt, seat->cursor->x, seat->cursor->y,
-			pressed);
-		return;
-	}
-	if (seat->server->region_select) {
-		/* Modal too: the drag reaches no client. */
-		region_select_pointer_button(seat->server->region_select, seat->cursor->x,
-			seat->cursor->y, button, pressed);
-		return;
-	}
-	if (share_indicator_pointer_button(seat->server->share_indicator, seat->cursor->x,
-			seat->cursor->y, pressed)) {
+	/* A modal grab (the prompt, the region selector) lets no client see it. */
+	if (grab_pointer(seat, SEAT_GRAB_POINTER_BUTTON, button, pressed)) {
 		return;
 	}
 	if (!pressed && frame_input_release(seat, button)) {
@@ -289,7 +286,7 @@ static void handle_axis(struct wl_listener *listener, void *data) {
 	struct seat *seat = wl_container_of(listener, seat, cursor_axis);
 	struct wlr_event_pointer_axis *event = data;
 	wlr_idle_notify_activity(seat->server->idle, seat->wlr_seat);
-	if (seat->server->prompt || seat->server->region_select) {
+	if (grab_pointer(seat, SEAT_GRAB_POINTER_AXIS, 0, false)) {
 		return;
 	}
 	wlr_seat_pointer_notify_axis(seat->wlr_seat, event->time_msec, event->orientation,

@@ -8,11 +8,9 @@
 #include <xkbcommon/xkbcommon.h>
 #include "compositor/keyboard.h"
 #include "compositor/keyboard_moveresize.h"
-#include "compositor/prompt.h"
-#include "compositor/region_select.h"
 #include "compositor/seat.h"
+#include "compositor/seat_grab.h"
 #include "compositor/server.h"
-#include "compositor/switcher.h"
 #include "common/util.h"
 
 #define DEFAULT_REPEAT_RATE 25
@@ -50,39 +48,36 @@ static void handle_modifiers(struct wl_listener *listener, void *data) {
 }
 
 /*
- * Keys the compositor acts on itself: the permission prompt and the
- * region selector, which are modal and take every key while they are up,
- * then keyboard move/resize grabs, then Alt+Tab. The modifiers are the ones held before this key.
+ * Keys the compositor acts on itself: a modal grab first (the permission
+ * prompt and the region selector take every key while they are up), then
+ * keyboard move/resize, then another grab (the switcher's list), then the
+ * screens that listen for a key to begin (Alt+Tab). The modifiers are the
+ * ones held before this key.
  */
 static bool handle_compositor_key(struct keyboard *keyboard, uint32_t keycode,
 		bool pressed) {
 	struct wlr_keyboard *wlr_keyboard = keyboard->device->keyboard;
 	struct seat *seat = keyboard->seat;
-	struct prompt *prompt = seat->server->prompt;
-	struct region_select *region_select = seat->server->region_select;
 	if (!wlr_keyboard->xkb_state) {
-		return prompt != NULL || region_select != NULL;
+		return seat_grabs_modal(&seat->grabs);
 	}
-	xkb_keysym_t sym = xkb_state_key_get_one_sym(wlr_keyboard->xkb_state, keycode + 8);
-	if (prompt) {
-		/* Keys answer the prompt and reach no client. */
-		if (pressed) {
-			prompt_key(prompt, sym);
-		}
+	struct seat_grab_event event = {
+		.type = SEAT_GRAB_KEY,
+		.sym = xkb_state_key_get_one_sym(wlr_keyboard->xkb_state, keycode + 8),
+		.modifiers = wlr_keyboard_get_modifiers(wlr_keyboard),
+		.pressed = pressed,
+	};
+	bool modal = seat_grabs_modal(&seat->grabs);
+	if (modal && seat_grabs_offer_active(&seat->grabs, &event)) {
 		return true;
 	}
-	if (region_select) {
-		/* Escape cancels the region selector; no key reaches a client. */
-		if (pressed) {
-			region_select_key(region_select, sym);
-		}
+	if (keyboard_moveresize_key(seat, event.sym, pressed)) {
 		return true;
 	}
-	if (keyboard_moveresize_key(seat, sym, pressed)) {
+	if (!modal && seat_grabs_offer_active(&seat->grabs, &event)) {
 		return true;
 	}
-	return switcher_key(seat->server->switcher, sym, pressed,
-		wlr_keyboard_get_modifiers(wlr_keyboard));
+	return seat_grabs_offer_listeners(&seat->grabs, &event);
 }
 
 static void handle_key(struct wl_listener *listener, void *data) {

@@ -9,22 +9,18 @@
 #include <linux/input-event-codes.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 #include <wlr/types/wlr_buffer.h>
-#include <wlr/types/wlr_cursor.h>
 #include <wlr/types/wlr_output_layout.h>
 #include <wlr/types/wlr_scene.h>
-#include <wlr/types/wlr_seat.h>
-#include <wlr/types/wlr_xcursor_manager.h>
 #include <wlr/util/log.h>
 #include "compositor/output.h"
 #include "compositor/prompt.h"
 #include "compositor/prompt_layout.h"
 #include "compositor/seat.h"
+#include "compositor/seat_grab.h"
 #include "compositor/server.h"
 #include "compositor/text_buffer.h"
 #include "common/util.h"
-#include "compositor/view.h"
 
 #define RGB(r, g, b) { (r) / 255.0f, (g) / 255.0f, (b) / 255.0f, 1.0f }
 static const float backdrop_colour[4] = { 0.0f, 0.0f, 0.0f, 0.5f };
@@ -69,6 +65,7 @@ struct prompt {
 
 	struct wl_event_source *timer;
 	struct wl_listener outputs_changed;
+	struct seat_grab grab; /* modal: it takes every key and button */
 };
 
 static struct wlr_scene_rect *add_rect(struct wlr_scene_tree *tree,
@@ -291,30 +288,7 @@ static void handle_outputs_changed(struct wl_listener *listener, void *data) {
 	build(prompt);
 }
 
-static uint32_t now_msec(void) {
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint32_t)((uint64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000);
-}
-
-/* Clients lose the pointer and the keyboard while the prompt is up. */
-static void take_input(struct server *server) {
-	struct seat *seat = server->seat;
-	seat->mode = CURSOR_PASSTHROUGH;
-	seat->grabbed_view = NULL;
-	wlr_seat_pointer_notify_clear_focus(seat->wlr_seat);
-	wlr_seat_keyboard_notify_clear_focus(seat->wlr_seat);
-	wlr_xcursor_manager_set_cursor_image(seat->xcursor_manager, "left_ptr", seat->cursor);
-}
-
-static void give_input_back(struct server *server) {
-	struct seat *seat = server->seat;
-	struct view *view = server->focused_view;
-	if (view && view->mapped && view->surface) {
-		seat_focus_surface(seat, view->surface);
-	}
-	seat_update_pointer_focus(seat, now_msec());
-}
+static const struct seat_grab_interface grab_impl;
 
 struct prompt *prompt_create(struct server *server, const struct prompt_request *request,
 		prompt_answer_fn answer, void *data) {
@@ -351,7 +325,8 @@ struct prompt *prompt_create(struct server *server, const struct prompt_request 
 			request->timeout_ms > INT32_MAX ? INT32_MAX : (int)request->timeout_ms);
 	}
 	build(prompt);
-	take_input(server);
+	prompt->grab.impl = &grab_impl;
+	seat_grab_begin(server->seat, &prompt->grab);
 	wlr_log(WLR_INFO, "prompt: '%s' %s (%d choices)", prompt->app,
 		asks_for(prompt->kind), prompt->n_choices);
 	return prompt;
@@ -376,16 +351,9 @@ void prompt_destroy(struct prompt *prompt) {
 	free(prompt->app);
 	if (server->prompt == prompt) {
 		server->prompt = NULL;
-		give_input_back(server);
 	}
+	seat_grab_end(&prompt->grab);
 	free(prompt);
-}
-
-void prompt_pointer_motion(struct prompt *prompt, double lx, double ly) {
-	/* No client has the pointer: oriel shows its own cursor image. */
-	struct seat *seat = prompt->server->seat;
-	wlr_seat_pointer_notify_clear_focus(seat->wlr_seat);
-	wlr_xcursor_manager_set_cursor_image(seat->xcursor_manager, "left_ptr", seat->cursor);
 }
 
 /* Acts on what was clicked: the button went down and up on the same thing. */
@@ -412,17 +380,20 @@ static void activate(struct prompt *prompt, struct prompt_hit hit) {
 	}
 }
 
-void prompt_pointer_button(struct prompt *prompt, double lx, double ly, bool pressed) {
+static bool grab_button(struct seat_grab *grab, double lx, double ly, uint32_t button,
+		bool pressed) {
+	struct prompt *prompt = wl_container_of(grab, prompt, grab);
 	struct prompt_hit hit = prompt_layout_hit(&prompt->layout, lx, ly);
 	if (pressed) {
 		prompt->pressed = hit;
-		return;
+		return true;
 	}
 	struct prompt_hit down = prompt->pressed;
 	prompt->pressed.kind = PROMPT_HIT_NONE;
 	if (hit.kind == down.kind && hit.choice == down.choice) {
 		activate(prompt, hit);
 	}
+	return true;
 }
 
 static void move_focus(struct prompt *prompt, int step) {
@@ -435,7 +406,13 @@ static void move_focus(struct prompt *prompt, int step) {
 	update_state(prompt);
 }
 
-void prompt_key(struct prompt *prompt, xkb_keysym_t sym) {
+/* Keys answer the prompt; a release does nothing. */
+static bool grab_key(struct seat_grab *grab, xkb_keysym_t sym, bool pressed,
+		uint32_t modifiers) {
+	struct prompt *prompt = wl_container_of(grab, prompt, grab);
+	if (!pressed) {
+		return true;
+	}
 	switch (sym) {
 	case XKB_KEY_Escape:
 		finish_with(prompt, false, false);
@@ -471,4 +448,13 @@ void prompt_key(struct prompt *prompt, xkb_keysym_t sym) {
 	default:
 		break;
 	}
+	return true;
 }
+
+/* Modal: no client sees a key, a button or the wheel while it is up. */
+static const struct seat_grab_interface grab_impl = {
+	.key = grab_key,
+	.pointer_button = grab_button,
+	.modal = true,
+	.cursor = "left_ptr",
+};

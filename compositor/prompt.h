@@ -9,13 +9,12 @@
  * lists the choices with one selected (each with a thumbnail when the
  * caller draws them and the output has room), and has Allow, Deny and, when
  * persistence is allowed, a "remember" checkbox. While it is up it takes
- * all pointer and keyboard input (seat.c and keyboard.c hand it over);
+ * all pointer and keyboard input as a modal seat grab (seat_grab.h);
  * clients get none. No answer within the timeout means deny.
  */
 
 #include <stdbool.h>
 #include <stdint.h>
-#include <xkbcommon/xkbcommon.h>
 
 struct server;
 struct prompt;
@@ -63,10 +62,5 @@ struct prompt *prompt_create(struct server *server, const struct prompt_request 
 	prompt_answer_fn answer, void *data);
 /* Takes the prompt down without an answer; NULL is a no-op. */
 void prompt_destroy(struct prompt *prompt);
-
-/* Input while the prompt is up (server->prompt); layout coordinates. */
-void prompt_pointer_motion(struct prompt *prompt, double lx, double ly);
-void prompt_pointer_button(struct prompt *prompt, double lx, double ly, bool pressed);
-void prompt_key(struct prompt *prompt, xkb_keysym_t sym);
 
 #endif

@@ -7,19 +7,16 @@
  */
 #include <linux/input-event-codes.h>
 #include <stdlib.h>
-#include <time.h>
 #include <wlr/types/wlr_cursor.h>
 #include <wlr/types/wlr_output_layout.h>
 #include <wlr/types/wlr_scene.h>
-#include <wlr/types/wlr_seat.h>
-#include <wlr/types/wlr_xcursor_manager.h>
 #include <wlr/util/log.h>
 #include "compositor/region_geometry.h"
 #include "compositor/region_select.h"
 #include "compositor/seat.h"
+#include "compositor/seat_grab.h"
 #include "compositor/server.h"
 #include "common/util.h"
-#include "compositor/view.h"
 
 #define RGB(r, g, b) { (r) / 255.0f, (g) / 255.0f, (b) / 255.0f, 1.0f }
 static const float dim_colour[4] = { 0.0f, 0.0f, 0.0f, 0.5f };
@@ -43,7 +40,10 @@ struct region_select {
 
 	struct wl_event_source *timer;
 	struct wl_listener outputs_changed;
+	struct seat_grab grab; /* modal: the drag reaches no client */
 };
+
+static const struct seat_grab_interface grab_impl;
 
 static bool layout_box(struct server *server, struct placement_box *out) {
 	struct wlr_box *all = wlr_output_layout_get_box(server->output_layout, NULL);
@@ -143,17 +143,6 @@ static void handle_outputs_changed(struct wl_listener *listener, void *data) {
 	build(select);
 }
 
-static void show_cursor(struct seat *seat) {
-	wlr_seat_pointer_notify_clear_focus(seat->wlr_seat);
-	wlr_xcursor_manager_set_cursor_image(seat->xcursor_manager, "crosshair", seat->cursor);
-}
-
-static uint32_t now_msec(void) {
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint32_t)((uint64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000);
-}
-
 struct region_select *region_select_create(struct server *server, uint32_t timeout_ms,
 		region_select_fn fn, void *data) {
 	struct placement_box layout;
@@ -174,13 +163,9 @@ struct region_select *region_select_create(struct server *server, uint32_t timeo
 		wl_event_source_timer_update(select->timer, ms > INT32_MAX ? INT32_MAX : (int)ms);
 	}
 	build(select);
-
 	/* Clients lose the pointer and the keyboard while it is up. */
-	struct seat *seat = server->seat;
-	seat->mode = CURSOR_PASSTHROUGH;
-	seat->grabbed_view = NULL;
-	wlr_seat_keyboard_notify_clear_focus(seat->wlr_seat);
-	show_cursor(seat);
+	select->grab.impl = &grab_impl;
+	seat_grab_begin(server->seat, &select->grab);
 	wlr_log(WLR_INFO, "region select: shown over %d,%d %dx%d", layout.x, layout.y,
 		layout.width, layout.height);
 	return select;
@@ -200,29 +185,26 @@ void region_select_destroy(struct region_select *select) {
 	}
 	if (server->region_select == select) {
 		server->region_select = NULL;
-		struct seat *seat = server->seat;
-		struct view *view = server->focused_view;
-		if (view && view->mapped && view->surface) {
-			seat_focus_surface(seat, view->surface);
-		}
-		seat_update_pointer_focus(seat, now_msec());
 	}
+	seat_grab_end(&select->grab);
 	free(select);
 }
 
-void region_select_pointer_motion(struct region_select *select, double lx, double ly) {
-	show_cursor(select->server->seat);
+static bool grab_motion(struct seat_grab *grab, double lx, double ly) {
+	struct region_select *select = wl_container_of(grab, select, grab);
 	if (select->dragging) {
 		select->box = region_geometry_box(select->x0, select->y0, lx, ly,
 			&select->layout);
 		update(select);
 	}
+	return true;
 }
 
-void region_select_pointer_button(struct region_select *select, double lx, double ly,
-		uint32_t button, bool pressed) {
+static bool grab_button(struct seat_grab *grab, double lx, double ly, uint32_t button,
+		bool pressed) {
+	struct region_select *select = wl_container_of(grab, select, grab);
 	if (button != BTN_LEFT) {
-		return;
+		return true;
 	}
 	if (pressed) {
 		select->dragging = true;
@@ -230,25 +212,38 @@ void region_select_pointer_button(struct region_select *select, double lx, doubl
 		select->y0 = ly;
 		select->box = region_geometry_box(lx, ly, lx, ly, &select->layout);
 		update(select);
-		return;
+		return true;
 	}
 	if (!select->dragging) {
-		return;
+		return true;
 	}
 	select->box = region_geometry_box(select->x0, select->y0, lx, ly, &select->layout);
 	select->dragging = false;
 	if (!region_geometry_nonempty(&select->box)) {
 		update(select); /* nothing dragged: the person may try again */
-		return;
+		return true;
 	}
 	wlr_log(WLR_INFO, "region select: %d,%d %dx%d", select->box.x, select->box.y,
 		select->box.width, select->box.height);
 	finish_with(select, true);
+	return true;
 }
 
-void region_select_key(struct region_select *select, xkb_keysym_t sym) {
-	if (sym == XKB_KEY_Escape) {
+/* Escape cancels; no key reaches a client. */
+static bool grab_key(struct seat_grab *grab, xkb_keysym_t sym, bool pressed,
+		uint32_t modifiers) {
+	struct region_select *select = wl_container_of(grab, select, grab);
+	if (pressed && sym == XKB_KEY_Escape) {
 		wlr_log(WLR_INFO, "region select: cancelled with Escape");
 		finish_with(select, false);
 	}
+	return true;
 }
+
+static const struct seat_grab_interface grab_impl = {
+	.key = grab_key,
+	.pointer_motion = grab_motion,
+	.pointer_button = grab_button,
+	.modal = true,
+	.cursor = "crosshair",
+};

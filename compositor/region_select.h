@@ -10,13 +10,12 @@
  * the rectangle (region_geometry.c: either direction, cut to the
  * layout); a release that covers no pixel lets the person drag again.
  * Escape, or no answer in the timeout, cancels. While it is up it takes
- * all pointer and keyboard input (cursor.c, keyboard.c hand it over);
+ * all pointer and keyboard input as a modal seat grab (seat_grab.h);
  * clients get none.
  */
 
 #include <stdbool.h>
 #include <stdint.h>
-#include <xkbcommon/xkbcommon.h>
 #include "compositor/placement.h"
 
 struct server;
@@ -37,11 +36,5 @@ struct region_select *region_select_create(struct server *server, uint32_t timeo
 	region_select_fn fn, void *data);
 /* Takes it down without an answer; NULL is a no-op. */
 void region_select_destroy(struct region_select *select);
-
-/* Input while it is up (server->region_select); layout coordinates. */
-void region_select_pointer_motion(struct region_select *select, double lx, double ly);
-void region_select_pointer_button(struct region_select *select, double lx, double ly,
-	uint32_t button, bool pressed);
-void region_select_key(struct region_select *select, xkb_keysym_t sym);
 
 #endif

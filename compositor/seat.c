@@ -81,8 +81,8 @@ void seat_focus_surface(struct seat *seat, struct wlr_surface *surface) {
 		wlr_seat_keyboard_notify_clear_focus(wlr_seat);
 		return;
 	}
-	if (seat->server->prompt || seat->server->region_select) {
-		return; /* the focused view gets the keyboard when the overlay goes */
+	if (seat_grabs_modal(&seat->grabs)) {
+		return; /* the focused view gets the keyboard when the grab ends */
 	}
 	struct wlr_keyboard *keyboard = wlr_seat_get_keyboard(wlr_seat);
 	if (keyboard) {
@@ -105,6 +105,54 @@ void seat_view_gone(struct seat *seat, struct view *view) {
 	frame_input_view_gone(seat, view);
 }
 
+/* Clients lose the pointer and the keyboard while a modal grab is up. */
+static void take_input(struct seat *seat) {
+	seat->mode = CURSOR_PASSTHROUGH;
+	seat->grabbed_view = NULL;
+	wlr_seat_keyboard_notify_clear_focus(seat->wlr_seat);
+	seat_update_pointer_focus(seat, (uint32_t)monotonic_ms());
+}
+
+static void give_input_back(struct seat *seat) {
+	struct view *view = seat->server->focused_view;
+	if (view && view->mapped && view->surface) {
+		seat_focus_surface(seat, view->surface);
+	}
+	seat_update_pointer_focus(seat, (uint32_t)monotonic_ms());
+}
+
+bool seat_grab_begin(struct seat *seat, struct seat_grab *grab) {
+	if (!seat_grabs_begin(&seat->grabs, grab)) {
+		return false;
+	}
+	if (grab->impl->modal) {
+		take_input(seat);
+	}
+	return true;
+}
+
+void seat_grab_end(struct seat_grab *grab) {
+	struct seat_grabs *grabs = grab->grabs;
+	if (!grabs || !grab->active) {
+		return;
+	}
+	bool modal = grab->impl->modal;
+	seat_grabs_end(grab);
+	struct seat *seat = wl_container_of(grabs, seat, grabs);
+	if (modal) {
+		/* A modal grab still up (the one below) keeps the input. */
+		give_input_back(seat);
+	}
+}
+
+void seat_grab_listen(struct seat *seat, struct seat_grab *grab) {
+	seat_grabs_listen(&seat->grabs, grab);
+}
+
+void seat_grab_unlisten(struct seat_grab *grab) {
+	seat_grabs_unlisten(grab);
+}
+
 struct wlr_cursor *seat_cursor(struct seat *seat) {
 	return seat->cursor;
 }
@@ -113,6 +161,7 @@ struct seat *seat_create(struct server *server) {
 	struct seat *seat = zalloc(sizeof(*seat));
 	seat->server = server;
 	wl_list_init(&seat->keyboards);
+	seat_grabs_init(&seat->grabs);
 	if (!keyboard_create_keymap(seat)) {
 		free(seat);
 		return NULL;
@@ -141,6 +190,7 @@ void seat_destroy(struct seat *seat) {
 	if (!seat) {
 		return;
 	}
+	seat_grabs_finish(&seat->grabs);
 	cursor_finish(seat);
 	struct keyboard *keyboard, *tmp;
 	wl_list_for_each_safe(keyboard, tmp, &seat->keyboards, link) {

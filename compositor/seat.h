@@ -7,6 +7,7 @@
 #include <wayland-server-core.h>
 #include <wlr/util/box.h>
 #include "compositor/frame_layout.h"
+#include "compositor/seat_grab.h"
 
 struct server;
 struct view;
@@ -45,6 +46,8 @@ struct seat {
 	bool key_grab_resize;
 	struct wlr_box key_grab_start;
 	struct wlr_box key_grab_box; /* asked for; the client may not have drawn it yet */
+	/* The screens oriel draws that take input (seat_grab.h). */
+	struct seat_grabs grabs;
 
 	struct wlr_relative_pointer_manager_v1 *relative_pointer;
 	struct wlr_pointer_constraints_v1 *pointer_constraints;
@@ -81,6 +84,19 @@ struct wlr_surface *seat_surface_at(struct seat *seat, double lx, double ly,
 	double *sx, double *sy);
 /* Re-evaluates pointer focus after the scene changed under the cursor. */
 void seat_update_pointer_focus(struct seat *seat, uint32_t time_msec);
+
+/*
+ * A screen takes the seat's input (seat_grab.h): grab gets every event
+ * first until seat_grab_end. A modal grab takes the keyboard and pointer
+ * from the clients, who get them back when it ends. False when grab is
+ * begun already.
+ */
+bool seat_grab_begin(struct seat *seat, struct seat_grab *grab);
+/* No-op when grab is not begun (or the seat is gone). */
+void seat_grab_end(struct seat_grab *grab);
+/* grab is offered what no begun grab took, so that it can begin. */
+void seat_grab_listen(struct seat *seat, struct seat_grab *grab);
+void seat_grab_unlisten(struct seat_grab *grab);
 
 /* Pointer entry points shared by real devices and virtual input. */
 void seat_pointer_motion(struct seat *seat, uint32_t time_msec);

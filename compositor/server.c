@@ -106,10 +106,10 @@ void server_finish(struct server *server) {
 	layer_shell_finish(server);
 	decoration_protocols_finish(server);
 	xdg_shell_finish(server);
-	seat_destroy(server->seat);
-	server->seat = NULL;
 	switcher_destroy(server->switcher);
 	server->switcher = NULL;
+	seat_destroy(server->seat);
+	server->seat = NULL;
 	if (server->backend) {
 		output_finish_server(server);
 		wlr_backend_destroy(server->backend);

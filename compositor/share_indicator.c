@@ -5,6 +5,8 @@
 #include <wlr/types/wlr_buffer.h>
 #include <wlr/types/wlr_scene.h>
 #include "compositor/output.h"
+#include "compositor/seat.h"
+#include "compositor/seat_grab.h"
 #include "compositor/server.h"
 #include "compositor/share_indicator.h"
 #include "compositor/text_buffer.h"
@@ -27,7 +29,10 @@ struct share_indicator {
 	bool pressed;
 	struct wlr_scene_tree *tree;
 	struct wl_listener outputs_changed;
+	struct seat_grab grab; /* listens for a press on the badge */
 };
+
+static const struct seat_grab_interface grab_impl;
 
 /* (Re)draws the badge for the current text and outputs. */
 static void build(struct share_indicator *indicator) {
@@ -83,6 +88,8 @@ struct share_indicator *share_indicator_create(struct server *server,
 	indicator->data = data;
 	indicator->outputs_changed.notify = handle_outputs_changed;
 	wl_signal_add(&server->events_outputs_changed, &indicator->outputs_changed);
+	indicator->grab.impl = &grab_impl;
+	seat_grab_listen(server->seat, &indicator->grab);
 	server->share_indicator = indicator;
 	return indicator;
 }
@@ -95,6 +102,7 @@ void share_indicator_destroy(struct share_indicator *indicator) {
 		indicator->server->share_indicator = NULL;
 	}
 	wl_list_remove(&indicator->outputs_changed.link);
+	seat_grab_unlisten(&indicator->grab);
 	if (indicator->tree) {
 		wlr_scene_node_destroy(&indicator->tree->node);
 	}
@@ -127,11 +135,10 @@ void share_indicator_set_text(struct share_indicator *indicator, const char *tex
 	build(indicator);
 }
 
-bool share_indicator_pointer_button(struct share_indicator *indicator, double lx,
-		double ly, bool pressed) {
-	if (!indicator) {
-		return false;
-	}
+/* A press on the badge and its release reach no client. */
+static bool grab_button(struct seat_grab *grab, double lx, double ly, uint32_t button,
+		bool pressed) {
+	struct share_indicator *indicator = wl_container_of(grab, indicator, grab);
 	bool on_badge = indicator->tree && wlr_box_contains_point(&indicator->box, lx, ly);
 	if (pressed) {
 		indicator->pressed = on_badge;
@@ -146,3 +153,7 @@ bool share_indicator_pointer_button(struct share_indicator *indicator, double lx
 	}
 	return true;
 }
+
+static const struct seat_grab_interface grab_impl = {
+	.pointer_button = grab_button,
+};

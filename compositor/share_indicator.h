@@ -6,7 +6,8 @@
  * The sharing indicator: a small badge at the top-right corner of the
  * first output, above every window (fullscreen too), shown while anything
  * is shared. It names what is shared and with whom; clicking it stops the
- * sharing.
+ * sharing. It listens for the click through the seat (seat_grab.h): a
+ * press on the badge and its release reach no client.
  */
 
 #include <stdbool.h>
@@ -28,12 +29,5 @@ void share_indicator_destroy(struct share_indicator *indicator);
  */
 void share_indicator_set_text(struct share_indicator *indicator, const char *text,
 	const char *hint);
-
-/*
- * A button at the layout point (lx, ly): true when the badge took it (a
- * press on the badge and its release), so no client gets it. NULL: false.
- */
-bool share_indicator_pointer_button(struct share_indicator *indicator, double lx,
-	double ly, bool pressed);
 
 #endif

@@ -4,6 +4,8 @@
 #include <wlr/types/wlr_keyboard.h>
 #include <wlr/types/wlr_scene.h>
 #include "compositor/output.h"
+#include "compositor/seat.h"
+#include "compositor/seat_grab.h"
 #include "compositor/server.h"
 #include "compositor/switcher.h"
 #include "compositor/text_buffer.h"
@@ -27,11 +29,17 @@ struct switcher {
 	int selected;
 	struct wlr_scene_tree *tree; /* in LAYER_OVERLAY while active */
 	struct wlr_scene_rect *selection;
+	/* Listens for Alt+Tab; begun while the list is up. */
+	struct seat_grab grab;
 };
+
+static const struct seat_grab_interface grab_impl;
 
 struct switcher *switcher_create(struct server *server) {
 	struct switcher *switcher = zalloc(sizeof(*switcher));
 	switcher->server = server;
+	switcher->grab.impl = &grab_impl;
+	seat_grab_listen(server->seat, &switcher->grab);
 	return switcher;
 }
 
@@ -43,6 +51,7 @@ static void hide(struct switcher *switcher) {
 	}
 	switcher->active = false;
 	switcher->n_views = 0;
+	seat_grab_end(&switcher->grab);
 }
 
 void switcher_destroy(struct switcher *switcher) {
@@ -50,6 +59,7 @@ void switcher_destroy(struct switcher *switcher) {
 		return;
 	}
 	hide(switcher);
+	seat_grab_unlisten(&switcher->grab);
 	free(switcher);
 }
 
@@ -123,6 +133,7 @@ static void step(struct switcher *switcher, bool backwards) {
 		switcher->active = true;
 		switcher->selected = 0;
 		draw(switcher);
+		seat_grab_begin(switcher->server->seat, &switcher->grab);
 	}
 	int n = switcher->n_views;
 	switcher->selected = (switcher->selected + (backwards ? n - 1 : 1)) % n;
@@ -134,11 +145,9 @@ static bool is_alt(xkb_keysym_t sym) {
 		sym == XKB_KEY_Meta_R;
 }
 
-bool switcher_key(struct switcher *switcher, xkb_keysym_t sym, bool pressed,
+static bool grab_key(struct seat_grab *grab, xkb_keysym_t sym, bool pressed,
 		uint32_t modifiers) {
-	if (!switcher) {
-		return false;
-	}
+	struct switcher *switcher = wl_container_of(grab, switcher, grab);
 	bool tab = sym == XKB_KEY_Tab || sym == XKB_KEY_ISO_Left_Tab;
 	if (!switcher->active) {
 		if (tab && pressed && (modifiers & WLR_MODIFIER_ALT) &&
@@ -172,6 +181,18 @@ bool switcher_key(struct switcher *switcher, xkb_keysym_t sym, bool pressed,
 	/* Shift and the like pass; other keys wait for the choice. */
 	return !(sym >= XKB_KEY_Shift_L && sym <= XKB_KEY_Hyper_R);
 }
+
+/* The seat is going away: the list goes with it. */
+static void grab_cancel(struct seat_grab *grab) {
+	struct switcher *switcher = wl_container_of(grab, switcher, grab);
+	hide(switcher);
+}
+
+/* The pointer works as usual while the list is up. */
+static const struct seat_grab_interface grab_impl = {
+	.key = grab_key,
+	.cancel = grab_cancel,
+};
 
 void switcher_view_gone(struct switcher *switcher, struct view *view) {
 	if (!switcher || !switcher->active) {

@@ -6,12 +6,10 @@
  * Alt+Tab: while Alt is held, Tab (Shift+Tab backwards) walks the windows
  * in the order they last had focus, shown as a list of titles in the
  * middle of the screen. Releasing Alt focuses the chosen window, restoring
- * it when minimized; Escape leaves the focus where it was.
+ * it when minimized; Escape leaves the focus where it was. It listens
+ * for Alt+Tab through the seat, and holds a seat grab while the list is
+ * up (seat_grab.h).
  */
-
-#include <stdbool.h>
-#include <stdint.h>
-#include <xkbcommon/xkbcommon.h>
 
 struct server;
 struct switcher;
@@ -19,9 +17,6 @@ struct view;
 
 struct switcher *switcher_create(struct server *server);
 void switcher_destroy(struct switcher *switcher);
-/* A key, with the modifiers held before it: true when the switcher took it. */
-bool switcher_key(struct switcher *switcher, xkb_keysym_t sym, bool pressed,
-	uint32_t modifiers);
 /* A view unmapped: it leaves the list. */
 void switcher_view_gone(struct switcher *switcher, struct view *view);
 

@@ -67,7 +67,8 @@ bool rdp_channels_flush(struct rdp_peer *peer) {
 	rdp_watchdog_arm(peer->rdp->watchdog, peer->client->sockfd, CALL_MS);
 	bool ok = WTSVirtualChannelManagerCheckFileDescriptor(peer->vcm);
 	rdp_watchdog_disarm(peer->rdp->watchdog);
-	if (!rdp_peer_leave_freerdp(peer)) {
+	rdp_peer_leave_freerdp(peer);
+	if (!rdp_peer_alive(peer)) {
 		return false;
 	}
 	if (!ok) {

@@ -54,9 +54,13 @@ static struct rdp_clipboard *clipboard_of(CliprdrServerContext *cliprdr) {
 static int handle_channel(int fd, uint32_t mask, void *data) {
 	struct rdp_clipboard *clip = data;
 	struct rdp_peer *peer = clip->peer;
+	if (!rdp_peer_alive(peer)) {
+		return 0;
+	}
 	rdp_peer_enter_freerdp(peer);
 	UINT error = clip->cliprdr->CheckEventHandle(clip->cliprdr);
-	if (!rdp_peer_leave_freerdp(peer)) {
+	rdp_peer_leave_freerdp(peer);
+	if (!rdp_peer_alive(peer)) {
 		return 0;
 	}
 	if (error != CHANNEL_RC_OK) {

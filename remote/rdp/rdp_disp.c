@@ -67,6 +67,9 @@ static int handle_wakeup(int fd, uint32_t mask, void *data) {
 	if (read(fd, &wakeups, sizeof(wakeups)) < 0 && errno != EAGAIN) {
 		return 0;
 	}
+	if (!rdp_peer_alive(disp->peer)) {
+		return 0;
+	}
 	struct remote_monitor monitors[MAX_MONITORS];
 	pthread_mutex_lock(&disp->lock);
 	bool pending = disp->pending;

@@ -65,9 +65,13 @@ static bool send_frame(struct rdp_peer *peer) {
 static int handle_writable(int fd, uint32_t mask, void *data) {
 	struct rdp_peer *peer = data;
 	freerdp_peer *client = peer->client;
+	if (!rdp_peer_alive(peer)) {
+		return 0;
+	}
 	rdp_peer_enter_freerdp(peer);
 	int drained = client->DrainOutputBuffer(client);
-	if (!rdp_peer_leave_freerdp(peer)) {
+	rdp_peer_leave_freerdp(peer);
+	if (!rdp_peer_alive(peer)) {
 		return 0;
 	}
 	if (drained < 0) {
@@ -166,7 +170,7 @@ void rdp_display_frame_sent(struct rdp_peer *peer) {
 }
 
 static void try_send(struct rdp_peer *peer) {
-	if (peer->state != RDP_PEER_SESSION || peer->closing || !peer->activated) {
+	if (peer->state != RDP_PEER_SESSION || !rdp_peer_alive(peer) || !peer->activated) {
 		return;
 	}
 	if (!rdp_server_fb_ready(peer->rdp)) {

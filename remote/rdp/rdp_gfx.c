@@ -194,9 +194,13 @@ static int handle_caps_deadline(void *data) {
 static int handle_channel(int fd, uint32_t mask, void *data) {
 	struct rdp_gfx *gfx = data;
 	struct rdp_peer *peer = gfx->peer;
+	if (!rdp_peer_alive(peer)) {
+		return 0;
+	}
 	rdp_peer_enter_freerdp(peer);
 	UINT rc = rdpgfx_server_handle_messages(gfx->context);
-	if (!rdp_peer_leave_freerdp(peer)) {
+	rdp_peer_leave_freerdp(peer);
+	if (!rdp_peer_alive(peer)) {
 		return 0;
 	}
 	if (rc != CHANNEL_RC_OK && rc != ERROR_NO_DATA) {

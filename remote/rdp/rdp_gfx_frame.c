@@ -66,18 +66,21 @@ void rdp_gfx_handle_encoded(void *data) {
 	struct rdp_gfx *gfx = data;
 	struct rdp_peer *peer = gfx->peer;
 	gfx->encoding = false;
+	if (!rdp_peer_alive(peer)) {
+		return;
+	}
 	RDPGFX_SURFACE_COMMAND cmd = { 0 };
 	if (!rdp_h264_result(gfx->h264_encoder, &cmd)) {
 		rdp_peer_drop(peer, "cannot encode a frame (AVC420)");
 		return;
 	}
-	/* A peer dropped meanwhile is freed on leaving, with gfx. */
 	rdp_peer_enter_freerdp(peer);
 	bool ok = send_lossy_frame(gfx, &cmd, gfx->encoding_id, &gfx->encoding_damage);
 	if (ok) {
 		rdp_display_frame_sent(peer);
 	}
-	if (!rdp_peer_leave_freerdp(peer)) {
+	rdp_peer_leave_freerdp(peer);
+	if (!rdp_peer_alive(peer)) {
 		return;
 	}
 	if (!ok) {

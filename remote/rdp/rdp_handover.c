@@ -57,9 +57,8 @@ static void drop_all(void *data, const char *user) {
 			ERRINFO_DISCONNECTED_BY_OTHER_CONNECTION);
 		freerdp_send_error_info(peer->client->context->rdp);
 		peer->client->Close(peer->client);
-		if (rdp_peer_leave_freerdp(peer)) {
-			rdp_peer_drop(peer, why);
-		}
+		rdp_peer_leave_freerdp(peer);
+		rdp_peer_drop(peer, why);
 	}
 }
 

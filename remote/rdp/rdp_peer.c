@@ -1,14 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 #include <arpa/inet.h>
 #include <errno.h>
-#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
 #include <freerdp/error.h>
-#include <openssl/err.h>
 #include <winpr/synch.h>
 #include <wlr/util/log.h>
 #include "remote/account_check.h"
@@ -49,89 +47,6 @@ static bool is_guest(const struct rdp_peer *peer) {
 	return peer->state != RDP_PEER_SESSION;
 }
 
-static void set_reading(struct rdp_peer *peer, bool reading) {
-	for (int i = 0; i < peer->n_sources; i++) {
-		wl_event_source_fd_update(peer->sources[i], reading ? WL_EVENT_READABLE : 0);
-	}
-}
-
-static void peer_free(struct rdp_peer *peer) {
-	struct rdp_server *rdp = peer->rdp;
-	if (peer->prelogon) {
-		rdp_prelogon_cancel(peer);
-	}
-	account_check_cancel(peer->check);
-	for (int i = 0; i < peer->n_sources; i++) {
-		wl_event_source_remove(peer->sources[i]);
-	}
-	if (peer->deadline) {
-		wl_event_source_remove(peer->deadline);
-	}
-	if (is_guest(peer)) {
-		rdp->n_guests--;
-	} else {
-		rdp->n_sessions--;
-		if (rdp->n_sessions == 0) {
-			rdp_server_fb_release(rdp); /* no copy of the desktop for nobody */
-		}
-		rdp_input_peer_gone(peer);
-		rdp_handover_clients_changed(rdp);
-	}
-	rdp_clipboard_peer_gone(peer);
-	rdp_channels_finish_peer(peer);
-	rdp_display_finish_peer(peer);
-	wl_list_remove(&peer->link);
-	freerdp_peer *client = peer->client;
-	if (client->context) {
-		client->Disconnect(client);
-		freerdp_peer_context_free(client);
-	}
-	freerdp_peer_free(client);
-	rdp_handover_login_destroy(peer->handover); /* after FreeRDP closed its end */
-	ERR_clear_error(); /* its failure is no other client's (rdp_peer_enter_freerdp) */
-	free(peer);
-	/*
-	 * A connection's FreeRDP objects (TLS, codecs, the H.264 encoder's
-	 * buffers, channel streams) are allocated on its own threads and the
-	 * loop's, in glibc arenas that keep freed pages mapped: without this,
-	 * every connection left its high-water mark in oriel's RSS.
-	 */
-	malloc_trim(0);
-}
-
-void rdp_peer_drop(struct rdp_peer *peer, const char *why) {
-	if (!peer || peer->closing) {
-		return;
-	}
-	if (why) {
-		wlr_log(WLR_INFO, "RDP: closing the connection from %s: %s", peer->host, why);
-	}
-	if (peer->prelogon) {
-		peer->closing = true; /* freed when its thread has ended */
-		rdp_prelogon_interrupt(peer);
-		return;
-	}
-	if (peer->in_freerdp > 0) {
-		peer->closing = true; /* freed when FreeRDP returns to us */
-		set_reading(peer, false);
-		return;
-	}
-	peer_free(peer);
-}
-
-void rdp_peer_enter_freerdp(struct rdp_peer *peer) {
-	ERR_clear_error();
-	peer->in_freerdp++;
-}
-
-bool rdp_peer_leave_freerdp(struct rdp_peer *peer) {
-	if (--peer->in_freerdp == 0 && peer->closing) {
-		peer_free(peer);
-		return false;
-	}
-	return true;
-}
-
 /* MS-RDPBCGR 2.2.1.1.1: CredSSP, and CredSSP with Early User Authorization. */
 #define SELECTED_PROTOCOL_HYBRID 0x2
 #define SELECTED_PROTOCOL_HYBRID_EX 0x8
@@ -165,7 +80,8 @@ static bool peer_dispatch(struct rdp_peer *peer) {
 	rdp_watchdog_arm(peer->rdp->watchdog, client->sockfd, timeout_ms);
 	BOOL ok = client->CheckFileDescriptor(client);
 	rdp_watchdog_disarm(peer->rdp->watchdog);
-	if (!rdp_peer_leave_freerdp(peer)) {
+	rdp_peer_leave_freerdp(peer);
+	if (!rdp_peer_alive(peer)) {
 		return false; /* dropped while FreeRDP called us */
 	}
 	if (!ok) {
@@ -177,7 +93,9 @@ static bool peer_dispatch(struct rdp_peer *peer) {
 
 static int handle_readable(int fd, uint32_t mask, void *data) {
 	struct rdp_peer *peer = data;
-	peer_dispatch(peer);
+	if (rdp_peer_alive(peer)) {
+		peer_dispatch(peer);
+	}
 	return 0;
 }
 
@@ -233,6 +151,9 @@ static void handle_checked(void *data, bool ok, bool view_only) {
 	struct rdp_peer *peer = data;
 	struct rdp_server *rdp = peer->rdp;
 	peer->check = NULL;
+	if (!rdp_peer_alive(peer)) {
+		return;
+	}
 	const char *user = peer->client->settings->Username;
 	if (!ok) {
 		rdp_auth_failed(rdp, peer->host, user ? user : "");
@@ -243,7 +164,7 @@ static void handle_checked(void *data, bool ok, bool view_only) {
 	peer->view_only = view_only;
 	wlr_log(WLR_INFO, "RDP: %s logged on as \"%s\"%s", peer->host, user ? user : "",
 		view_only ? " (view-only)" : "");
-	set_reading(peer, true);
+	rdp_peer_set_reading(peer, true);
 	become_session(peer);
 }
 
@@ -326,7 +247,7 @@ static void check_logon(struct rdp_peer *peer) {
 	 * The client finishes connecting meanwhile and may type at once; input
 	 * before its logon is good is dropped, so what it sends waits unread.
 	 */
-	set_reading(peer, false);
+	rdp_peer_set_reading(peer, false);
 }
 
 static BOOL handle_logon(freerdp_peer *client, SEC_WINNT_AUTH_IDENTITY *identity,
@@ -518,8 +439,8 @@ static void refuse_not_its_user(struct rdp_peer *peer) {
 }
 
 void rdp_peer_prelogon_ended(struct rdp_peer *peer, bool logon_arrived) {
-	if (peer->closing) {
-		peer_free(peer); /* dropped while its thread ran */
+	if (!rdp_peer_alive(peer)) {
+		rdp_peer_drop(peer, NULL); /* dropped while its thread ran: freed now */
 		return;
 	}
 	if (!logon_arrived) {
@@ -609,16 +530,6 @@ void rdp_peer_create(struct rdp_server *rdp, int fd) {
 void rdp_peer_create_handed_over(struct rdp_server *rdp, int fd, const char *host,
 		struct rdp_handover_login *login) {
 	peer_create(rdp, fd, host, login, false);
-}
-
-void rdp_peers_finish(struct rdp_server *rdp) {
-	struct rdp_peer *peer, *tmp;
-	wl_list_for_each_safe(peer, tmp, &rdp->peers, link) {
-		if (peer->state == RDP_PEER_SESSION && peer->client->context) {
-			peer->client->Close(peer->client);
-		}
-		peer_free(peer);
-	}
 }
 
 size_t rdp_list_clients(struct rdp_server *rdp, struct remote_client_info *out, size_t max) {

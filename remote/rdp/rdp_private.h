@@ -47,6 +47,7 @@ struct rdp_screen {
 	struct wl_listener capture_pixels;
 	struct wl_listener capture_destroy;
 	bool needs_whole;          /* the framebuffer waits for its whole picture */
+	bool wants_pixels;         /* to be asked for it, from the loop */
 	/* The output's cursor plane (rdp_cursor.c) */
 	struct wl_listener cursor_shape;
 	struct wl_listener cursor_motion;
@@ -77,6 +78,13 @@ struct rdp_server {
 	int stride;                        /* bytes per row */
 	int padded_width, padded_height;   /* multiples of 16 */
 	struct wl_listener outputs_changed;
+	/*
+	 * What a capture's frame asked of the captures (the desktop to
+	 * follow a resized output, a picture again), done from the loop:
+	 * a frame goes one way, from the capture to the clients.
+	 */
+	struct wl_event_source *capture_asks;
+	bool desktop_due;
 
 	/* Outputs made for clients' monitors 2, 3, ...: they outlive the client. */
 	struct virtual_output *monitor_outputs[RDP_MAX_SCREENS - 1];
@@ -116,8 +124,9 @@ struct rdp_peer {
 	char host[64];
 	enum rdp_peer_state state;
 	bool view_only;
-	bool closing;   /* dropped while FreeRDP calls us: freed on return */
+	bool closing;   /* dropped: freed from the loop (rdp_peer_life.c) */
 	int in_freerdp; /* depth of calls into FreeRDP */
+	struct wl_event_source *reap; /* the idle callback that frees it */
 	struct wl_list link;
 
 	struct wl_event_source *sources[RDP_PEER_MAX_HANDLES];
@@ -233,18 +242,29 @@ void rdp_listen_finish(struct rdp_server *rdp);
 /* rdp_peer.c */
 /* A new connection: a guest (another may give way), or closed. */
 void rdp_peer_create(struct rdp_server *rdp, int fd);
-/* Disconnects and frees (later, when FreeRDP is calling us); why is logged. */
-void rdp_peer_drop(struct rdp_peer *peer, const char *why);
-void rdp_peers_finish(struct rdp_server *rdp);
+
 /*
- * Around every call into FreeRDP for a peer (which calls back). Entering
- * clears OpenSSL's error queue, which is per thread, not per connection:
- * an error one client's TLS left there would otherwise fail the next
- * client's read. Leaving frees a peer dropped meanwhile, and then returns
- * false.
+ * rdp_peer_life.c: the one owner of a peer's life. Every call into
+ * FreeRDP for a peer goes between rdp_peer_enter_freerdp and
+ * rdp_peer_leave_freerdp. Entering clears OpenSSL's error queue, which is
+ * per thread, not per connection: an error one client's TLS left there
+ * would otherwise fail the next client's read. A dropped peer is only
+ * marked: it is freed from the loop once nothing runs for it (an idle
+ * callback, or the end of its handshake thread), never under a caller.
+ * So after a call into FreeRDP, or anything that may drop the peer,
+ * rdp_peer_alive says whether to go on; the peer's memory stays valid
+ * until the caller has returned to the loop, and every loop callback of a
+ * peer asks it first.
  */
 void rdp_peer_enter_freerdp(struct rdp_peer *peer);
-bool rdp_peer_leave_freerdp(struct rdp_peer *peer);
+void rdp_peer_leave_freerdp(struct rdp_peer *peer);
+bool rdp_peer_alive(const struct rdp_peer *peer);
+/* Disconnects it, and frees it from the loop; why is logged. NULL is a no-op. */
+void rdp_peer_drop(struct rdp_peer *peer, const char *why);
+/* Whether the loop reads the client's socket (not while its logon is checked). */
+void rdp_peer_set_reading(struct rdp_peer *peer, bool reading);
+/* Frees every peer now (at shutdown). */
+void rdp_peers_finish(struct rdp_server *rdp);
 /* A guest's thread ended (rdp_prelogon.c): with its logon, or failed. */
 void rdp_peer_prelogon_ended(struct rdp_peer *peer, bool logon_arrived);
 

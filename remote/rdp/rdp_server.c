@@ -28,6 +28,11 @@
  * framebuffer while no client is in its session. The desktop is
  * the screens' bounding box in the layout; it is the primary output
  * alone unless a client's monitors made more (rdp_layout.c).
+ *
+ * A frame goes one way: capture -> framebuffer -> rdp_display.c ->
+ * encoder -> the client. What a frame's handler needs of the captures
+ * themselves (a picture again, the desktop resized after its output) is
+ * done from the loop afterwards (ask_later), never inside their signals.
  */
 
 
@@ -107,6 +112,35 @@ void rdp_server_fb_release(struct rdp_server *rdp) {
 	rdp->fb_waiting = 0;
 }
 
+static void handle_capture_asks(void *data) {
+	struct rdp_server *rdp = data;
+	rdp->capture_asks = NULL; /* an idle source is gone once it ran */
+	if (rdp->desktop_due) {
+		rdp->desktop_due = false;
+		rdp_server_update_desktop(rdp); /* asks every capture for its whole picture */
+	}
+	for (int i = 0; i < rdp->n_screens; i++) {
+		struct rdp_screen *screen = rdp->screens[i];
+		if (screen->wants_pixels) {
+			screen->wants_pixels = false;
+			output_capture_request_pixels(screen->capture);
+		}
+	}
+}
+
+/* From inside a capture's signal: screen's picture again, or (NULL) the desktop. */
+static void ask_later(struct rdp_server *rdp, struct rdp_screen *screen) {
+	if (screen) {
+		screen->wants_pixels = true;
+	} else {
+		rdp->desktop_due = true;
+	}
+	if (!rdp->capture_asks) {
+		rdp->capture_asks = wl_event_loop_add_idle(rdp->server->loop,
+			handle_capture_asks, rdp);
+	}
+}
+
 /*
  * Copies what changed, or the whole picture where the framebuffer waits
  * for it. Once it has every screen's, all of the desktop goes to the
@@ -141,7 +175,7 @@ static void take_frame(struct rdp_screen *screen, struct output_capture_frame *f
 			rdp_display_damage(rdp, &damage);
 		}
 	} else if (screen->needs_whole) {
-		output_capture_request_pixels(screen->capture); /* the clients wait for it */
+		ask_later(rdp, screen); /* the clients wait for it */
 	}
 	pixman_region32_fini(&damage);
 }
@@ -150,7 +184,11 @@ static void handle_capture_frame(struct wl_listener *listener, void *data) {
 	struct rdp_screen *screen = wl_container_of(listener, screen, capture_frame);
 	struct output_capture_frame *frame = data;
 	if (frame->width != screen->width || frame->height != screen->height) {
-		rdp_server_update_desktop(screen->rdp);
+		/*
+		 * Its output changed size: the desktop follows from the loop, and
+		 * then asks for whole pictures; meanwhile this one, as far as it fits.
+		 */
+		ask_later(screen->rdp, NULL);
 		pixman_region32_union_rect(frame->damage, frame->damage, 0, 0,
 			frame->width, frame->height);
 	}
@@ -462,6 +500,9 @@ void rdp_server_destroy(struct rdp_server *rdp) {
 	rdp_handover_finish(rdp);
 	rdp_listen_finish(rdp);
 	rdp_peers_finish(rdp);
+	if (rdp->capture_asks) {
+		wl_event_source_remove(rdp->capture_asks);
+	}
 	if (rdp->outputs_changed.notify) {
 		wl_list_remove(&rdp->outputs_changed.link);
 	}

@@ -21,6 +21,7 @@
 #include "compositor/options.h"
 #include "compositor/server.h"
 #include "compositor/session_bus.h"
+#include "compositor/sound_server.h"
 #include "compositor/startup_error.h"
 #if HAVE_XWAYLAND
 #include "xwm/xwayland.h"
@@ -96,6 +97,7 @@ int main(int argc, char *argv[]) {
 	struct session_bus bus = {0};
 	struct server server = {0};
 	struct child child = {0};
+	struct sound_server sound = {0};
 	struct wl_event_source *sigterm = NULL, *sigint = NULL;
 #if HAVE_VNC
 	struct vnc_server *vnc = NULL;
@@ -160,6 +162,9 @@ int main(int argc, char *argv[]) {
 	if (!start_xwayland(&server)) {
 		goto out;
 	}
+	if (options.sound_server == CONFIG_SOUND_SERVER_AUTO) {
+		sound_server_start(&sound); /* without it, the session has no sound */
+	}
 	setenv("XDG_SESSION_TYPE", "wayland", 1);
 	setenv("XDG_CURRENT_DESKTOP", "oriel", 1);
 
@@ -212,6 +217,7 @@ out:
 #endif
 	virtual_input_destroy(server.virtual_input);
 	server_finish(&server);
+	sound_server_stop(&sound);
 	session_bus_finish(&bus);
 	options_finish(&options);
 	if (!running && !startup_error_print(stderr)) {

@@ -11,7 +11,7 @@
  * Channel writes only queue in the manager; they reach the client when
  * the manager is checked: right after a write (rdp_channels_flush), and
  * when its queue's event fires (writes from channel threads). Static
- * channels (cliprdr, rdp_clipboard.c) use this manager too. The
+ * channels (cliprdr, rdp_clipboard.c; rdpsnd, rdp_sound.c) use this manager too. The
  * dynamic channels (graphics pipeline, display control) open once the
  * client answered drdynvc's capabilities, which FreeRDP reads within
  * the peer's own dispatch: rdp_channels_check runs after each.
@@ -46,6 +46,7 @@ bool rdp_channels_watch(struct rdp_peer *peer) {
 }
 
 void rdp_channels_finish_peer(struct rdp_peer *peer) {
+	rdp_sound_close(peer);
 	rdp_disp_close(peer);
 	rdp_gfx_close(peer);
 	rdp_unserved_probe_close(peer);
@@ -87,6 +88,9 @@ static void open_dynamic_channels(struct rdp_peer *peer) {
 	if (!rdp_disp_open(peer)) {
 		wlr_log(WLR_ERROR, "RDP: cannot open display control to %s", peer->host);
 	}
+	if (!rdp_sound_open(peer)) {
+		wlr_log(WLR_ERROR, "RDP: cannot open sound to %s", peer->host);
+	}
 	rdp_unserved_probe_open(peer);
 	/* A client without drdynvc gets classic bitmap updates. */
 	rdp_display_schedule(peer);
@@ -112,6 +116,9 @@ bool rdp_channels_check(struct rdp_peer *peer) {
 	if (!WTSVirtualChannelManagerIsChannelJoined(peer->vcm, "drdynvc")) {
 		peer->dynamic_channels_opened = true;
 		peer->client->settings->SupportGraphicsPipeline = FALSE;
+		if (!rdp_sound_open(peer)) {
+			wlr_log(WLR_ERROR, "RDP: cannot open sound to %s", peer->host);
+		}
 		rdp_display_schedule(peer);
 		return true;
 	}

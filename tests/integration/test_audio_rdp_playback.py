@@ -1,0 +1,102 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""The session's sound reaches an RDP client, and its silence sends nothing.
+
+oriel starts the session's sound server (PipeWire, WirePlumber,
+pipewire-pulse). oriel-test-rdpclient takes sound (rdpsnd, with an rdpsnd
+device that records what it is given to play) and logs on: the session
+then has the sink "Remote audio (oriel)", as its default.
+
+1. Silence: with nothing playing, the client gets no audio PDU, no byte
+   at all, and oriel stays idle (under 1 % of a core).
+2. paplay plays a 2 s 440 Hz tone (half full scale) in the session: the
+   client plays 16-bit stereo PCM whose spectral peak is 440 +- 5 Hz at
+   the tone's level (within 1 dB), the first of it within 150 ms of
+   paplay's start.
+3. When the client goes, so does the sink.
+"""
+import tempfile
+import time
+from pathlib import Path
+
+import harness
+import rdp
+import sound
+import vnc
+from harness import Session, expect, T
+
+PASSWORD = "sound-Pass-4410"
+TONE, SECONDS, AMPLITUDE = 440, 2.0, 0.5
+SILENCE = 3.0
+MAX_IDLE_CPU = 0.01
+MAX_FIRST_MS = 150
+
+
+def received(c):
+    return c.lines_since(0, "sound")
+
+
+def main():
+    with tempfile.TemporaryDirectory(prefix="oriel-audio-") as d:
+        users = vnc.write_users_file(Path(d), [("listener", PASSWORD)])
+        port = vnc.free_port()
+        with Session(outputs=["640x480"], xwayland="off", sound=True,
+                     args=rdp.rdp_args(port, "--rdp-users", users)) as s:
+            sound.wait_server(s)
+            rdp.wait_listening(s, port)
+            before = sound.default_sink(s)
+            secret = rdp.write_secret(s, PASSWORD)
+            pcm = s.tmp / "received.pcm"
+            c = rdp.RdpClient(s, port, name="listener", user="listener",
+                              password_file=secret, extra=["--sound", pcm])
+            c.wait_connected()
+            sink = sound.wait_sink(s, "Remote audio (oriel)")
+            s.wait_for(lambda: sound.default_sink(s) == sink or harness.NotYet(
+                "the default sink is %s" % sound.default_sink(s)), T(10),
+                "Remote audio (oriel) to be the default sink")
+            rdp.wait_settled(s, c)
+            bytes0 = c.stats()["bytes"]
+            cpu, wakeups = harness.idle_cost(s.oriel.pid, SILENCE)
+            harness.log("silence with a sound client over %.0fs: %.2f%% CPU, %d wakeups" % (
+                SILENCE, 100 * cpu, wakeups))
+            expect(not received(c), "audio PDUs while nothing plays: %s" % received(c)[:3])
+            expect(c.stats()["bytes"] == bytes0, "the client received %d bytes in silence" %
+                   (c.stats()["bytes"] - bytes0))
+            expect(cpu < MAX_IDLE_CPU, "oriel used %.2f%% CPU in silence" % (100 * cpu))
+
+            wav = sound.write_tone(s.tmp / "tone.wav", TONE, SECONDS, amplitude=AMPLITUDE)
+            start = time.monotonic_ns()
+            s.run_tool(["paplay", wav], timeout=20)
+            c.wait_line(lambda l: l.startswith("sound "), what="sound")
+            fmt = c.lines_since(0, "sound-open")[0].split()
+            expect(fmt[1] == "WAVE_FORMAT_PCM" and fmt[3:] == ["2", "16"],
+                   "16-bit stereo PCM: %s" % fmt)
+            rate = int(fmt[2])
+            first = int(received(c)[0].split()[2])
+            total = sum(int(l.split()[1]) for l in received(c))
+            first_ms = (first - start) / 1e6
+            harness.log("first sound %.1f ms after paplay started; %d bytes (%.2f s)" % (
+                first_ms, total, total / 4 / rate))
+            data = pcm.read_bytes()
+            samples = list(memoryview(data[:len(data) // 4 * 4]).cast("h"))[::2]
+            freq, level = sound.peak(samples, rate)
+            harness.log("received: peak %.1f Hz, RMS %.3f of full scale" % (freq, level))
+            expect(abs(freq - TONE) <= 5, "the peak is at %.1f Hz, not %d" % (freq, TONE))
+            want = AMPLITUDE / 2 ** 0.5
+            expect(want * 0.89 <= level <= want * 1.12,
+                   "the level is %.3f of full scale, not %.3f" % (level, want))
+            expect(total / 4 / rate >= SECONDS * 0.9, "only %.2f s of sound arrived" % (
+                total / 4 / rate))
+            expect(first_ms <= MAX_FIRST_MS, "the first sound came %.0f ms after paplay "
+                   "started (at most %d)" % (first_ms, MAX_FIRST_MS))
+
+            c.close()
+            s.wait_for(lambda: "Remote audio (oriel)" not in s.run_tool(
+                ["pactl", "list", "sinks"]).stdout or harness.NotYet("the sink is there"),
+                T(10), "the sink to go with the client")
+            expect(sound.default_sink(s) == before or before == "@DEFAULT_SINK@",
+                   "the default sink is %s again" % before)
+
+
+if __name__ == "__main__":
+    harness.run(main)

@@ -4,6 +4,7 @@
 #include <winpr/wtsapi.h>
 #include <wlr/util/log.h>
 #include "remote/rdp/rdp_private.h"
+#include "compositor/options.h"
 #include "compositor/server.h"
 
 /*
@@ -46,6 +47,7 @@ bool rdp_channels_watch(struct rdp_peer *peer) {
 }
 
 void rdp_channels_finish_peer(struct rdp_peer *peer) {
+	rdp_sound_mic_close(peer);
 	rdp_sound_close(peer);
 	rdp_disp_close(peer);
 	rdp_gfx_close(peer);
@@ -91,7 +93,13 @@ static void open_dynamic_channels(struct rdp_peer *peer) {
 	if (!rdp_sound_open(peer)) {
 		wlr_log(WLR_ERROR, "RDP: cannot open sound to %s", peer->host);
 	}
-	rdp_unserved_probe_open(peer);
+	if (peer->rdp->options->audio == CONFIG_RDP_AUDIO_ON) {
+		if (!rdp_sound_mic_open(peer)) {
+			wlr_log(WLR_ERROR, "RDP: cannot open the microphone of %s", peer->host);
+		}
+	} else {
+		rdp_unserved_probe_open(peer);
+	}
 	/* A client without drdynvc gets classic bitmap updates. */
 	rdp_display_schedule(peer);
 }

@@ -30,6 +30,7 @@ struct remote_monitor;
 struct client_keymap;
 struct audio_sink;
 struct rdp_sound;
+struct rdp_microphone;
 
 /* One served output per client monitor at most (RDP's limit). */
 #define RDP_MAX_SCREENS 16
@@ -107,6 +108,8 @@ struct rdp_server {
 	/* The session's sound, while clients play it (rdp_sound.c). */
 	struct audio_sink *sound_sink;
 	int n_sound_clients;
+	/* Whose microphone the session hears (rdp_sound_mic.c); NULL: nobody's. */
+	struct rdp_microphone *microphone;
 };
 
 enum rdp_peer_state {
@@ -199,6 +202,8 @@ struct rdp_peer {
 
 	/* Sound (rdp_sound.c); NULL: the client takes none (yet). */
 	struct rdp_sound *sound;
+	/* Its microphone (rdp_sound_mic.c); NULL: none offered (yet). */
+	struct rdp_microphone *microphone;
 };
 
 /* rdp_server.c */
@@ -419,8 +424,13 @@ bool rdp_gfx_encode_lossless(struct rdp_gfx_encoder *encoder, const uint8_t *fb,
 /* Opens it when the client takes sound and its channel is there; false on failure. */
 bool rdp_sound_open(struct rdp_peer *peer);
 void rdp_sound_close(struct rdp_peer *peer);
-/* PCM from the session's sink: 48 kHz, stereo, 16 bits. */
+/* PCM from the session's sink: 48 kHz, stereo, 16 bits; NULL once silence follows. */
 void rdp_sound_send(struct rdp_sound *sound, const int16_t *samples, size_t frames);
+
+/* rdp_sound_mic.c: the client's microphone (audin) as the session's source. */
+/* Opens AUDIO_INPUT when the client offers a microphone; false on failure. */
+bool rdp_sound_mic_open(struct rdp_peer *peer);
+void rdp_sound_mic_close(struct rdp_peer *peer);
 
 /* rdp_disp.c: the Display Control channel. */
 bool rdp_disp_open(struct rdp_peer *peer);

@@ -46,6 +46,8 @@
  *                         dynamic one): what is played is appended to FILE
  *                         as raw PCM, and said in `sound` lines
  *   --sound-dvc           with --sound: offer only AUDIO_PLAYBACK_DVC
+ *   --microphone FREQ     offer a microphone (audin) that hears a sine of
+ *                         FREQ Hz at half full scale, 48 kHz stereo
  *   --bad-cookie          when the server redirects the client with a
  *                         password cookie (oriel-gateway), send it back
  *                         altered: an attacker holding the routing token
@@ -94,6 +96,7 @@
  *                         token (after "Cookie: msts="); FreeRDP follows it
  *   sound-open TAG RATE CHANNELS BITS  --sound: the server chose this format
  *   sound BYTES T         --sound: a block to play arrived at T (ns)
+ *   microphone-open RATE CHANNELS  --microphone: the server opened it
  *   stats PAINTS RECTS BYTES COUNTERS
  *   done COMMAND
  *   auth-failed           the logon was refused (exit 2)
@@ -155,6 +158,7 @@ struct opts {
 	bool rfx, no_rects, counter, bad_cookie;
 	const char *sound; /* --sound FILE */
 	bool sound_dvc;
+	double microphone; /* --microphone FREQ; 0: none */
 	int bpp;
 	uint32_t kbd;
 	int cursor_w, cursor_h;
@@ -655,6 +659,8 @@ static BOOL pre_connect(freerdp *instance)
 	PubSub_SubscribeChannelDisconnected(instance->context->pubSub, channel_disconnected);
 	if (c->opts->sound && !rdp_client_sound_settings(s, c->opts->sound_dvc))
 		return FALSE;
+	if (c->opts->microphone > 0 && !rdp_client_microphone_settings(s, c->opts->microphone))
+		return FALSE;
 	return freerdp_client_load_addins(instance->context->channels, s);
 }
 
@@ -1071,7 +1077,7 @@ static void usage(void)
 		"         [--size WxH] [--bpp N] [--monitors WxH+X+Y,...] [--no-rects]\n"
 		"         [--counter | --cursor WxH]\n"
 		"         [--timeout SECONDS] [--bad-cookie] [--bind ADDR] [--kbd ID]\n"
-		"         [--sound FILE [--sound-dvc]]\n"
+		"         [--sound FILE [--sound-dvc]] [--microphone FREQ]\n"
 		"         HOST:PORT snapshot FILE.ppm | watch\n");
 }
 
@@ -1181,6 +1187,7 @@ int main(int argc, char **argv)
 		{"bpp", required_argument, 0, 'd'},
 		{"sound", required_argument, 0, 'S'},
 		{"sound-dvc", no_argument, 0, 'D'},
+		{"microphone", required_argument, 0, 'M'},
 		{"help", no_argument, 0, 'h'},
 		{0, 0, 0, 0},
 	};
@@ -1240,6 +1247,7 @@ int main(int argc, char **argv)
 		case 'b': bind_addr = optarg; break;
 		case 'S': o.sound = optarg; break;
 		case 'D': o.sound_dvc = true; break;
+		case 'M': o.microphone = atof(optarg); break;
 		default: usage(); return opt == 'h' ? 0 : 1;
 		}
 	}

@@ -8,6 +8,8 @@
  * stdout:
  *   sound-open TAG RATE CHANNELS BITS   the server chose this format
  *   sound BYTES T                       a block to play (T: CLOCK_MONOTONIC ns)
+ * and an audin device ("sys:oriel-test") whose microphone hears a sine:
+ *   microphone-open RATE CHANNELS       the server opened it
  */
 
 #include <stdbool.h>
@@ -20,5 +22,7 @@ PVIRTUALCHANNELENTRY rdp_client_sound_addins(LPCSTR name, LPCSTR subsystem, LPCS
 					     DWORD flags);
 /* Asks for sound: the rdpsnd static channel (and the dynamic one), or only the dynamic one. */
 bool rdp_client_sound_settings(rdpSettings *s, bool dynamic_only);
+/* Offers a microphone that hears a sine of freq Hz at half full scale. */
+bool rdp_client_microphone_settings(rdpSettings *s, double freq);
 
 #endif

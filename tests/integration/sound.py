@@ -19,6 +19,13 @@ from harness import NotYet, TestFailure, T
 DAEMONS = ("pipewire", "wireplumber", "pipewire-pulse")
 
 
+def holds(cond, why):
+    """For wait_for: True, or NotYet(why) raised."""
+    if not cond:
+        raise NotYet(why)
+    return True
+
+
 def children(pid):
     """{comm: pid} of pid's children."""
     out = {}
@@ -86,14 +93,27 @@ def write_tone(path, freq, seconds, rate=48000, amplitude=0.5):
 
 
 def read_wav(path):
-    """(rate, channels, samples of the first channel) of a 16-bit WAV."""
-    with wave.open(str(path), "rb") as w:
-        if w.getsampwidth() != 2:
-            raise TestFailure("%s is not 16-bit" % path)
-        rate, ch = w.getframerate(), w.getnchannels()
-        data = w.readframes(w.getnframes())
-    samples = struct.unpack("<%dh" % (len(data) // 2), data)
-    return rate, ch, list(samples[::ch])
+    """(rate, channels, samples of the first channel) of a 16-bit WAV. A
+    recorder stopped by a signal may leave the header's sizes at 0: the
+    data run to the end of the file."""
+    data = path.read_bytes()
+    if data[:4] != b"RIFF" or data[8:12] != b"WAVE":
+        raise TestFailure("%s is not a WAV file" % path)
+    pos, rate, ch, bits = 12, None, None, None
+    while pos + 8 <= len(data):
+        kind, size = data[pos:pos + 4], struct.unpack("<I", data[pos + 4:pos + 8])[0]
+        body = pos + 8
+        if kind == b"fmt ":
+            _, ch, rate, _, _, bits = struct.unpack("<HHIIHH", data[body:body + 16])
+        elif kind == b"data":
+            end = len(data) if size == 0 or body + size > len(data) else body + size
+            if bits != 16:
+                raise TestFailure("%s is not 16-bit" % path)
+            raw = data[body:end]
+            samples = struct.unpack("<%dh" % (len(raw) // 2), raw[:len(raw) // 2 * 2])
+            return rate, ch, list(samples[::ch])
+        pos = body + size + (size & 1)
+    raise TestFailure("%s has no data" % path)
 
 
 def peak(samples, rate):

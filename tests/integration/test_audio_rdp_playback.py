@@ -51,9 +51,9 @@ def main():
                               password_file=secret, extra=["--sound", pcm])
             c.wait_connected()
             sink = sound.wait_sink(s, "Remote audio (oriel)")
-            s.wait_for(lambda: sound.default_sink(s) == sink or harness.NotYet(
-                "the default sink is %s" % sound.default_sink(s)), T(10),
-                "Remote audio (oriel) to be the default sink")
+            s.wait_for(lambda: sound.holds(sound.default_sink(s) == sink,
+                                           "another default sink"), T(10),
+                       "Remote audio (oriel) to be the default sink")
             rdp.wait_settled(s, c)
             bytes0 = c.stats()["bytes"]
             cpu, wakeups = harness.idle_cost(s.oriel.pid, SILENCE)
@@ -91,8 +91,8 @@ def main():
                    "started (at most %d)" % (first_ms, MAX_FIRST_MS))
 
             c.close()
-            s.wait_for(lambda: "Remote audio (oriel)" not in s.run_tool(
-                ["pactl", "list", "sinks"]).stdout or harness.NotYet("the sink is there"),
+            s.wait_for(lambda: sound.holds("Remote audio (oriel)" not in s.run_tool(
+                ["pactl", "list", "sinks"]).stdout, "the sink is there"),
                 T(10), "the sink to go with the client")
             expect(sound.default_sink(s) == before or before == "@DEFAULT_SINK@",
                    "the default sink is %s again" % before)

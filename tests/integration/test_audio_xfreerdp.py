@@ -4,7 +4,8 @@
 
 oriel runs the session's sound server; xfreerdp (in an Xvfb) logs on with
 /sound:sys:fake (FreeRDP's test device: it plays nothing, but confirms
-what it is given) and /microphone. oriel opens rdpsnd to it, and while
+what it is given) and /microphone. oriel opens rdpsnd to it and makes
+its microphone the session's (audin), and while
 paplay plays a tone in the session, sends it sound that it confirms: no
 block is dropped for lagging, nothing fails on either side, and
 xfreerdp's log has no rdpsnd or audin error. The client's own sound
@@ -41,10 +42,13 @@ def main():
                 def opened():
                     if not client.alive():
                         raise harness.TestFailure("xfreerdp exited:\n%s" % client.log())
-                    if "RDP: sound to" not in s.log_text():
+                    text = s.log_text()
+                    if "RDP: sound to" not in text:
                         raise NotYet("no sound channel yet")
+                    if "the session's microphone is" not in text:
+                        raise NotYet("no microphone yet")
                     return True
-                s.wait_for(opened, harness.T(30), "oriel to open sound to xfreerdp")
+                s.wait_for(opened, harness.T(30), "oriel to open sound and the microphone")
                 sound.wait_sink(s, "Remote audio (oriel)")
                 wav = sound.write_tone(s.tmp / "tone.wav", 440, 1.0)
                 s.run_tool(["paplay", wav], timeout=20)

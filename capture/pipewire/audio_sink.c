@@ -18,12 +18,18 @@
  * The sink is an audio_node (audio_node.h: a pw_stream of class
  * Audio/Sink on a thread of its own, the default sink while it exists;
  * streams that follow the default move to it). Its process callback
- * copies what is not silence into a ring and wakes oriel's loop through
+ * copies what is not lasting silence into a ring and wakes oriel's loop through
  * an eventfd; the loop hands the ring's PCM on. A ring that fills (the
  * loop is late) loses its oldest sound: a late listener hears a gap,
  * never a growing delay.
  */
 
+/*
+ * Silence this long after sound still goes (a pause between notes, a
+ * player that was late): what goes keeps the time it was played in.
+ * Longer silence sends nothing more.
+ */
+#define HANGOVER_FRAMES (AUDIO_SINK_RATE / 5)
 /* Half a second of sound waits for the loop at most. */
 #define RING_FRAMES (AUDIO_SINK_RATE / 2)
 #define FRAME_BYTES (AUDIO_SINK_CHANNELS * sizeof(int16_t))
@@ -37,7 +43,7 @@ struct audio_sink {
 	pthread_mutex_t lock;
 	int16_t *ring;
 	size_t head, count; /* frames: where the oldest is, how many */
-	bool sounding;      /* the last buffer was not silence */
+	size_t silent_frames; /* of silence since the last sound (capped) */
 	bool ended;         /* silence followed sound: the loop is told */
 	uint64_t dropped;   /* frames lost to a full ring */
 	int wake_fd;
@@ -116,13 +122,17 @@ static void process(void *data, struct pw_stream *stream) {
 			d->maxsize - offset;
 		const int16_t *samples = SPA_PTROFF(d->data, offset, const int16_t);
 		size_t frames = size / FRAME_BYTES;
-		bool sounding = frames > 0 && !silent(samples, frames * AUDIO_SINK_CHANNELS);
-		if (sounding) {
+		if (frames > 0 && !silent(samples, frames * AUDIO_SINK_CHANNELS)) {
+			sink->silent_frames = 0;
 			ring_push(sink, samples, frames);
-		} else if (sink->sounding) {
-			ring_end(sink);
+		} else if (sink->silent_frames < HANGOVER_FRAMES) {
+			sink->silent_frames += frames;
+			if (sink->silent_frames < HANGOVER_FRAMES) {
+				ring_push(sink, samples, frames);
+			} else {
+				ring_end(sink);
+			}
 		}
-		sink->sounding = sounding;
 	}
 	pw_stream_queue_buffer(stream, buffer);
 	__atomic_add_fetch(&sink->stat_cpu_ns, audio_thread_cpu_ns() - cpu, __ATOMIC_RELAXED);
@@ -184,6 +194,7 @@ struct audio_sink *audio_sink_create(struct wl_event_loop *loop, audio_sink_pcm_
 	sink->pcm = pcm;
 	sink->data = data;
 	sink->wake_fd = -1;
+	sink->silent_frames = HANGOVER_FRAMES; /* silence before any sound sends nothing */
 	pthread_mutex_init(&sink->lock, NULL);
 	sink->ring = calloc(RING_FRAMES, FRAME_BYTES);
 	sink->scratch = calloc(RING_FRAMES, FRAME_BYTES);

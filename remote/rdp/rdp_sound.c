@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
@@ -39,7 +40,7 @@ _Static_assert(AUDIO_SINK_RATE == 48000 && AUDIO_SINK_CHANNELS == 2, "the sink's
  */
 
 #define BLOCK_MS 20
-#define MAX_UNCONFIRMED 5 /* 100 ms of sound */
+#define MAX_UNCONFIRMED 10 /* 200 ms of sound */
 #define FLUSH_MS 30
 #define PCM_BITS 16
 /* What the session's sink gives (audio_sink.h). */
@@ -58,6 +59,10 @@ struct rdp_sound {
 	/* Written by FreeRDP's thread. */
 	bool activated;
 	uint8_t confirmed; /* the last block confirmed */
+	/* When each block number went (the loop), and how long until its confirmation. */
+	int64_t sent_ms[256];
+	int64_t rtt_sum_ms, rtt_max_ms;
+	uint32_t rtt_count;
 	/* The loop's. */
 	bool playing;       /* a format was chosen: sound goes */
 	bool attached;      /* counted among the sink's clients */
@@ -135,6 +140,14 @@ static void handle_activated(RdpsndServerContext *context) {
  */
 static UINT handle_confirm(RdpsndServerContext *context, BYTE block, UINT16 timestamp) {
 	struct rdp_sound *sound = context->data;
+	if (__atomic_load_n(&sound->confirmed, __ATOMIC_ACQUIRE) != block) {
+		/* The first of its confirmations: the block arrived. */
+		int64_t sent = __atomic_load_n(&sound->sent_ms[block], __ATOMIC_ACQUIRE);
+		int64_t rtt = sent > 0 ? monotonic_ms() - sent : 0;
+		sound->rtt_sum_ms += rtt;
+		sound->rtt_max_ms = rtt > sound->rtt_max_ms ? rtt : sound->rtt_max_ms;
+		sound->rtt_count++;
+	}
 	__atomic_store_n(&sound->confirmed, block, __ATOMIC_RELEASE);
 	return CHANNEL_RC_OK;
 }
@@ -223,7 +236,9 @@ static void send_block(struct rdp_sound *sound, size_t frames) {
 		sound->dropped += frames;
 		return;
 	}
-	UINT16 timestamp = (UINT16)monotonic_ms();
+	int64_t now = monotonic_ms();
+	__atomic_store_n(&sound->sent_ms[context->block_no], now, __ATOMIC_RELEASE);
+	UINT16 timestamp = (UINT16)now;
 	UINT result;
 	if (sound->wave2) {
 		result = context->SendSamples2(context, sound->format_no, sound->block,
@@ -340,10 +355,11 @@ void rdp_sound_close(struct rdp_peer *peer) {
 		rdpsnd_server_context_free(sound->context);
 	}
 	if (sound->attached) {
-		if (sound->dropped > 0) {
-			wlr_log(WLR_INFO, "RDP: %s was too slow for %.1f s of sound", peer->host,
-				(double)sound->dropped / SOURCE_RATE);
-		}
+		wlr_log(WLR_INFO, "RDP: sound to %s: %u blocks confirmed, %.0f ms on average "
+			"after they went (at most %" PRId64 "), %.1f s dropped for a late client",
+			peer->host, sound->rtt_count, sound->rtt_count ?
+			(double)sound->rtt_sum_ms / sound->rtt_count : 0.0, sound->rtt_max_ms,
+			(double)sound->dropped / SOURCE_RATE);
 		sink_detach(peer->rdp);
 	}
 	if (sound->wakeup) {

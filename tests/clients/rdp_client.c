@@ -46,6 +46,8 @@
  *                         dynamic one): what is played is appended to FILE
  *                         as raw PCM, and said in `sound` lines
  *   --sound-dvc           with --sound: offer only AUDIO_PLAYBACK_DVC
+ *   --sound-slow FACTOR   with --sound: playing a block takes FACTOR times
+ *                         its length (a client too slow for the sound)
  *   --microphone FREQ     offer a microphone (audin) that hears a sine of
  *                         FREQ Hz at half full scale, 48 kHz stereo
  *   --bad-cookie          when the server redirects the client with a
@@ -158,6 +160,7 @@ struct opts {
 	bool rfx, no_rects, counter, bad_cookie;
 	const char *sound; /* --sound FILE */
 	bool sound_dvc;
+	double sound_slow;
 	double microphone; /* --microphone FREQ; 0: none */
 	int bpp;
 	uint32_t kbd;
@@ -1077,7 +1080,7 @@ static void usage(void)
 		"         [--size WxH] [--bpp N] [--monitors WxH+X+Y,...] [--no-rects]\n"
 		"         [--counter | --cursor WxH]\n"
 		"         [--timeout SECONDS] [--bad-cookie] [--bind ADDR] [--kbd ID]\n"
-		"         [--sound FILE [--sound-dvc]] [--microphone FREQ]\n"
+		"         [--sound FILE [--sound-dvc] [--sound-slow FACTOR]] [--microphone FREQ]\n"
 		"         HOST:PORT snapshot FILE.ppm | watch\n");
 }
 
@@ -1188,6 +1191,7 @@ int main(int argc, char **argv)
 		{"sound", required_argument, 0, 'S'},
 		{"sound-dvc", no_argument, 0, 'D'},
 		{"microphone", required_argument, 0, 'M'},
+		{"sound-slow", required_argument, 0, 'L'},
 		{"help", no_argument, 0, 'h'},
 		{0, 0, 0, 0},
 	};
@@ -1248,6 +1252,7 @@ int main(int argc, char **argv)
 		case 'S': o.sound = optarg; break;
 		case 'D': o.sound_dvc = true; break;
 		case 'M': o.microphone = atof(optarg); break;
+		case 'L': o.sound_slow = atof(optarg); break;
 		default: usage(); return opt == 'h' ? 0 : 1;
 		}
 	}
@@ -1276,7 +1281,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 
-	if (o.sound && !rdp_client_sound_init(o.sound)) {
+	if (o.sound && !rdp_client_sound_init(o.sound, o.sound_slow)) {
 		say("error cannot write %s", o.sound);
 		return 1;
 	}

@@ -22,6 +22,8 @@
 #define DEVICE "oriel-test"
 
 static FILE *pcm_file;
+static double play_slow;
+static UINT32 play_bytes_per_second;
 static pthread_mutex_t say_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static uint64_t now_ns(void)
@@ -55,6 +57,7 @@ static BOOL device_format_supported(rdpsndDevicePlugin *device, const AUDIO_FORM
 static BOOL device_open(rdpsndDevicePlugin *device, const AUDIO_FORMAT *format, UINT32 latency)
 {
 	(void)device, (void)latency;
+	play_bytes_per_second = format->nSamplesPerSec * format->nChannels * format->wBitsPerSample / 8;
 	say("sound-open %s %u %u %u", audio_format_get_tag_string(format->wFormatTag),
 	    format->nSamplesPerSec, format->nChannels, format->wBitsPerSample);
 	return TRUE;
@@ -74,6 +77,12 @@ static UINT device_play(rdpsndDevicePlugin *device, const BYTE *data, size_t siz
 		fflush(pcm_file);
 	}
 	say("sound %zu %llu", size, (unsigned long long)now_ns());
+	if (play_slow > 1 && play_bytes_per_second > 0) {
+		/* FreeRDP's channel thread waits: the blocks after this one wait too. */
+		double seconds = play_slow * (double)size / play_bytes_per_second;
+		struct timespec ts = {(time_t)seconds, (long)((seconds - (time_t)seconds) * 1e9)};
+		nanosleep(&ts, NULL);
+	}
 	return 0; /* played at once: no latency */
 }
 
@@ -220,8 +229,9 @@ PVIRTUALCHANNELENTRY rdp_client_sound_addins(LPCSTR name, LPCSTR subsystem, LPCS
 	return freerdp_channels_load_static_addin_entry(name, subsystem, type, flags);
 }
 
-bool rdp_client_sound_init(const char *pcm_path)
+bool rdp_client_sound_init(const char *pcm_path, double slow)
 {
+	play_slow = slow;
 	pcm_file = fopen(pcm_path, "wb");
 	return pcm_file != NULL;
 }

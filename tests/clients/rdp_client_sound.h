@@ -15,8 +15,11 @@
 #include <stdbool.h>
 #include <freerdp/freerdp.h>
 
-/* Where what is played goes; call before connecting. */
-bool rdp_client_sound_init(const char *pcm_path);
+/*
+ * Where what is played goes; call before connecting. slow > 1: playing a
+ * block takes slow times its length (a client that cannot keep up).
+ */
+bool rdp_client_sound_init(const char *pcm_path, double slow);
 /* FreeRDP's addin provider, with the device above for rdpsnd "oriel-test". */
 PVIRTUALCHANNELENTRY rdp_client_sound_addins(LPCSTR name, LPCSTR subsystem, LPCSTR type,
 					     DWORD flags);

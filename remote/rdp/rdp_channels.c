@@ -12,10 +12,11 @@
  * Channel writes only queue in the manager; they reach the client when
  * the manager is checked: right after a write (rdp_channels_flush), and
  * when its queue's event fires (writes from channel threads). Static
- * channels (cliprdr, rdp_clipboard.c; rdpsnd, rdp_sound.c) use this manager too. The
- * dynamic channels (graphics pipeline, display control) open once the
- * client answered drdynvc's capabilities, which FreeRDP reads within
- * the peer's own dispatch: rdp_channels_check runs after each.
+ * channels (cliprdr, rdp_clipboard.c; rdpsnd, rdp_sound.c) use this
+ * manager too. The dynamic channels (graphics pipeline, display control,
+ * sound and the microphone) open once the client answered drdynvc's
+ * capabilities, which FreeRDP reads within the peer's own dispatch:
+ * rdp_channels_check runs after each.
  */
 
 /* A write into the client's socket may wait this long for a stalled client. */

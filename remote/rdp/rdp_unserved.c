@@ -19,7 +19,8 @@
  * plays and shares nothing.
  *
  * A microphone (audin) is a dynamic channel: a client only says it has
- * one when the server opens AUDIO_INPUT. oriel opens it to find out, and
+ * one when the server opens AUDIO_INPUT. Where oriel does not take it
+ * (--rdp-audio playback or off), it opens the channel to find out, and
  * closes it again at once: the client's audin sees its channel closed and
  * never opens its device.
  */

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -126,6 +127,12 @@ bool sound_server_start(struct sound_server *sound) {
 		nanosleep(&(struct timespec){ .tv_nsec = 5 * 1000 * 1000 }, NULL);
 	}
 	sound->wireplumber = spawn("wireplumber");
+	const char *runtime = getenv("XDG_RUNTIME_DIR");
+	struct stat st;
+	if (runtime && (size_t)snprintf(sound->pulse_dir, sizeof(sound->pulse_dir), "%s/pulse",
+			runtime) < sizeof(sound->pulse_dir) && stat(sound->pulse_dir, &st) == 0) {
+		sound->pulse_dir[0] = '\0'; /* not ours to remove */
+	}
 	sound->pulse = spawn("pipewire-pulse");
 	wlr_log(WLR_INFO, "Sound: started PipeWire (%d), WirePlumber (%d) and pipewire-pulse "
 		"(%d) for the session at %s", (int)sound->pipewire, (int)sound->wireplumber,
@@ -133,8 +140,24 @@ bool sound_server_start(struct sound_server *sound) {
 	return true;
 }
 
+/*
+ * pipewire-pulse leaves its pid file and folder behind; once it is gone,
+ * the runtime dir is left as oriel found it.
+ */
+static void remove_pulse_files(struct sound_server *sound) {
+	if (!sound->pulse_dir[0]) {
+		return;
+	}
+	char pid[sizeof(sound->pulse_dir) + 8];
+	snprintf(pid, sizeof(pid), "%s/pid", sound->pulse_dir);
+	unlink(pid);
+	rmdir(sound->pulse_dir); /* only if nothing else is in it */
+	sound->pulse_dir[0] = '\0';
+}
+
 void sound_server_stop(struct sound_server *sound) {
 	stop(&sound->pulse, "pipewire-pulse");
+	remove_pulse_files(sound);
 	stop(&sound->wireplumber, "WirePlumber");
 	stop(&sound->pipewire, "PipeWire");
 }

@@ -15,6 +15,8 @@
 struct sound_server {
 	/* 0 where oriel started nothing (theirs, off, or failed) */
 	pid_t pipewire, wireplumber, pulse;
+	/* $XDG_RUNTIME_DIR/pulse when pipewire-pulse made it; removed after it. */
+	char pulse_dir[4096];
 };
 
 /* False only where nothing could start; the session goes on without sound. */

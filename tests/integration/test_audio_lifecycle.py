@@ -5,7 +5,7 @@
 With nothing answering on the session's PipeWire socket, oriel starts
 PipeWire, WirePlumber and pipewire-pulse as its children; a PulseAudio
 client in the session (pactl) reaches them in the session's runtime dir.
-When oriel stops, all three are gone. A second session in a runtime dir
+When oriel stops, all three are gone, and so are their files there. A second session in a runtime dir
 where PipeWire answers already starts none of its own.
 """
 import os
@@ -30,8 +30,9 @@ def main():
         s.stop()
         for name, pid in daemons.items():
             expect(not pid_alive(pid), "%s (%d) ended with the session" % (name, pid))
-        expect(not (s.runtime_dir / "pipewire-0").exists(),
-               "PipeWire's socket went with it")
+        for left in ("pipewire-0", "pipewire-0.lock", "pulse"):
+            expect(not (s.runtime_dir / left).exists(),
+                   "%s went with the session" % left)
 
     # The user's own sound server is hers: oriel starts none beside it.
     with Session(outputs=["640x480"], xwayland="off") as first:

@@ -25,6 +25,8 @@ static const char usage[] =
 	"  --config FILE                             settings file\n"
 	"                                            ($XDG_CONFIG_HOME/oriel/oriel.ini)\n"
 	"  --dbus auto|session|spawn|off             session bus to use (auto)\n"
+	"  --sound-server auto|off                   start PipeWire, WirePlumber and\n"
+	"                                            pipewire-pulse when none runs (auto)\n"
 	"  --vnc [ADDR:]PORT                         serve VNC (repeatable; address\n"
 	"                                            127.0.0.1, IPv6 as [::1]:5901)\n"
 	"  --vnc-unix PATH                           serve VNC on a Unix socket\n"
@@ -75,6 +77,8 @@ static const char usage[] =
 	"  --rdp-keyboard client|session             read keys through each client's\n"
 	"                                            layout, or the session's keymap\n"
 	"                                            (client unless [keyboard] has one)\n"
+	"  --rdp-audio on|off|playback               the session's sound to clients and\n"
+	"                                            their microphones to it (on)\n"
 	"  --privileged CAPABILITY=PATH              let the program at PATH use a\n"
 	"                                            privileged protocol (repeatable;\n"
 	"                                            screencopy, virtual-input,\n"
@@ -103,7 +107,8 @@ enum { OPT_BACKEND = 256, OPT_RENDERER, OPT_OUTPUT, OPT_XWAYLAND, OPT_X_DISPLAY,
 	OPT_VNC_MAX_PENDING_PER_ADDRESS, OPT_VNC_IDLE_TIMEOUT, OPT_HANDOVER_SOCKET,
 	OPT_EXIT_WITHOUT_CLIENTS, OPT_RDP, OPT_RDP_TLS_CERT,
 	OPT_RDP_TLS_KEY, OPT_RDP_USERS, OPT_RDP_SAM, OPT_RDP_PAM, OPT_RDP_HANDSHAKE_TIMEOUT,
-	OPT_RDP_MAX_CLIENTS, OPT_RDP_MAX_FPS, OPT_RDP_KEYBOARD };
+	OPT_RDP_MAX_CLIENTS, OPT_RDP_MAX_FPS, OPT_RDP_KEYBOARD, OPT_RDP_AUDIO,
+	OPT_SOUND_SERVER };
 
 static bool parse_count(const char *value, int min, int max, int *out) {
 	char *end;
@@ -151,6 +156,10 @@ static const char *expected_form(int opt) {
 		return "one of auto, session, spawn, off";
 	case OPT_XWAYLAND:
 		return "one of lazy, eager, off";
+	case OPT_SOUND_SERVER:
+		return "one of auto, off";
+	case OPT_RDP_AUDIO:
+		return "one of on, off, playback";
 	case OPT_X_DISPLAY:
 		return "a display number, e.g. 10 or :10 (0-59535)";
 	case OPT_OUTPUT:
@@ -215,6 +224,8 @@ enum options_result options_parse(struct oriel_options *options, int argc, char 
 		{"rdp-max-clients", required_argument, NULL, OPT_RDP_MAX_CLIENTS},
 		{"rdp-max-fps", required_argument, NULL, OPT_RDP_MAX_FPS},
 		{"rdp-keyboard", required_argument, NULL, OPT_RDP_KEYBOARD},
+		{"rdp-audio", required_argument, NULL, OPT_RDP_AUDIO},
+		{"sound-server", required_argument, NULL, OPT_SOUND_SERVER},
 		{"debug", no_argument, NULL, 'd'},
 		{"help", no_argument, NULL, 'h'},
 		{"version", no_argument, NULL, 'v'},
@@ -224,6 +235,8 @@ enum options_result options_parse(struct oriel_options *options, int argc, char 
 	static const char *const renderers[] = {"auto", "pixman", "gles2"};
 	static const char *const dbus_modes[] = {"auto", "session", "spawn", "off"};
 	static const char *const xwayland_modes[] = {"lazy", "eager", "off"};
+	static const char *const sound_modes[] = {"auto", "off"};
+	static const char *const audio_modes[] = {"on", "off", "playback"};
 
 	memset(options, 0, sizeof(*options));
 	config_init(&options->config);
@@ -257,6 +270,18 @@ enum options_result options_parse(struct oriel_options *options, int argc, char 
 				goto bad_value;
 			}
 			options->dbus = choice;
+			break;
+		case OPT_SOUND_SERVER:
+			if ((choice = parse_choice(optarg, sound_modes, 2)) < 0) {
+				goto bad_value;
+			}
+			options->sound_server = CONFIG_SOUND_SERVER_AUTO + choice;
+			break;
+		case OPT_RDP_AUDIO:
+			if ((choice = parse_choice(optarg, audio_modes, 3)) < 0) {
+				goto bad_value;
+			}
+			options->rdp.audio = CONFIG_RDP_AUDIO_ON + choice;
 			break;
 		case OPT_XWAYLAND:
 			if ((choice = parse_choice(optarg, xwayland_modes, 3)) < 0) {
@@ -652,6 +677,10 @@ static bool merge_rdp(struct oriel_options *options) {
 	MERGE_RDP(max_clients, rdp_max_clients)
 	MERGE_RDP(max_fps, rdp_max_fps)
 	MERGE_RDP(keyboard, rdp_keyboard)
+	MERGE_RDP(audio, rdp_audio)
+	if (!rdp->audio) {
+		rdp->audio = CONFIG_RDP_AUDIO_ON;
+	}
 	if (!rdp->keyboard) {
 		/* A layout the session was given is meant for every client. */
 		rdp->keyboard = config->xkb_layout && config->xkb_layout[0] ?
@@ -730,6 +759,10 @@ bool options_load_config(struct oriel_options *options) {
 	}
 	if (options->x_display < 0) {
 		options->x_display = config->x_display;
+	}
+	if (!options->sound_server) {
+		options->sound_server = config->sound_server ? config->sound_server :
+			CONFIG_SOUND_SERVER_AUTO;
 	}
 	if (options->n_outputs == 0) {
 		options->n_outputs = config->n_outputs;

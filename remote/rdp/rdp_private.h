@@ -30,6 +30,9 @@ struct rdp_prelogon;
 struct virtual_output;
 struct remote_monitor;
 struct client_keymap;
+struct audio_sink;
+struct rdp_sound;
+struct rdp_microphone;
 
 /* One served output per client monitor at most (RDP's limit). */
 #define RDP_MAX_SCREENS 16
@@ -107,6 +110,12 @@ struct rdp_server {
 
 	/* Ends calls into FreeRDP that wait on a stalled client (rdp_watchdog.c). */
 	struct rdp_watchdog *watchdog;
+
+	/* The session's sound, while clients play it (rdp_sound.c). */
+	struct audio_sink *sound_sink;
+	int n_sound_clients;
+	/* Whose microphone the session hears (rdp_sound_mic.c); NULL: nobody's. */
+	struct rdp_microphone *microphone;
 };
 
 enum rdp_peer_state {
@@ -197,6 +206,11 @@ struct rdp_peer {
 
 	/* The clipboard channel (rdp_clipboard.c); NULL: none (yet). */
 	struct rdp_clipboard *clipboard;
+
+	/* Sound (rdp_sound.c); NULL: the client takes none (yet). */
+	struct rdp_sound *sound;
+	/* Its microphone (rdp_sound_mic.c); NULL: none offered (yet). */
+	struct rdp_microphone *microphone;
 };
 
 /* rdp_server.c */
@@ -425,6 +439,18 @@ bool rdp_gfx_encode_progressive(struct rdp_gfx_encoder *encoder, const uint8_t *
 /* Fills cmd with box (at most a tile) losslessly (planar); false on failure. */
 bool rdp_gfx_encode_lossless(struct rdp_gfx_encoder *encoder, const uint8_t *fb, int stride,
 	const pixman_box32_t *box, RDPGFX_SURFACE_COMMAND *cmd);
+
+/* rdp_sound.c: the session's sound to the client (rdpsnd). */
+/* Opens it when the client takes sound and its channel is there; false on failure. */
+bool rdp_sound_open(struct rdp_peer *peer);
+void rdp_sound_close(struct rdp_peer *peer);
+/* PCM from the session's sink: 48 kHz, stereo, 16 bits; NULL once silence follows. */
+void rdp_sound_send(struct rdp_sound *sound, const int16_t *samples, size_t frames);
+
+/* rdp_sound_mic.c: the client's microphone (audin) as the session's source. */
+/* Opens AUDIO_INPUT when the client offers a microphone; false on failure. */
+bool rdp_sound_mic_open(struct rdp_peer *peer);
+void rdp_sound_mic_close(struct rdp_peer *peer);
 
 /* rdp_disp.c: the Display Control channel. */
 bool rdp_disp_open(struct rdp_peer *peer);

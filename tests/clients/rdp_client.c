@@ -42,6 +42,14 @@
  *                         an IPv4 address too), through a relay in this
  *                         process: FreeRDP connects to the relay as
  *                         localhost (a name TLS may send), redirections too
+ *   --sound FILE          take sound (rdpsnd, the static channel and the
+ *                         dynamic one): what is played is appended to FILE
+ *                         as raw PCM, and said in `sound` lines
+ *   --sound-dvc           with --sound: offer only AUDIO_PLAYBACK_DVC
+ *   --sound-slow FACTOR   with --sound: playing a block takes FACTOR times
+ *                         its length (a client too slow for the sound)
+ *   --microphone FREQ     offer a microphone (audin) that hears a sine of
+ *                         FREQ Hz at half full scale, 48 kHz stereo
  *   --bad-cookie          when the server redirects the client with a
  *                         password cookie (oriel-gateway), send it back
  *                         altered: an attacker holding the routing token
@@ -88,6 +96,9 @@
  *   resize W H            the desktop size changed
  *   redirected TOKEN      a Server Redirection came, with this routing
  *                         token (after "Cookie: msts="); FreeRDP follows it
+ *   sound-open TAG RATE CHANNELS BITS  --sound: the server chose this format
+ *   sound BYTES T         --sound: a block to play arrived at T (ns)
+ *   microphone-open RATE CHANNELS  --microphone: the server opened it
  *   stats PAINTS RECTS BYTES COUNTERS
  *   done COMMAND
  *   auth-failed           the logon was refused (exit 2)
@@ -129,6 +140,7 @@
 #include <freerdp/freerdp.h>
 #include <freerdp/gdi/gdi.h>
 #include <freerdp/gdi/gfx.h>
+#include "rdp_client_sound.h"
 #include <winpr/synch.h>
 
 /* bench/apps/animate's counter: BITS blocks of BLOCK px, MSB first, white
@@ -146,6 +158,10 @@ struct opts {
 	const char *user, *password_file, *fingerprint;
 	enum gfx_mode gfx;
 	bool rfx, no_rects, counter, bad_cookie;
+	const char *sound; /* --sound FILE */
+	bool sound_dvc;
+	double sound_slow;
+	double microphone; /* --microphone FREQ; 0: none */
 	int bpp;
 	uint32_t kbd;
 	int cursor_w, cursor_h;
@@ -191,11 +207,13 @@ static uint64_t now_ns(void)
 
 static void say(const char *fmt, ...)
 {
+	/* One call: the sound device's lines come from another thread. */
+	char line[4096];
 	va_list ap;
 	va_start(ap, fmt);
-	vprintf(fmt, ap);
+	vsnprintf(line, sizeof line, fmt, ap);
 	va_end(ap);
-	putchar('\n');
+	printf("%s\n", line);
 	fflush(stdout);
 }
 
@@ -635,14 +653,17 @@ static BOOL pre_connect(freerdp *instance)
 	rdpSettings *s = instance->settings;
 	s->OsMajorType = OSMAJORTYPE_UNIX;
 	s->OsMinorType = OSMINORTYPE_NATIVE_WAYLAND;
-	/* Pixels only: no sound, clipboard or drives, whichever server. */
+	/* Pixels only (and sound with --sound): no clipboard or drives, whichever server. */
 	s->AudioPlayback = FALSE;
 	s->AudioCapture = FALSE;
 	s->RedirectClipboard = FALSE;
 	s->DeviceRedirection = FALSE;
 	PubSub_SubscribeChannelConnected(instance->context->pubSub, channel_connected);
 	PubSub_SubscribeChannelDisconnected(instance->context->pubSub, channel_disconnected);
-	(void)c;
+	if (c->opts->sound && !rdp_client_sound_settings(s, c->opts->sound_dvc))
+		return FALSE;
+	if (c->opts->microphone > 0 && !rdp_client_microphone_settings(s, c->opts->microphone))
+		return FALSE;
 	return freerdp_client_load_addins(instance->context->channels, s);
 }
 
@@ -1059,6 +1080,7 @@ static void usage(void)
 		"         [--size WxH] [--bpp N] [--monitors WxH+X+Y,...] [--no-rects]\n"
 		"         [--counter | --cursor WxH]\n"
 		"         [--timeout SECONDS] [--bad-cookie] [--bind ADDR] [--kbd ID]\n"
+		"         [--sound FILE [--sound-dvc] [--sound-slow FACTOR]] [--microphone FREQ]\n"
 		"         HOST:PORT snapshot FILE.ppm | watch\n");
 }
 
@@ -1166,6 +1188,10 @@ int main(int argc, char **argv)
 		{"kbd", required_argument, 0, 'k'},
 		{"bind", required_argument, 0, 'b'},
 		{"bpp", required_argument, 0, 'd'},
+		{"sound", required_argument, 0, 'S'},
+		{"sound-dvc", no_argument, 0, 'D'},
+		{"microphone", required_argument, 0, 'M'},
+		{"sound-slow", required_argument, 0, 'L'},
 		{"help", no_argument, 0, 'h'},
 		{0, 0, 0, 0},
 	};
@@ -1223,6 +1249,10 @@ int main(int argc, char **argv)
 		case 'B': o.bad_cookie = true; break;
 		case 'k': o.kbd = (uint32_t)strtoul(optarg, NULL, 0); break;
 		case 'b': bind_addr = optarg; break;
+		case 'S': o.sound = optarg; break;
+		case 'D': o.sound_dvc = true; break;
+		case 'M': o.microphone = atof(optarg); break;
+		case 'L': o.sound_slow = atof(optarg); break;
 		default: usage(); return opt == 'h' ? 0 : 1;
 		}
 	}
@@ -1251,7 +1281,10 @@ int main(int argc, char **argv)
 		return 1;
 	}
 
-	freerdp_register_addin_provider(freerdp_channels_load_static_addin_entry, 0);
+	if (o.sound && !rdp_client_sound_init(o.sound, o.sound_slow)) {
+		say("error cannot write %s", o.sound);
+		return 1;
+	}
 	RDP_CLIENT_ENTRY_POINTS ep;
 	entry_points(&ep);
 	rdpContext *context = freerdp_client_context_new(&ep);
@@ -1259,6 +1292,8 @@ int main(int argc, char **argv)
 		say("error cannot make a FreeRDP context");
 		return 1;
 	}
+	/* After the context, which registers FreeRDP's own provider. */
+	freerdp_register_addin_provider(rdp_client_sound_addins, 0);
 	struct client *c = (struct client *)context;
 	c->opts = &o;
 	c->sock = -1;

@@ -4,7 +4,8 @@
 
 xfreerdp asks for AVC444 (/gfx:avc444), sound (/sound: the rdpsnd static
 channel), a microphone (/microphone: the audin dynamic channel) and a
-shared drive (/drive: the rdpdr static channel). It connects normally: its
+shared drive (/drive: the rdpdr static channel), of a session whose sound
+is off (--rdp-audio off). It connects normally: its
 window shows the colour window at its place, through the graphics
 pipeline with AVC420. oriel's log names each refused request exactly once.
 """
@@ -31,7 +32,7 @@ def main():
     with tempfile.TemporaryDirectory(prefix="oriel-rdp-unserved-") as d:
         users = vnc.write_users_file(Path(d), [("uma", PASSWORD)])
         port = vnc.free_port()
-        with Session(outputs=["800x600"], args=rdp.rdp_args(port, "--rdp-users", users)) as s:
+        with Session(outputs=["800x600"], args=rdp.rdp_args(port, "--rdp-users", users, "--rdp-audio", "off")) as s:
             s.colour_window_at(COLOUR, SIZE, POS, "colour", "org.oriel.test.u")
             rdp.wait_listening(s, port)
             s.park_pointer()

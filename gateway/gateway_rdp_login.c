@@ -18,7 +18,9 @@
 #include "remote/tls_stream.h"
 #include "remote/x224.h"
 #include "gateway/gateway_guests.h"
+#include "gateway/gateway_config.h"
 #include "gateway/gateway_log.h"
+#include "gateway/gateway_rdp_relay.h"
 #include "gateway/gateway_rdp_tickets.h"
 
 /*
@@ -38,6 +40,11 @@
  *   Connection Request and the cookie to her session, which serves the
  *   client from there (remote/rdp/rdp_handover.c). The client sees the
  *   gateway's certificate both times; the gateway copies no pixels.
+ *
+ * A client that logged in but cannot follow a redirection (no
+ * REDIRECTION_SUPPORTED in its cluster data; [login] rdp-handover) stays
+ * on its first connection instead, relayed to her session
+ * (gateway_rdp_relay.h).
  */
 
 /* MS-RDPBCGR 2.2.1.2.1 RDP_NEG_RSP flags: what oriel's own RDP server says. */
@@ -54,6 +61,11 @@ struct first_leg {
 	char cookie[GATEWAY_COOKIE_LEN + 1];
 	bool redirected;
 	char why[160];
+	struct tls_bridge *bridge;
+	struct tls_bridge_tap *tap; /* NULL: it is redirected, whatever it says */
+	bool relayed;               /* logged in, and relayed from here: */
+	struct tls_stream *client;  /* its TLS and socket, back from the bridge */
+	int client_fd;
 };
 
 /* The front's own: the certificate and key for FreeRDP, read before the sandbox. */
@@ -146,6 +158,21 @@ static size_t peek_request(struct gateway_guest *guest, uint8_t *buf, char *why,
 	}
 }
 
+/* Whether a client that logged in is relayed rather than redirected. */
+static bool wants_relay(struct gateway_guest *guest, struct tls_bridge_tap *tap) {
+	if (guest->front->config->rdp_handover == GATEWAY_RDP_RELAY) {
+		return true;
+	}
+	pthread_mutex_lock(&tap->lock);
+	/* Its Connect Initial did not fit: too big to relay, redirected. */
+	bool redirectable = tap->overflowed ||
+		rdp_pdu_client_redirectable(tap->client, tap->len);
+	pthread_mutex_unlock(&tap->lock);
+	gateway_log_debug("RDP: %s %s follow a redirection", guest->host,
+		redirectable ? "can" : "cannot");
+	return !redirectable;
+}
+
 /*
  * The client's login came (Client Info PDU): checked; then FreeRDP
  * licenses the client, or it is refused.
@@ -168,6 +195,15 @@ static LicenseCallbackResult handle_license(freerdp_peer *client, wStream *s) {
 		return LICENSE_CB_ABORT;
 	}
 	snprintf(leg->user, sizeof(leg->user), "%s", user); /* checked: it fits */
+	if (leg->tap && wants_relay(guest, leg->tap)) {
+		/* Before FreeRDP answers: the session's FreeRDP goes on from the Client Info. */
+		leg->relayed = tls_bridge_detach(leg->bridge, &leg->client, &leg->client_fd);
+		leg->bridge = NULL;
+		if (!leg->relayed) {
+			snprintf(leg->why, sizeof(leg->why), "its connection cannot be relayed");
+		}
+		return LICENSE_CB_ABORT;
+	}
 	return leg->library_license(client, s);
 }
 
@@ -225,6 +261,16 @@ static gnutls_session_t answer_and_start_tls(struct gateway_guest *guest,
 	return tls;
 }
 
+/* The tap's copy holds the client's password until the relay wiped it. */
+static void forget_tap(struct tls_bridge_tap *tap) {
+	if (tap) {
+		explicit_bzero(tap->client, tap->capacity);
+		free(tap->client);
+		pthread_mutex_destroy(&tap->lock);
+		free(tap);
+	}
+}
+
 /*
  * A first connection: the gateway answers its Connection Request and does
  * the TLS handshake itself (cheap, and with the guest's stages, as at the
@@ -243,29 +289,43 @@ static void first_leg(struct gateway_guest *guest, const struct x224_request *re
 		free(pending);
 		return;
 	}
+	struct first_leg leg = { .guest = guest, .client_fd = -1 };
+	if (front->config->rdp_handover != GATEWAY_RDP_REDIRECT) {
+		/* What a relay needs: all the client sends up to its Client Info. */
+		leg.tap = calloc(1, sizeof(*leg.tap));
+		size_t capacity = HANDOVER_PENDING_MAX - request->length;
+		uint8_t *copy = leg.tap ? malloc(capacity) : NULL;
+		if (copy) {
+			pthread_mutex_init(&leg.tap->lock, NULL);
+			leg.tap->client = copy;
+			leg.tap->capacity = capacity;
+		} else {
+			free(leg.tap);
+			leg.tap = NULL;
+		}
+	}
 	struct tls_stream *stream = tls_stream_from_session(tls);
 	/* The bridge closes its own copy; the guest's stays for shutdown() until it is done. */
 	int fd = stream ? dup(guest->fd) : -1;
 	int local_fd = -1;
-	struct tls_bridge *bridge = NULL;
 	if (fd >= 0) {
-		bridge = tls_bridge_start(stream, fd, cr, request->length, pending, n_pending,
-			&local_fd);
+		leg.bridge = tls_bridge_start_tapped(stream, fd, cr, request->length, pending,
+			n_pending, leg.tap, &local_fd);
 	} else {
 		tls_stream_destroy(stream);
 	}
 	explicit_bzero(pending, TLS_RECORD_PLAINTEXT_MAX);
 	free(pending);
-	freerdp_peer *client = bridge ? freerdp_peer_new(local_fd) : NULL;
+	freerdp_peer *client = leg.bridge ? freerdp_peer_new(local_fd) : NULL;
 	if (!client) {
 		if (local_fd >= 0) {
 			close(local_fd);
 		}
-		tls_bridge_destroy(bridge);
+		tls_bridge_destroy(leg.bridge);
+		forget_tap(leg.tap);
 		snprintf(why, why_size, "cannot take the connection");
 		return;
 	}
-	struct first_leg leg = { .guest = guest };
 	client->ContextExtra = &leg;
 	bool ok = freerdp_peer_context_new(client);
 	rdpSettings *settings = ok ? client->settings : NULL;
@@ -315,9 +375,11 @@ static void first_leg(struct gateway_guest *guest, const struct x224_request *re
 			}
 		}
 	}
-	if (leg.redirected) {
+	if (leg.redirected || leg.relayed) {
 		why[0] = '\0';
-		gateway_log_debug("RDP: %s was redirected to its session", guest->host);
+		if (leg.redirected) {
+			gateway_log_debug("RDP: %s was redirected to its session", guest->host);
+		}
 	} else {
 		snprintf(why, why_size, "%s", leg.why[0] ? leg.why :
 			"it hung up, or did not log in in time");
@@ -331,7 +393,13 @@ static void first_leg(struct gateway_guest *guest, const struct x224_request *re
 	}
 	freerdp_peer_free(client);
 	/* FreeRDP closed its end: what it sent last (the redirection) reaches the client. */
-	tls_bridge_finish(bridge, leg.redirected ? BRIDGE_DRAIN_MS : 0);
+	tls_bridge_finish(leg.bridge, leg.redirected ? BRIDGE_DRAIN_MS : 0);
+	explicit_bzero(leg.cookie, sizeof(leg.cookie));
+	if (leg.relayed) {
+		gateway_rdp_relay(guest, leg.client, leg.client_fd, cr, request->length, leg.tap,
+			leg.token, why, why_size);
+	}
+	forget_tap(leg.tap);
 	explicit_bzero(&leg, sizeof(leg));
 }
 

@@ -13,7 +13,8 @@ announces none) reaches alice's session through oriel-gateway's relay:
 - a client that can follow the redirection, logging in meanwhile, is
   redirected into the same session (same oriel pid, two clients);
 - with rdp-handover = redirect, the same client is redirected instead;
-  with relay, a client that could follow one is relayed.
+  with relay, a client that could follow one is relayed: the test client
+  and xfreerdp (in an Xvfb of the test's own) show her xterm.
 """
 
 import os
@@ -22,7 +23,7 @@ import re
 import gateway
 import harness
 import rdp
-from harness import NotYet, expect, expect_eq
+from harness import NotYet, TestFailure, expect, expect_eq, tool
 
 OUTPUT = (1024, 768)
 # Set 1 scancodes of "relayed" and Return, on a US layout.
@@ -81,6 +82,8 @@ def connect(front, host, password, *extra):
 
 
 def main():
+    tool("xfreerdp")
+    tool("Xvfb")
     host = gateway.Host(("alice",), config="[session]\ncommand = %s\noutput = %dx%d\n" % (
         gateway.XTERM_COMMAND, OUTPUT[0], OUTPUT[1]))
     try:
@@ -145,6 +148,22 @@ def main():
         expect_eq(client.lines_since(0, "redirected"), [], "redirections with rdp-handover = relay")
         expect_eq(host.her_session("alice")["pid"], pid, "her session's pid")
         client.kill()
+
+        xvfb = rdp.Xvfb(front, size=(OUTPUT[0] + 200, OUTPUT[1] + 200))
+        relayed = front.log().count("is relayed to its session")
+        xfreerdp = rdp.XFreeRDP(front, xvfb, front.rdp_port, host.users["alice"],
+                                host.passwords["alice"], extra=["/size:%dx%d" % OUTPUT])
+
+        def shows_xterm():
+            if not xfreerdp.alive():
+                raise TestFailure("xfreerdp exited (%s):\n%s" % (
+                    xfreerdp.proc.returncode, xfreerdp.log()[-3000:]))
+            return gateway.xterm_box(xvfb.screen())
+        front.wait_for(shows_xterm, 60, "xfreerdp's window to show her xterm")
+        expect_eq(front.log().count("is relayed to its session"), relayed + 1,
+                  "relays logged once xfreerdp shows her xterm")
+        xfreerdp.close()
+        xvfb.close()
     finally:
         host.close()
 

@@ -168,8 +168,10 @@ static bool wants_relay(struct gateway_guest *guest, struct tls_bridge_tap *tap)
 	bool redirectable = tap->overflowed ||
 		rdp_pdu_client_redirectable(tap->client, tap->len);
 	pthread_mutex_unlock(&tap->lock);
-	gateway_log_debug("RDP: %s %s follow a redirection", guest->host,
-		redirectable ? "can" : "cannot");
+	if (!redirectable) {
+		gateway_log("RDP: %s does not say it can follow a redirection: it is relayed",
+			guest->host);
+	}
 	return !redirectable;
 }
 

@@ -144,8 +144,7 @@ void gateway_rdp_relay(struct gateway_guest *guest, struct tls_stream *client,
 	why[0] = '\0';
 	char printable[128];
 	gateway_printable(ticket.user, printable, sizeof(printable));
-	gateway_log("RDP: \"%s\" from %s is relayed to its session (it cannot follow a "
-		"redirection)", printable, guest->host);
+	gateway_log("RDP: \"%s\" from %s is relayed to its session", printable, guest->host);
 	gateway_guest_relaying(guest);
 	pump(client, client_fd, pair[0], tap->to_client.whole);
 	gateway_log_debug("RDP: the relay of %s ended", guest->host);

@@ -87,8 +87,8 @@ static const char *take_connection(void *data, const struct handover_message *me
 	login->view_only = (message->flags & HANDOVER_VIEW_ONLY) != 0;
 	login->relayed = relayed;
 	if (relayed) {
-		wlr_log(WLR_INFO, "RDP: oriel-gateway relays %s, which cannot follow a "
-			"redirection", message->peer);
+		wlr_log(WLR_INFO, "RDP: oriel-gateway relays %s, which stays on its first "
+			"connection", message->peer);
 	}
 	int local_fd = -1;
 	/* The bridge takes tls and fd, also when it fails. */

@@ -95,6 +95,8 @@ def main():
         gateway.wait_her_xterm(client)
         front.wait_for(lambda: "is relayed to its session" in front.log() or
                        NotYet("no relay in the gateway's log"), what="the relay's log line")
+        expect("127.0.0.1 does not say it can follow a redirection: it is relayed" in front.log(),
+               "the gateway logs why it relays")
 
         row = host.her_session("alice")
         pid = row["pid"]

@@ -20,6 +20,7 @@
 #include "gateway/gateway_guests.h"
 #include "gateway/gateway_config.h"
 #include "gateway/gateway_log.h"
+#include "gateway/gateway_rdp_logon.h"
 #include "gateway/gateway_rdp_relay.h"
 #include "gateway/gateway_rdp_tickets.h"
 
@@ -45,6 +46,12 @@
  * REDIRECTION_SUPPORTED in its cluster data; [login] rdp-handover) stays
  * on its first connection instead, relayed to her session
  * (gateway_rdp_relay.h).
+ *
+ * A client that sends no password (and can follow a redirection) gets a
+ * logon screen instead (gateway_rdp_logon.h): FreeRDP goes on to
+ * activate it, the screen goes as bitmaps, its keys fill the fields, and
+ * Return has the login checked as any other; then the same redirection
+ * follows.
  */
 
 /* MS-RDPBCGR 2.2.1.2.1 RDP_NEG_RSP flags: what oriel's own RDP server says. */
@@ -52,6 +59,11 @@
 #define DYNVC_GFX_PROTOCOL_SUPPORTED 0x02
 /* After the redirection, the bridge has this long to pass it on. */
 #define BRIDGE_DRAIN_MS 5000
+/* A person at the logon screen has this long to log in. */
+#define LOGON_SCREEN_MS 120000
+/* The logon screen's tiles, and the largest desktop it is drawn for (4K). */
+#define TILE 64
+#define LOGON_SCREEN_MAX_PIXELS (3840 * 2400)
 
 struct first_leg {
 	struct gateway_guest *guest;
@@ -66,11 +78,19 @@ struct first_leg {
 	bool relayed;               /* logged in, and relayed from here: */
 	struct tls_stream *client;  /* its TLS and socket, back from the bridge */
 	int client_fd;
+	bool on_screen;             /* it logs in on the logon screen: */
+	struct logon_screen *screen; /* once activated */
 };
 
-/* The front's own: the certificate and key for FreeRDP, read before the sandbox. */
+/*
+ * The front's own: the certificate and key for FreeRDP, and the logon
+ * screen's glyphs and host name, made before the sandbox.
+ */
 struct rdp_front {
 	char *cert_pem, *key_pem;
+	struct logon_font font;
+	bool have_font;
+	char host[64];
 };
 
 static char *read_pem(const char *path) {
@@ -104,6 +124,14 @@ bool gateway_rdp_front_init(struct gateway_front *front) {
 	front->data = rdp;
 	rdp->cert_pem = read_pem(front->tls.cert_path);
 	rdp->key_pem = read_pem(front->tls.key_path);
+	rdp->have_font = logon_font_init(&rdp->font);
+	if (!rdp->have_font) {
+		gateway_log("RDP: no font for the logon screen: clients without a password "
+			"are refused");
+	}
+	if (gethostname(rdp->host, sizeof(rdp->host) - 1) < 0) {
+		snprintf(rdp->host, sizeof(rdp->host), "this computer");
+	}
 	return rdp->cert_pem && rdp->key_pem;
 }
 
@@ -111,6 +139,7 @@ void gateway_rdp_front_finish(struct gateway_front *front) {
 	struct rdp_front *rdp = front->data;
 	if (rdp) {
 		free(rdp->cert_pem);
+		logon_font_finish(&rdp->font);
 		if (rdp->key_pem) {
 			explicit_bzero(rdp->key_pem, strlen(rdp->key_pem));
 			free(rdp->key_pem);
@@ -176,6 +205,25 @@ static bool wants_relay(struct gateway_guest *guest, struct tls_bridge_tap *tap)
 }
 
 /*
+ * Whether a client that sent no password gets the logon screen: only one
+ * that can follow the redirection that comes after it.
+ */
+static bool may_show_logon_screen(struct gateway_guest *guest, struct first_leg *leg) {
+	const struct rdp_front *rdp = guest->front->data;
+	if (!rdp->have_font || guest->front->config->rdp_handover == GATEWAY_RDP_RELAY) {
+		return false;
+	}
+	if (!leg->tap) {
+		return true;
+	}
+	pthread_mutex_lock(&leg->tap->lock);
+	bool redirectable = leg->tap->overflowed ||
+		rdp_pdu_client_redirectable(leg->tap->client, leg->tap->len);
+	pthread_mutex_unlock(&leg->tap->lock);
+	return redirectable;
+}
+
+/*
  * The client's login came (Client Info PDU): checked; then FreeRDP
  * licenses the client, or it is refused.
  */
@@ -187,6 +235,12 @@ static LicenseCallbackResult handle_license(freerdp_peer *client, wStream *s) {
 	char none[1] = "";
 	char *password = settings->Password ? settings->Password : none;
 	const char *reason = NULL;
+	if (!password[0] && may_show_logon_screen(guest, leg)) {
+		leg->on_screen = true;
+		gateway_guest_extend(guest, LOGON_SCREEN_MS);
+		gateway_log("RDP: %s sent no password: it gets the logon screen", guest->host);
+		return leg->library_license(client, s);
+	}
 	if (!gateway_guest_check_rdp_login(guest, user, password, leg->token, leg->cookie,
 			&reason)) {
 		leg->token[0] = '\0';
@@ -210,12 +264,10 @@ static LicenseCallbackResult handle_license(freerdp_peer *client, wStream *s) {
 }
 
 /*
- * Licensed, the client waits for Demand Active: a Server Redirection
- * comes instead, back to this address. The token routes it, the cookie is
- * its password there. This connection is done either way.
+ * A Server Redirection back to this address. The token routes it, the
+ * cookie is its password there. This connection is done either way.
  */
-static BOOL handle_capabilities(freerdp_peer *client) {
-	struct first_leg *leg = client->ContextExtra;
+static BOOL redirect(freerdp_peer *client, struct first_leg *leg) {
 	if (leg->token[0]) {
 		leg->redirected = client->SendServerRedirection(client, 0, NULL, leg->token,
 			leg->user, NULL, leg->cookie, NULL, NULL, 0, NULL, 0, NULL);
@@ -225,6 +277,158 @@ static BOOL handle_capabilities(freerdp_peer *client) {
 	}
 	explicit_bzero(leg->cookie, sizeof(leg->cookie));
 	return FALSE;
+}
+
+/*
+ * Licensed, the client waits for Demand Active: the redirection comes
+ * instead, unless the client is to log in on the logon screen.
+ */
+static BOOL handle_capabilities(freerdp_peer *client) {
+	struct first_leg *leg = client->ContextExtra;
+	if (leg->on_screen) {
+		return TRUE; /* activated, for the logon screen */
+	}
+	return redirect(client, leg);
+}
+
+/* What is at x, y, w, h on the logon screen, as uncompressed bitmaps at the client's depth. */
+static bool send_screen(freerdp_peer *client, const struct logon_screen *screen, int x, int y,
+		int w, int h) {
+	UINT32 depth = client->settings->ColorDepth;
+	int bpp = depth >= 24 ? 24 : depth == 16 || depth == 15 ? (int)depth : 0;
+	int bytes_pp = (bpp + 7) / 8;
+	if (bpp == 0) {
+		return false;
+	}
+	for (int ty = y; ty < y + h; ty += TILE) {
+		for (int tx = x; tx < x + w; tx += TILE) {
+			int tw = x + w - tx < TILE ? x + w - tx : TILE;
+			int th = y + h - ty < TILE ? y + h - ty : TILE;
+			int padded = (tw + 3) & ~3; /* rows of a multiple of 4 bytes */
+			size_t row = (size_t)padded * (size_t)bytes_pp, size = row * (size_t)th;
+			uint8_t *data = calloc(1, size);
+			if (!data) {
+				return false;
+			}
+			for (int r = 0; r < th; r++) {
+				/* Bottom-up. */
+				const uint32_t *src = screen->pixels + (size_t)(ty + th - 1 - r) *
+					(size_t)screen->width;
+				uint8_t *dst = data + (size_t)r * row;
+				for (int c = 0; c < tw; c++) {
+					uint32_t p = src[tx + c];
+					uint32_t red = (p >> 16) & 0xff, green = (p >> 8) & 0xff, blue = p & 0xff;
+					if (bpp == 24) {
+						dst[c * 3] = (uint8_t)blue;
+						dst[c * 3 + 1] = (uint8_t)green;
+						dst[c * 3 + 2] = (uint8_t)red;
+					} else {
+						uint16_t v = bpp == 16 ?
+							(uint16_t)((red >> 3) << 11 | (green >> 2) << 5 | blue >> 3) :
+							(uint16_t)((red >> 3) << 10 | (green >> 3) << 5 | blue >> 3);
+						dst[c * 2] = (uint8_t)v;
+						dst[c * 2 + 1] = (uint8_t)(v >> 8);
+					}
+				}
+			}
+			BITMAP_DATA tile = {
+				.destLeft = (UINT32)tx, .destTop = (UINT32)ty,
+				.destRight = (UINT32)(tx + tw - 1), .destBottom = (UINT32)(ty + th - 1),
+				.width = (UINT32)padded, .height = (UINT32)th,
+				.bitsPerPixel = (UINT32)bpp, .bitmapLength = (UINT32)size,
+				.bitmapDataStream = data, .compressed = FALSE,
+				.cbScanWidth = (UINT32)row, .cbUncompressedSize = (UINT32)size,
+			};
+			BITMAP_UPDATE update = { .count = 1, .number = 1, .rectangles = &tile };
+			bool ok = client->update->BitmapUpdate(client->context, &update);
+			if (!ok) 			free(data);
+			if (!ok) {
+				return false;
+			}
+		}
+	}
+	return true;
+}
+
+/* FreeRDP's server goes on only when asked to. */
+static BOOL handle_post_connect(freerdp_peer *client) {
+	struct first_leg *leg = client->ContextExtra;
+	return leg->on_screen;
+}
+
+/* Activated for the logon screen (again, after a reactivation): all of it. */
+static BOOL handle_activate(freerdp_peer *client) {
+	struct first_leg *leg = client->ContextExtra;
+	if (!leg->on_screen) {
+		return TRUE;
+	}
+	if (!leg->screen) {
+		const struct rdp_front *rdp = leg->guest->front->data;
+		rdpSettings *settings = client->settings;
+		if ((uint64_t)settings->DesktopWidth * settings->DesktopHeight >
+				LOGON_SCREEN_MAX_PIXELS) {
+			snprintf(leg->why, sizeof(leg->why), "its desktop is too large for the "
+				"logon screen");
+			return FALSE;
+		}
+		leg->screen = calloc(1, sizeof(*leg->screen));
+		if (!leg->screen || !logon_screen_init(leg->screen, &rdp->font, rdp->host,
+				(int)settings->DesktopWidth, (int)settings->DesktopHeight,
+				settings->Username ? settings->Username : "")) {
+			snprintf(leg->why, sizeof(leg->why), "out of memory");
+			return FALSE;
+		}
+		logon_screen_draw(leg->screen);
+	}
+	if (!send_screen(client, leg->screen, 0, 0, leg->screen->width, leg->screen->height)) {
+		snprintf(leg->why, sizeof(leg->why), "cannot draw the logon screen at %u bits "
+			"per pixel", client->settings->ColorDepth);
+		return FALSE;
+	}
+	return TRUE;
+}
+
+/* What a key did on the logon screen: drawn, or the login checked (then redirected). */
+static BOOL logon_input(freerdp_peer *client, struct first_leg *leg, enum logon_input input) {
+	struct logon_screen *screen = leg->screen;
+	if (input == LOGON_UNCHANGED) {
+		return TRUE;
+	}
+	if (input == LOGON_SUBMITTED) {
+		const char *reason = NULL;
+		/* The check wipes the password. */
+		if (gateway_guest_check_rdp_login(leg->guest, screen->user, screen->password,
+				leg->token, leg->cookie, &reason)) {
+			snprintf(leg->user, sizeof(leg->user), "%s", screen->user);
+			return redirect(client, leg);
+		}
+		leg->token[0] = '\0';
+		logon_screen_refused(screen, reason);
+	}
+	logon_screen_draw(screen);
+	return send_screen(client, screen, screen->panel_x, screen->panel_y, screen->panel_w,
+		screen->panel_h);
+}
+
+static BOOL handle_key(rdpInput *input, UINT16 flags, UINT16 code) {
+	freerdp_peer *client = input->context->peer;
+	struct first_leg *leg = client->ContextExtra;
+	return !leg->screen || logon_input(client, leg, logon_screen_key(leg->screen, flags, code));
+}
+
+static BOOL handle_unicode(rdpInput *input, UINT16 flags, UINT16 code) {
+	freerdp_peer *client = input->context->peer;
+	struct first_leg *leg = client->ContextExtra;
+	return !leg->screen ||
+		logon_input(client, leg, logon_screen_unicode(leg->screen, flags, code));
+}
+
+static BOOL ignore_synchronize(rdpInput *input, UINT32 flags) {
+	return TRUE;
+}
+
+static BOOL ignore_mouse(rdpInput *input, UINT16 flags, UINT16 x, UINT16 y) {
+	return TRUE;
 }
 
 /*
@@ -339,6 +543,8 @@ static void first_leg(struct gateway_guest *guest, const struct x224_request *re
 		settings->RdpSecurity = FALSE;
 		settings->TlsSecurity = TRUE;
 		settings->NlaSecurity = FALSE;
+		/* What a logon screen is drawn at, unless the client asks for less. */
+		settings->ColorDepth = 32;
 		ok = settings->CertificateContent && settings->PrivateKeyContent &&
 			client->Initialize(client);
 	}
@@ -346,6 +552,13 @@ static void first_leg(struct gateway_guest *guest, const struct x224_request *re
 		leg.library_license = client->LicenseCallback;
 		client->LicenseCallback = handle_license;
 		client->Capabilities = handle_capabilities;
+		client->PostConnect = handle_post_connect;
+		client->Activate = handle_activate;
+		client->input->KeyboardEvent = handle_key;
+		client->input->UnicodeKeyboardEvent = handle_unicode;
+		client->input->SynchronizeEvent = ignore_synchronize;
+		client->input->MouseEvent = ignore_mouse;
+		client->input->ExtendedMouseEvent = ignore_mouse;
 		/*
 		 * FreeRDP's own events too: it stops reading after a while and
 		 * signals one to be called again, with records already read.
@@ -402,6 +615,10 @@ static void first_leg(struct gateway_guest *guest, const struct x224_request *re
 			leg.token, why, why_size);
 	}
 	forget_tap(leg.tap);
+	if (leg.screen) {
+		logon_screen_finish(leg.screen);
+		free(leg.screen);
+	}
 	explicit_bzero(&leg, sizeof(leg));
 }
 

@@ -78,6 +78,9 @@ bool logon_screen_init(struct logon_screen *s, const struct logon_font *font,
 	s->height = height;
 	snprintf(s->user, sizeof(s->user), "%s", user);
 	s->on_password = s->user[0] != '\0';
+	if (width <= 0 || height <= 0) {
+		return false;
+	}
 	s->pixels = calloc((size_t)width * (size_t)height, sizeof(*s->pixels));
 	int cw = font->cell_w, ch = font->cell_h;
 	s->panel_w = cw * 44 < width ? cw * 44 : width;
@@ -144,7 +147,8 @@ static void field(struct logon_screen *s, int row, const char *label, const char
 		fill(s, fx - 2, y - 4, fw + 4, f->cell_h + 8, FOCUS);
 	}
 	fill(s, fx, y - 2, fw, f->cell_h + 4, focused ? FIELD_FOCUS : FIELD);
-	size_t room = (size_t)(fw / f->cell_w) - 2;
+	int columns = fw / f->cell_w - 2;
+	size_t room = columns > 0 ? (size_t)columns : 0;
 	char shown[LOGON_PASSWORD_MAX + 2];
 	size_t len = strlen(value);
 	size_t first = len > room ? len - room : 0; /* the end shows, where the caret is */

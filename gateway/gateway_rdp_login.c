@@ -90,6 +90,7 @@ struct rdp_front {
 	char *cert_pem, *key_pem;
 	struct logon_font font;
 	bool have_font;
+	struct logon_layouts layouts;
 	char host[64];
 };
 
@@ -129,6 +130,10 @@ bool gateway_rdp_front_init(struct gateway_front *front) {
 		gateway_log("RDP: no font for the logon screen: clients without a password "
 			"are refused");
 	}
+	if (rdp->have_font && !logon_layouts_init(&rdp->layouts)) {
+		gateway_log("RDP: no keyboard layouts for the logon screen: its keys are read "
+			"at US positions");
+	}
 	if (gethostname(rdp->host, sizeof(rdp->host) - 1) < 0) {
 		snprintf(rdp->host, sizeof(rdp->host), "this computer");
 	}
@@ -140,6 +145,7 @@ void gateway_rdp_front_finish(struct gateway_front *front) {
 	if (rdp) {
 		free(rdp->cert_pem);
 		logon_font_finish(&rdp->font);
+		logon_layouts_finish(&rdp->layouts);
 		if (rdp->key_pem) {
 			explicit_bzero(rdp->key_pem, strlen(rdp->key_pem));
 			free(rdp->key_pem);
@@ -378,6 +384,8 @@ static BOOL handle_activate(freerdp_peer *client) {
 			snprintf(leg->why, sizeof(leg->why), "out of memory");
 			return FALSE;
 		}
+		leg->screen->layout = logon_layouts_find(&rdp->layouts, settings->KeyboardLayout,
+			settings->KeyboardType);
 		logon_screen_draw(leg->screen);
 	}
 	if (!send_screen(client, leg->screen, 0, 0, leg->screen->width, leg->screen->height)) {

@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <xkbcommon/xkbcommon.h>
+#include "remote/windows_layout.h"
 #include "gateway/gateway_rdp_logon.h"
 
 #define FIRST_GLYPH ' '
@@ -67,6 +69,62 @@ bool logon_font_init(struct logon_font *font) {
 void logon_font_finish(struct logon_font *font) {
 	free(font->alpha);
 	font->alpha = NULL;
+}
+
+/* What the key of scancode types at each level of the first group of keymap. */
+static void read_key(struct xkb_keymap *keymap, uint32_t scancode, uint32_t out[4]) {
+	xkb_keycode_t keycode = scancode + 8; /* evdev, for these keys */
+	xkb_level_index_t levels = xkb_keymap_num_levels_for_key(keymap, keycode, 0);
+	for (xkb_level_index_t level = 0; level < 4 && level < levels; level++) {
+		const xkb_keysym_t *syms;
+		if (xkb_keymap_key_get_syms_by_level(keymap, keycode, 0, level, &syms) == 1) {
+			out[level] = xkb_keysym_to_utf32(syms[0]); /* 0 for dead keys */
+		}
+	}
+}
+
+bool logon_layouts_init(struct logon_layouts *layouts) {
+	size_t n;
+	const struct windows_layout *table = windows_layout_table(&n);
+	struct xkb_context *context = xkb_context_new(XKB_CONTEXT_NO_ENVIRONMENT_NAMES);
+	layouts->items = context ? calloc(n, sizeof(*layouts->items)) : NULL;
+	layouts->n = layouts->items ? n : 0;
+	size_t read = 0;
+	for (size_t i = 0; i < layouts->n; i++) {
+		struct xkb_rule_names names = { .rules = "evdev", .model = "pc105",
+			.layout = table[i].layout, .variant = table[i].variant };
+		struct xkb_keymap *keymap = xkb_keymap_new_from_names(context, &names,
+			XKB_KEYMAP_COMPILE_NO_FLAGS);
+		if (!keymap) {
+			continue; /* its keys stay at nothing: US positions are used */
+		}
+		for (uint32_t code = 0; code < LOGON_SCANCODES; code++) {
+			read_key(keymap, code + LOGON_FIRST_SCANCODE, layouts->items[i].chars[code]);
+		}
+		xkb_keymap_unref(keymap);
+		read++;
+	}
+	xkb_context_unref(context);
+	return read > 0;
+}
+
+void logon_layouts_finish(struct logon_layouts *layouts) {
+	free(layouts->items);
+	layouts->items = NULL;
+	layouts->n = 0;
+}
+
+const struct logon_layout *logon_layouts_find(const struct logon_layouts *layouts,
+		uint32_t klid, uint32_t keyboard_type) {
+	size_t n;
+	const struct windows_layout *table = windows_layout_table(&n);
+	const struct windows_layout *found = windows_layout_find(klid, keyboard_type);
+	if (!found || n != layouts->n) {
+		return NULL;
+	}
+	const struct logon_layout *layout = &layouts->items[found - table];
+	/* A layout xkb could not read has no 'a' key. */
+	return layout->chars[0x1e - LOGON_FIRST_SCANCODE][0] ? layout : NULL;
 }
 
 bool logon_screen_init(struct logon_screen *s, const struct logon_font *font,
@@ -195,6 +253,48 @@ static enum logon_input type_char(struct logon_screen *s, char c) {
 	return LOGON_CHANGED;
 }
 
+/* c (a Unicode scalar value) as UTF-8 into the field, whole or not at all. */
+static enum logon_input type_utf32(struct logon_screen *s, uint32_t c) {
+	char utf8[4];
+	size_t n = c < 0x80 ? 1 : c < 0x800 ? 2 : c < 0x10000 ? 3 : 4;
+	if (c < 0x20 || c == 0x7f || (c >= 0xd800 && c <= 0xdfff) || c > 0x10ffff) {
+		return LOGON_UNCHANGED;
+	}
+	if (n == 1) {
+		utf8[0] = (char)c;
+	} else {
+		for (size_t i = n - 1; i > 0; i--) {
+			utf8[i] = (char)(0x80 | (c & 0x3f));
+			c >>= 6;
+		}
+		utf8[0] = (char)((n == 2 ? 0xc0 : n == 3 ? 0xe0 : 0xf0) | c);
+	}
+	char *value = s->on_password ? s->password : s->user;
+	size_t max = s->on_password ? LOGON_PASSWORD_MAX : LOGON_USER_MAX;
+	size_t len = strlen(value);
+	if (len + n > max) {
+		return LOGON_UNCHANGED;
+	}
+	memcpy(value + len, utf8, n);
+	value[len + n] = '\0';
+	return LOGON_CHANGED;
+}
+
+/* A character key through the client's layout. */
+static enum logon_input type_layout(struct logon_screen *s, uint16_t code, bool shift) {
+	const uint32_t *levels = s->layout->chars[code - LOGON_FIRST_SCANCODE];
+	bool altgr = s->altgr || (s->ctrl && s->alt);
+	uint32_t c = levels[(altgr ? 2 : 0) + (shift ? 1 : 0)];
+	/* Caps Lock: a letter's other case, where Shift gives it. */
+	if (s->caps_lock && !altgr && levels[0] != levels[1] && levels[0] && levels[1]) {
+		uint32_t other = levels[shift ? 0 : 1];
+		bool letter = (c < 0x80 && ((c | 0x20) >= 'a' && (c | 0x20) <= 'z')) ||
+			(c >= 0xc0 && c <= 0x24f); /* Latin letters */
+		c = letter ? other : c;
+	}
+	return c ? type_utf32(s, c) : LOGON_UNCHANGED;
+}
+
 static enum logon_input press_return(struct logon_screen *s) {
 	if (!s->on_password) {
 		s->on_password = true;
@@ -220,6 +320,10 @@ enum logon_input logon_screen_key(struct logon_screen *s, uint16_t flags, uint16
 		*(code == 0x2a ? &s->shift_left : &s->shift_right) = !release;
 		return LOGON_UNCHANGED;
 	}
+	if (code == 0x1d || code == 0x38) { /* Ctrl, Alt (right Alt: extended) */
+		*(code == 0x1d ? &s->ctrl : extended ? &s->altgr : &s->alt) = !release;
+		return LOGON_UNCHANGED;
+	}
 	if (release) {
 		return LOGON_UNCHANGED;
 	}
@@ -239,6 +343,9 @@ enum logon_input logon_screen_key(struct logon_screen *s, uint16_t flags, uint16
 		return LOGON_UNCHANGED;
 	}
 	bool shift = s->shift_left || s->shift_right;
+	if (s->layout && code >= LOGON_FIRST_SCANCODE) {
+		return type_layout(s, code, shift);
+	}
 	char c = shift ? us_shift[code] : us_plain[code];
 	if (s->caps_lock && ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'))) {
 		c ^= 0x20;
@@ -264,28 +371,7 @@ enum logon_input logon_screen_unicode(struct logon_screen *s, uint16_t flags,
 	if (code < 0x20 || code == 0x7f || (code >= 0xd800 && code <= 0xdfff)) {
 		return LOGON_UNCHANGED;
 	}
-	/* As UTF-8, whole or not at all. */
-	char utf8[3];
-	size_t n = code < 0x80 ? 1 : code < 0x800 ? 2 : 3;
-	if (n == 1) {
-		utf8[0] = (char)code;
-	} else if (n == 2) {
-		utf8[0] = (char)(0xc0 | code >> 6);
-		utf8[1] = (char)(0x80 | (code & 0x3f));
-	} else {
-		utf8[0] = (char)(0xe0 | code >> 12);
-		utf8[1] = (char)(0x80 | ((code >> 6) & 0x3f));
-		utf8[2] = (char)(0x80 | (code & 0x3f));
-	}
-	char *value = s->on_password ? s->password : s->user;
-	size_t max = s->on_password ? LOGON_PASSWORD_MAX : LOGON_USER_MAX;
-	size_t len = strlen(value);
-	if (len + n > max) {
-		return LOGON_UNCHANGED;
-	}
-	memcpy(value + len, utf8, n);
-	value[len + n] = '\0';
-	return LOGON_CHANGED;
+	return type_utf32(s, code);
 }
 
 void logon_screen_refused(struct logon_screen *s, const char *why) {

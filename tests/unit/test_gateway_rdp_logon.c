@@ -4,7 +4,10 @@
  * what keys do to its fields (scancodes with Shift and Caps Lock, Unicode
  * events, Tab, Backspace, Return), what a refusal leaves, that a field
  * never overflows, and that drawing stays inside the screen. The glyphs
- * are made here (one solid cell each), so no font is needed.
+ * are made here (one solid cell each), so no font is needed; the
+ * keyboard layouts come from xkb, as in the worker before its sandbox: a
+ * German client's keys type German characters, AltGr as Windows sends it
+ * (Ctrl+Alt) or as right Alt.
  */
 
 #include <stdlib.h>
@@ -97,6 +100,45 @@ static void bounds(void) {
 	logon_screen_finish(&s);
 }
 
+static void layouts(void) {
+	struct logon_layouts all;
+	EXPECT(logon_layouts_init(&all), "xkb's layouts");
+	const struct logon_layout *de = logon_layouts_find(&all, 0x407, 4);
+	const struct logon_layout *fr = logon_layouts_find(&all, 0x40c, 4);
+	EXPECT(de && fr, "German and French are known");
+	if (!de || !fr) {
+		logon_layouts_finish(&all);
+		return;
+	}
+	EXPECT(de->chars[0x15 - LOGON_FIRST_SCANCODE][0] == 'z', "German z where US has y");
+	EXPECT(fr->chars[0x10 - LOGON_FIRST_SCANCODE][0] == 'a', "French a where US has q");
+
+	struct logon_screen s;
+	EXPECT(logon_screen_init(&s, &font, "host", 640, 480, "anna"), "init");
+	s.layout = de;
+	press(&s, 0x15); /* z */
+	press(&s, 0x1a); /* ü */
+	logon_screen_key(&s, 0, 0x1d); /* Ctrl+Alt: AltGr, as Windows sends it */
+	logon_screen_key(&s, 0, 0x38);
+	press(&s, 0x10); /* @ */
+	press(&s, 0x12); /* € */
+	logon_screen_key(&s, RELEASE, 0x38);
+	logon_screen_key(&s, RELEASE, 0x1d);
+	logon_screen_key(&s, 0x0100, 0x38); /* right Alt */
+	press(&s, 0x0c); /* \ */
+	logon_screen_key(&s, 0x0100 | RELEASE, 0x38);
+	logon_screen_key(&s, 0, 0x2a);
+	press(&s, 0x03); /* " */
+	logon_screen_key(&s, RELEASE, 0x2a);
+	press(&s, 0x3a); /* Caps Lock */
+	press(&s, 0x27); /* Ö */
+	press(&s, 0x03); /* 2: Caps Lock changes letters only */
+	EXPECT(strcmp(s.password, "z\xc3\xbc@\xe2\x82\xac\\\"\xc3\x96" "2") == 0,
+		"password typed on a German keyboard: %s", s.password);
+	logon_screen_finish(&s);
+	logon_layouts_finish(&all);
+}
+
 int main(void) {
 	font.cell_w = 8;
 	font.cell_h = 16;
@@ -105,6 +147,7 @@ int main(void) {
 	scancodes();
 	unicode();
 	bounds();
+	layouts();
 	free(font.alpha);
 	return failures != 0;
 }

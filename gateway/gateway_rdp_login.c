@@ -80,6 +80,8 @@ struct first_leg {
 	int client_fd;
 	bool on_screen;             /* it logs in on the logon screen: */
 	struct logon_screen *screen; /* once activated */
+	bool relay_after_screen;    /* then relayed, from what it sent up to its Client Info: */
+	struct gateway_rdp_replay replay;
 };
 
 /*
@@ -210,23 +212,27 @@ static bool wants_relay(struct gateway_guest *guest, struct tls_bridge_tap *tap)
 	return !redirectable;
 }
 
-/*
- * Whether a client that sent no password gets the logon screen: only one
- * that can follow the redirection that comes after it.
- */
-static bool may_show_logon_screen(struct gateway_guest *guest, struct first_leg *leg) {
+/* Whether a client that sent no password gets the logon screen. */
+static bool may_show_logon_screen(struct gateway_guest *guest) {
 	const struct rdp_front *rdp = guest->front->data;
-	if (!rdp->have_font || guest->front->config->rdp_handover == GATEWAY_RDP_RELAY) {
-		return false;
-	}
-	if (!leg->tap) {
-		return true;
-	}
-	pthread_mutex_lock(&leg->tap->lock);
-	bool redirectable = leg->tap->overflowed ||
-		rdp_pdu_client_redirectable(leg->tap->client, leg->tap->len);
-	pthread_mutex_unlock(&leg->tap->lock);
-	return redirectable;
+	return rdp->have_font;
+}
+
+/*
+ * What a relay walks the session's FreeRDP through: what the client sent
+ * up to its Client Info, and how many PDUs it had in answer, noted now,
+ * at its Client Info. False when it did not fit.
+ */
+static bool keep_replay(struct first_leg *leg, bool hold_client) {
+	struct tls_bridge_tap *tap = leg->tap;
+	pthread_mutex_lock(&tap->lock);
+	bool fits = !tap->overflowed;
+	leg->replay = (struct gateway_rdp_replay){ .client = tap->client, .len = tap->len,
+		.answers = tap->to_client.whole, .hold_client = hold_client };
+	/* From here, the tap takes no more: the copy ends at the Client Info. */
+	tap->capacity = tap->len;
+	pthread_mutex_unlock(&tap->lock);
+	return fits;
 }
 
 /*
@@ -241,8 +247,19 @@ static LicenseCallbackResult handle_license(freerdp_peer *client, wStream *s) {
 	char none[1] = "";
 	char *password = settings->Password ? settings->Password : none;
 	const char *reason = NULL;
-	if (!password[0] && may_show_logon_screen(guest, leg)) {
+	if (!password[0] && may_show_logon_screen(guest)) {
 		leg->on_screen = true;
+		/*
+		 * No bulk compression (its Client Info asked for it): its history is
+		 * the connection's, and a client relayed after the screen goes on
+		 * with the session's.
+		 */
+		settings->CompressionEnabled = FALSE;
+		leg->relay_after_screen = leg->tap && wants_relay(guest, leg->tap);
+		if (leg->relay_after_screen && !keep_replay(leg, false)) {
+			snprintf(leg->why, sizeof(leg->why), "its login cannot be passed on");
+			return LICENSE_CB_ABORT;
+		}
 		gateway_guest_extend(guest, LOGON_SCREEN_MS);
 		gateway_log("RDP: %s sent no password: it gets the logon screen", guest->host);
 		return leg->library_license(client, s);
@@ -259,7 +276,8 @@ static LicenseCallbackResult handle_license(freerdp_peer *client, wStream *s) {
 	snprintf(leg->user, sizeof(leg->user), "%s", user); /* checked: it fits */
 	if (leg->tap && wants_relay(guest, leg->tap)) {
 		/* Before FreeRDP answers: the session's FreeRDP goes on from the Client Info. */
-		leg->relayed = tls_bridge_detach(leg->bridge, &leg->client, &leg->client_fd);
+		leg->relayed = keep_replay(leg, false) &&
+			tls_bridge_detach(leg->bridge, &leg->client, &leg->client_fd);
 		leg->bridge = NULL;
 		if (!leg->relayed) {
 			snprintf(leg->why, sizeof(leg->why), "its connection cannot be relayed");
@@ -356,6 +374,26 @@ static bool send_screen(freerdp_peer *client, const struct logon_screen *screen,
 	return true;
 }
 
+/* All of buf to the client, by the guest's deadline. */
+static bool send_all(struct gateway_guest *guest, struct tls_stream *stream, int fd,
+		const uint8_t *buf, size_t len) {
+	size_t sent = 0;
+	while (sent < len) {
+		ssize_t n = tls_stream_send(stream, buf + sent, len - sent);
+		if (n < 0 && errno == EAGAIN) {
+			if (!gateway_guest_wait_on(guest, fd, POLLOUT)) {
+				return false;
+			}
+			continue;
+		}
+		if (n < 0) {
+			return false;
+		}
+		sent += (size_t)n;
+	}
+	return true;
+}
+
 /* FreeRDP's server goes on only when asked to. */
 static BOOL handle_post_connect(freerdp_peer *client) {
 	struct first_leg *leg = client->ContextExtra;
@@ -396,6 +434,35 @@ static BOOL handle_activate(freerdp_peer *client) {
 	return TRUE;
 }
 
+/*
+ * Logged in on the logon screen, a client that cannot be redirected goes
+ * on by relay: the bridge gives its TLS back, a Deactivate All has it
+ * wait for the session's Demand Active, the session's FreeRDP is walked
+ * through what it sent up to its Client Info, and its answers up to the
+ * licence are dropped (the client had the gateway's). FALSE: this
+ * FreeRDP is done.
+ */
+static BOOL relay_after_screen(struct first_leg *leg) {
+	uint16_t user_id;
+	uint8_t deactivate[RDP_PDU_DEACTIVATE_ALL_LEN];
+	if (!rdp_pdu_client_user_id(leg->replay.client, leg->replay.len, &user_id)) {
+		snprintf(leg->why, sizeof(leg->why), "its login cannot be passed on");
+		return FALSE;
+	}
+	size_t len = rdp_pdu_deactivate_all(user_id, deactivate);
+	leg->relayed = tls_bridge_detach(leg->bridge, &leg->client, &leg->client_fd);
+	leg->bridge = NULL;
+	if (!leg->relayed || !send_all(leg->guest, leg->client, leg->client_fd, deactivate,
+			len)) {
+		snprintf(leg->why, sizeof(leg->why), "its connection cannot be relayed");
+		leg->relayed = false;
+		return FALSE;
+	}
+	leg->replay.answers++; /* the session's licence */
+	leg->replay.hold_client = true;
+	return FALSE;
+}
+
 /* What a key did on the logon screen: drawn, or the login checked (then redirected). */
 static BOOL logon_input(freerdp_peer *client, struct first_leg *leg, enum logon_input input) {
 	struct logon_screen *screen = leg->screen;
@@ -408,7 +475,7 @@ static BOOL logon_input(freerdp_peer *client, struct first_leg *leg, enum logon_
 		if (gateway_guest_check_rdp_login(leg->guest, screen->user, screen->password,
 				leg->token, leg->cookie, &reason)) {
 			snprintf(leg->user, sizeof(leg->user), "%s", screen->user);
-			return redirect(client, leg);
+			return leg->relay_after_screen ? relay_after_screen(leg) : redirect(client, leg);
 		}
 		leg->token[0] = '\0';
 		logon_screen_refused(screen, reason);
@@ -551,8 +618,9 @@ static void first_leg(struct gateway_guest *guest, const struct x224_request *re
 		settings->RdpSecurity = FALSE;
 		settings->TlsSecurity = TRUE;
 		settings->NlaSecurity = FALSE;
-		/* What a logon screen is drawn at, unless the client asks for less. */
+		/* What a logon screen is drawn at, unless the client asks for less; its keys. */
 		settings->ColorDepth = 32;
+		settings->UnicodeInput = TRUE;
 		ok = settings->CertificateContent && settings->PrivateKeyContent &&
 			client->Initialize(client);
 	}
@@ -619,8 +687,8 @@ static void first_leg(struct gateway_guest *guest, const struct x224_request *re
 	tls_bridge_finish(leg.bridge, leg.redirected ? BRIDGE_DRAIN_MS : 0);
 	explicit_bzero(leg.cookie, sizeof(leg.cookie));
 	if (leg.relayed) {
-		gateway_rdp_relay(guest, leg.client, leg.client_fd, cr, request->length, leg.tap,
-			leg.token, why, why_size);
+		gateway_rdp_relay(guest, leg.client, leg.client_fd, cr, request->length,
+			&leg.replay, leg.token, why, why_size);
 	}
 	forget_tap(leg.tap);
 	if (leg.screen) {

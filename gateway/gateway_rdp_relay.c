@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -34,6 +35,10 @@ struct relay_flow {
 	bool want_read, want_write;
 	struct rdp_pdu_counter *skip; /* the session's answers the client had */
 	unsigned skip_count;
+	/* The client's PDUs are dropped until the session's first is passed on. */
+	struct rdp_pdu_counter *hold;
+	const bool *released;
+	bool *passed; /* set once this flow passed on a byte */
 };
 
 /* Moves what it can; false when a side closed or broke. */
@@ -50,6 +55,20 @@ static bool relay_flow(struct relay_flow *f) {
 			}
 			f->len = (size_t)n;
 			f->off = 0;
+			if (f->hold && (!*f->released || f->hold->left || f->hold->header_len)) {
+				/* Stale input from the logon screen: to its PDU's end. */
+				size_t n = *f->released ? rdp_pdu_counter_feed(f->hold, f->buf, f->len,
+					f->hold->whole + 1) : rdp_pdu_counter_feed(f->hold, f->buf, f->len,
+					UINT_MAX);
+				if (f->hold->broken) {
+					return false;
+				}
+				f->off = n;
+				if (f->off == f->len) {
+					f->len = f->off = 0;
+					continue;
+				}
+			}
 			if (f->skip && f->skip->whole < f->skip_count) {
 				f->off = rdp_pdu_counter_feed(f->skip, f->buf, f->len, f->skip_count);
 				if (f->skip->broken) {
@@ -62,6 +81,9 @@ static bool relay_flow(struct relay_flow *f) {
 			}
 		}
 		ssize_t n = tls_stream_send(f->to, f->buf + f->off, f->len - f->off);
+		if (n > 0 && f->passed) {
+			*f->passed = true;
+		}
 		f->want_write = n < 0 && errno == EAGAIN;
 		if (f->want_write) {
 			return true;
@@ -77,16 +99,18 @@ static bool relay_flow(struct relay_flow *f) {
 }
 
 static void pump(struct tls_stream *client, int client_fd, int session_fd,
-		unsigned skip_count) {
+		unsigned skip_count, bool hold_client) {
 	struct tls_stream *session = tls_stream_plain(session_fd);
 	struct relay_flow *up = calloc(1, sizeof(*up)), *down = calloc(1, sizeof(*down));
-	struct rdp_pdu_counter skip = {0};
+	struct rdp_pdu_counter skip = {0}, hold = {0};
+	bool released = false;
 	if (!session || !up || !down) {
 		goto out;
 	}
-	*up = (struct relay_flow){ .from = client, .to = session };
+	*up = (struct relay_flow){ .from = client, .to = session,
+		.hold = hold_client ? &hold : NULL, .released = &released };
 	*down = (struct relay_flow){ .from = session, .to = client, .skip = &skip,
-		.skip_count = skip_count };
+		.skip_count = skip_count, .passed = &released };
 	fcntl(session_fd, F_SETFL, O_NONBLOCK);
 	fcntl(client_fd, F_SETFL, fcntl(client_fd, F_GETFL) | O_NONBLOCK);
 	while (relay_flow(up) && relay_flow(down)) {
@@ -111,7 +135,7 @@ out:
 
 void gateway_rdp_relay(struct gateway_guest *guest, struct tls_stream *client,
 		int client_fd, const uint8_t *request, size_t request_len,
-		struct tls_bridge_tap *tap, const char *token, char *why, size_t why_size) {
+		struct gateway_rdp_replay *replay, const char *token, char *why, size_t why_size) {
 	struct gateway_ticket ticket = { .sock = -1 };
 	struct handover_message *message = calloc(1, sizeof(*message));
 	int pair[2] = { -1, -1 };
@@ -119,8 +143,8 @@ void gateway_rdp_relay(struct gateway_guest *guest, struct tls_stream *client,
 		snprintf(why, why_size, "out of memory");
 		goto out;
 	}
-	if (tap->overflowed || request_len + tap->len > HANDOVER_PENDING_MAX ||
-			!rdp_pdu_wipe_client_password(tap->client, tap->len)) {
+	if (request_len + replay->len > HANDOVER_PENDING_MAX ||
+			!rdp_pdu_wipe_client_password(replay->client, replay->len)) {
 		snprintf(why, why_size, "its login cannot be passed on to its session");
 		goto out;
 	}
@@ -128,8 +152,8 @@ void gateway_rdp_relay(struct gateway_guest *guest, struct tls_stream *client,
 		goto out;
 	}
 	memcpy(message->pending, request, request_len);
-	memcpy(message->pending + request_len, tap->client, tap->len);
-	message->n_pending = (uint32_t)(request_len + tap->len);
+	memcpy(message->pending + request_len, replay->client, replay->len);
+	message->n_pending = (uint32_t)(request_len + replay->len);
 	message->protocol = HANDOVER_RDP;
 	message->flags = ticket.flags | HANDOVER_RELAYED;
 	memcpy(message->user, ticket.user, sizeof(message->user));
@@ -146,7 +170,7 @@ void gateway_rdp_relay(struct gateway_guest *guest, struct tls_stream *client,
 	gateway_printable(ticket.user, printable, sizeof(printable));
 	gateway_log("RDP: \"%s\" from %s is relayed to its session", printable, guest->host);
 	gateway_guest_relaying(guest);
-	pump(client, client_fd, pair[0], tap->to_client.whole);
+	pump(client, client_fd, pair[0], replay->answers, replay->hold_client);
 	gateway_log_debug("RDP: the relay of %s ended", guest->host);
 out:
 	if (message) {

@@ -8,8 +8,14 @@
 /* 2.2.8.1.1.2.1: the Client Info PDU's security header; 2.2.1.11.1.1: its flags. */
 #define SEC_INFO_PKT 0x0040
 #define INFO_UNICODE 0x0010
-/* T.125: the DomainMCSPDU choice of Send Data Request, as its first byte. */
+/* T.125: the DomainMCSPDU choices, as their first byte. */
 #define MCS_SEND_DATA_REQUEST (25 << 2)
+#define MCS_SEND_DATA_INDICATION (26 << 2)
+#define MCS_CHANNEL_JOIN_REQUEST (14 << 2)
+#define MCS_BASE_CHANNEL_ID 1001
+#define MCS_GLOBAL_CHANNEL_ID 1003
+/* 2.2.8.1.1.1.1: PDUTYPE_DEACTIVATEALLPDU with TS_PROTOCOL_VERSION. */
+#define PDUTYPE_DEACTIVATE_ALL 0x16
 
 static uint16_t le16(const uint8_t *p) {
 	return (uint16_t)(p[0] | p[1] << 8);
@@ -187,4 +193,37 @@ bool rdp_pdu_wipe_client_password(uint8_t *stream, size_t len) {
 		return true;
 	}
 	return false;
+}
+
+bool rdp_pdu_client_user_id(const uint8_t *stream, size_t len, uint16_t *user_id) {
+	size_t offset = 0, start, size;
+	while (next_tpkt(stream, len, &offset, &start, &size)) {
+		const uint8_t *pdu = stream + start;
+		if (size >= 12 && pdu[4] == 2 && pdu[5] == 0xf0 &&
+				pdu[7] == MCS_CHANNEL_JOIN_REQUEST) {
+			*user_id = (uint16_t)(pdu[10] << 8 | pdu[11]);
+			return *user_id > MCS_BASE_CHANNEL_ID;
+		}
+	}
+	return false;
+}
+
+size_t rdp_pdu_deactivate_all(uint16_t user_id, uint8_t *out) {
+	const uint16_t length = 13; /* share control header, shareId, a 1-byte source */
+	const uint32_t share_id = 0x10000u + user_id; /* as FreeRDP's server says it */
+	const uint16_t initiator = user_id - MCS_BASE_CHANNEL_ID;
+	const uint8_t pdu[RDP_PDU_DEACTIVATE_ALL_LEN] = {
+		3, 0, 0, RDP_PDU_DEACTIVATE_ALL_LEN, /* TPKT */
+		2, 0xf0, 0x80,                        /* X.224 Data */
+		MCS_SEND_DATA_INDICATION, (uint8_t)(initiator >> 8), (uint8_t)initiator,
+		MCS_GLOBAL_CHANNEL_ID >> 8, MCS_GLOBAL_CHANNEL_ID & 0xff, 0x70, (uint8_t)length,
+		(uint8_t)length, 0, PDUTYPE_DEACTIVATE_ALL, 0,
+		(uint8_t)user_id, (uint8_t)(user_id >> 8),
+		(uint8_t)share_id, (uint8_t)(share_id >> 8), (uint8_t)(share_id >> 16),
+		(uint8_t)(share_id >> 24),
+		1, 0, /* lengthSourceDescriptor */
+		0,    /* sourceDescriptor */
+	};
+	memcpy(out, pdu, sizeof(pdu));
+	return sizeof(pdu);
 }

@@ -46,4 +46,19 @@ bool rdp_pdu_client_redirectable(const uint8_t *stream, size_t len);
  */
 bool rdp_pdu_wipe_client_password(uint8_t *stream, size_t len);
 
+/*
+ * In the same stream: the MCS user channel the client joined first (its
+ * user ID, which the server gave it), into *user_id. False when there is
+ * no Channel Join Request.
+ */
+bool rdp_pdu_client_user_id(const uint8_t *stream, size_t len, uint16_t *user_id);
+
+/*
+ * A Deactivate All PDU (MS-RDPBCGR 2.2.3.1) to the client of user_id, on
+ * the I/O channel: after it the client waits for a Demand Active, whoever
+ * sends it. Into out (RDP_PDU_DEACTIVATE_ALL_LEN bytes); returns its length.
+ */
+#define RDP_PDU_DEACTIVATE_ALL_LEN 27
+size_t rdp_pdu_deactivate_all(uint16_t user_id, uint8_t *out);
+
 #endif

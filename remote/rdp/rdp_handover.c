@@ -88,7 +88,7 @@ static const char *take_connection(void *data, const struct handover_message *me
 	login->relayed = relayed;
 	if (relayed) {
 		wlr_log(WLR_INFO, "RDP: oriel-gateway relays %s, which stays on its first "
-			"connection", message->peer);
+			"connection, logged in as \"%s\"", message->peer, message->user);
 	}
 	int local_fd = -1;
 	/* The bridge takes tls and fd, also when it fails. */
@@ -106,8 +106,12 @@ static const char *take_connection(void *data, const struct handover_message *me
 bool rdp_handover_logon_ok(struct rdp_peer *peer, const char *user, const char *password) {
 	const struct rdp_handover_login *login = peer->handover;
 	if (login->relayed) {
-		/* Logged in on this connection; only the gateway can pass one here. */
-		return strcmp(user, login->user) == 0;
+		/*
+		 * Logged in on this connection (maybe on the gateway's logon screen,
+		 * so the Client Info may name someone else); only the gateway can
+		 * pass one here.
+		 */
+		return true;
 	}
 	size_t len = strlen(login->cookie);
 	if (strcmp(user, login->user) != 0 || strlen(password) != len) {

@@ -2,11 +2,11 @@
 /*
  * libFuzzer target for RDP on the wire (remote/rdp_pdu.c), which
  * oriel-gateway's worker runs on a client's plaintext before its login
- * is passed on: the PDU counter fed in pieces, the cluster flag and the
- * Client Info's password. Besides memory errors it checks that the
- * counter takes no more than it was given and counts the same PDUs fed
- * whole or a byte at a time, and that wiping the password changes
- * nothing but zeros in.
+ * is passed on: the PDU counter fed in pieces, the cluster flag, the
+ * Client Info's password and the user channel it joined. Besides memory
+ * errors it checks that the counter takes no more than it was given and
+ * counts the same PDUs fed whole or a byte at a time, that wiping the
+ * password changes nothing but zeros in, and that a user ID is one.
  */
 
 #include <stdint.h>
@@ -35,6 +35,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 		"the same count in pieces");
 
 	(void)rdp_pdu_client_redirectable(data, size);
+	uint16_t user_id;
+	check(!rdp_pdu_client_user_id(data, size, &user_id) || user_id > 1001, "a user ID");
 	uint8_t *copy = malloc(size ? size : 1);
 	if (!copy) {
 		return 0;

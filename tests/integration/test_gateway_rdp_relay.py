@@ -12,9 +12,13 @@ announces none) reaches alice's session through oriel-gateway's relay:
   connection is held by the worker (not root, not her oriel);
 - a client that can follow the redirection, logging in meanwhile, is
   redirected into the same session (same oriel pid, two clients);
+- such a client that sends no password gets the gateway's logon screen,
+  types her password there (as Unicode keyboard events), and is relayed
+  into her session all the same;
 - with rdp-handover = redirect, the same client is redirected instead;
   with relay, a client that could follow one is relayed: the test client
-  and xfreerdp (in an Xvfb of the test's own) show her xterm.
+  shows her xterm, and so does xfreerdp (in an Xvfb of the test's own)
+  after its logon screen.
 """
 
 import os
@@ -26,6 +30,7 @@ import rdp
 from harness import NotYet, TestFailure, expect, expect_eq, tool
 
 OUTPUT = (1024, 768)
+SCREEN_BG = (0x1f, 0x2a, 0x38)  # the logon screen's background
 # Set 1 scancodes of "relayed" and Return, on a US layout.
 RELAYED_KEYS = "13 12 26 1e 15 12 20 1c"
 
@@ -76,9 +81,19 @@ def typed(host):
         return ""
 
 
-def connect(front, host, password, *extra):
+def connect(front, host, password, *extra, name="rdpclient"):
     return rdp.RdpClient(front, front.rdp_port, user=host.users["alice"],
-                         password_file=password, size=OUTPUT, extra=extra)
+                         password_file=password, size=OUTPUT, extra=extra, name=name)
+
+
+def logon_screen(image, box=None):
+    """The logon screen shows in image (within box: x, y, w, h): its background's pixels."""
+    x0, y0, w, h = box or (0, 0, image.width, image.height)
+    n = sum(1 for y in range(y0, y0 + h, 4) for x in range(x0, x0 + w, 4)
+            if all(abs(image.pixel(x, y)[c] - SCREEN_BG[c]) <= 8 for c in range(3)))
+    if n * 16 < w * h // 2:
+        raise NotYet("%d pixels of the logon screen's background" % (n * 16))
+    return n
 
 
 def main():
@@ -131,6 +146,19 @@ def main():
         expect(client.alive(), "the relayed client is still connected")
         second.kill()
         client.kill()
+
+        # No password either: the logon screen, then the relay.
+        relayed = front.log().count("is relayed to its session")
+        screen = connect(front, host, None, "--no-redirection", name="no-password")
+        screen.wait_connected(timeout=40)
+        screen.wait_framebuffer(logon_screen, timeout=30, what="the logon screen")
+        screen.send("unicode %s\\n" % host.passwords["alice"])
+        gateway.wait_her_xterm(screen)
+        expect_eq(screen.lines_since(0, "redirected"), [], "redirections after the logon screen")
+        expect_eq(front.log().count("is relayed to its session"), relayed + 1,
+                  "relays after the logon screen")
+        expect_eq(host.her_session("alice")["pid"], pid, "her session's pid after the logon screen")
+        screen.kill()
         front.stop()
 
         # rdp-handover = redirect: the same client is redirected, and follows.
@@ -151,10 +179,18 @@ def main():
         expect_eq(host.her_session("alice")["pid"], pid, "her session's pid")
         client.kill()
 
+        # xfreerdp with her name and no password: the logon screen, then the relay.
         xvfb = rdp.Xvfb(front, size=(OUTPUT[0] + 200, OUTPUT[1] + 200))
         relayed = front.log().count("is relayed to its session")
-        xfreerdp = rdp.XFreeRDP(front, xvfb, front.rdp_port, host.users["alice"],
-                                host.passwords["alice"], extra=["/size:%dx%d" % OUTPUT])
+        xfreerdp = rdp.XFreeRDP(front, xvfb, front.rdp_port, host.users["alice"], None,
+                                extra=["/size:%dx%d" % OUTPUT])
+        x, y, w, h, wid = xfreerdp.window()
+        front.wait_for(lambda: logon_screen(xvfb.screen(), (x, y, w, h)),
+                       what="xfreerdp's window to show the logon screen")
+        xvfb.xdotool("windowfocus", "--sync", wid)
+        xvfb.xdotool("mousemove", "--sync", x + w // 2, y + h // 2)
+        xvfb.xdotool("type", "--delay", "60", host.passwords["alice"])
+        xvfb.xdotool("key", "Return")
 
         def shows_xterm():
             if not xfreerdp.alive():

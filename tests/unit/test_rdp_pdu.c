@@ -130,9 +130,31 @@ static void password(void) {
 	EXPECT(!rdp_pdu_wipe_client_password(stream, n - 3), "a cut Client Info");
 }
 
+static void reactivation(void) {
+	uint8_t stream[256];
+	size_t a = connect_initial(stream, 0x0c);
+	uint8_t attach[] = { 0x28 };
+	uint8_t join[] = { 0x38, 0x00, 0x06, 0x03, 0xef }; /* initiator 6: user 1007 */
+	a += tpkt(stream + a, attach, sizeof(attach));
+	uint16_t user = 0;
+	EXPECT(!rdp_pdu_client_user_id(stream, a, &user), "no Channel Join Request yet");
+	a += tpkt(stream + a, join, sizeof(join));
+	EXPECT(rdp_pdu_client_user_id(stream, a, &user) && user == 1007, "user %u", user);
+
+	uint8_t out[RDP_PDU_DEACTIVATE_ALL_LEN];
+	size_t n = rdp_pdu_deactivate_all(1007, out);
+	struct rdp_pdu_counter c = {0};
+	EXPECT(rdp_pdu_counter_feed(&c, out, n, 10) == n && c.whole == 1, "one whole PDU");
+	/* MCS Send Data Indication on the I/O channel; share control: Deactivate All. */
+	EXPECT(out[7] == 0x68 && out[10] == 0x03 && out[11] == 0xeb, "SDin on channel 1003");
+	EXPECT(out[13] == n - 14 && out[14] == n - 14 && out[16] == 0x16,
+		"its share control header");
+}
+
 int main(void) {
 	counting();
 	redirection();
 	password();
+	reactivation();
 	return failures != 0;
 }

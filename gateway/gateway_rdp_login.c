@@ -276,9 +276,10 @@ static LicenseCallbackResult handle_license(freerdp_peer *client, wStream *s) {
 	snprintf(leg->user, sizeof(leg->user), "%s", user); /* checked: it fits */
 	if (leg->tap && wants_relay(guest, leg->tap)) {
 		/* Before FreeRDP answers: the session's FreeRDP goes on from the Client Info. */
-		leg->relayed = keep_replay(leg, false) &&
-			tls_bridge_detach(leg->bridge, &leg->client, &leg->client_fd);
-		leg->bridge = NULL;
+		if (keep_replay(leg, false)) {
+			leg->relayed = tls_bridge_detach(leg->bridge, &leg->client, &leg->client_fd);
+			leg->bridge = NULL;
+		}
 		if (!leg->relayed) {
 			snprintf(leg->why, sizeof(leg->why), "its connection cannot be relayed");
 		}

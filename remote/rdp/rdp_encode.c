@@ -121,8 +121,16 @@ bool rdp_encoder_prepare(struct rdp_peer *peer) {
 		rfx_context_set_pixel_format(enc->rfx, PIXEL_FORMAT_BGRX32);
 		return true;
 	case RDP_CODEC_PLANAR:
-		enc->planar = freerdp_bitmap_planar_context_new(
-			PLANAR_FORMAT_HEADER_NA | PLANAR_FORMAT_HEADER_RLE, TILE, TILE);
+		/*
+		 * Without the alpha plane only for a client that says it may be
+		 * skipped (its Bitmap Capability Set's DRAW_ALLOW_SKIP_ALPHA, as
+		 * FreeRDP's do: they would read a sent one with red and blue
+		 * swapped). rdesktop does not, and decodes planar bitmaps only
+		 * with all four planes; an opaque alpha plane costs a few bytes a
+		 * row with RLE.
+		 */
+		enc->planar = freerdp_bitmap_planar_context_new(PLANAR_FORMAT_HEADER_RLE |
+			(settings->DrawAllowSkipAlpha ? PLANAR_FORMAT_HEADER_NA : 0), TILE, TILE);
 		return enc->planar != NULL;
 	case RDP_CODEC_INTERLEAVED:
 		enc->interleaved = bitmap_interleaved_context_new(TRUE);

@@ -18,6 +18,8 @@ At each depth:
 - a click into rdesktop's window focuses the session's xterm, and text
   typed with xdotool into rdesktop (lower and upper case, '@' and '|',
   which take Shift) arrives there exactly.
+At 16 bits, the clipboard too: text that xclip puts on the Xvfb's
+clipboard is what wl-paste prints in the session.
 """
 import os
 import signal
@@ -101,6 +103,27 @@ def check_shows(s, xvfb, client):
     s.wait_for(shown, what="rdesktop to show the red window")
 
 
+def check_clipboard(s, xvfb):
+    text = "from rdesktop: fa\u00e7ade no. 2"
+    xclip = subprocess.Popen([harness.tool("xclip"), "-selection", "clipboard", "-i", "-quiet"],
+                             env=xvfb.env(), stdin=subprocess.PIPE,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                             start_new_session=True)
+    try:
+        xclip.stdin.write(text.encode())
+        xclip.stdin.close()
+
+        def pasted():
+            r = s.run_tool([harness.tool("wl-paste"), "--no-newline"], check=False)
+            if r.stdout != text:
+                raise NotYet("wl-paste printed %r" % r.stdout)
+            return True
+        s.wait_for(pasted, what="rdesktop's clipboard text in the session")
+    finally:
+        xclip.kill()
+        xclip.wait()
+
+
 def main():
     with tempfile.TemporaryDirectory(prefix="oriel-rdp-rdesktop-") as d:
         d = Path(d)
@@ -131,6 +154,8 @@ def main():
                     xvfb.xdotool("key", "Return")
                     expect_eq(s.wait_written(xterm, out), TYPED + "\n",
                               "the line typed through rdesktop -a %d" % depth)
+                    if depth == 16:
+                        check_clipboard(s, xvfb)
                     harness.log("rdesktop -a %d: shows the session and types" % depth)
                 finally:
                     client.close()

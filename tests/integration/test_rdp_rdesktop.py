@@ -44,14 +44,14 @@ class RDesktop:
     """rdesktop in an Xvfb, logged on to oriel; its certificate prompt
     answered yes. Its window is found as xfreerdp's is."""
 
-    def __init__(self, session, xvfb, port, depth, home):
+    def __init__(self, session, xvfb, port, depth, home, user="desk", password=PASSWORD):
         self.session = session
         self.xvfb = xvfb
         self.log_path = session.tmp / ("rdesktop-%d.log" % depth)
-        argv = [harness.tool("rdesktop"), "-u", "desk", "-p", PASSWORD, "-a", str(depth),
+        argv = [harness.tool("rdesktop"), "-u", user, "-p", password, "-a", str(depth),
                 "-g", "%dx%d" % OUTPUT, "-k", "en-us", "-T", "rdesktop %d" % depth,
                 "%s:%d" % (rdp.LOCALHOST, port)]
-        harness.log("starting", " ".join(a if a != PASSWORD else "***" for a in argv))
+        harness.log("starting", " ".join(a if a != password else "***" for a in argv))
         env = dict(xvfb.env(), HOME=str(home))
         self.proc = subprocess.Popen(argv, env=env, stdin=subprocess.PIPE,
                                      stdout=open(self.log_path, "wb"),

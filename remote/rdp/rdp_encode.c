@@ -25,6 +25,9 @@
  */
 
 #define TILE 64
+/* MS-RDPBCGR 2.2.9.1.1.3.1.2.2 TS_BITMAP_DATA flags (FreeRDP keeps them private). */
+#define BITMAP_COMPRESSION 0x0001
+#define NO_BITMAP_COMPRESSION_HDR 0x0400
 /* Bitmap tiles per bitmap update, at most. */
 #define BITMAP_BATCH 64
 /* What the interleaved compressor may write for a tile, at most. */
@@ -233,6 +236,12 @@ static bool send_bitmaps(struct rdp_peer *peer, int n) {
 		.count = (UINT32)n,
 		.rectangles = enc->bitmaps,
 	};
+	/*
+	 * The tiles' flags are oriel's (send_bitmap_tiles): FreeRDP's own add
+	 * NO_BITMAP_COMPRESSION_HDR to uncompressed ones too, which rdesktop
+	 * takes for compressed data it cannot decode.
+	 */
+	update->autoCalculateBitmapData = FALSE;
 	bool ok = n == 0 || update->BitmapUpdate(update->context, &bitmap_update);
 	for (int i = 0; i < n; i++) {
 		free(enc->bitmaps[i].bitmapDataStream);
@@ -351,6 +360,9 @@ static bool send_bitmap_tiles(struct rdp_peer *peer, const pixman_region32_t *da
 					.bitmapLength = size,
 					.bitmapDataStream = data,
 					.compressed = compressed,
+					.flags = compressed ? BITMAP_COMPRESSION |
+						(settings->NoBitmapCompressionHeader ?
+							NO_BITMAP_COMPRESSION_HDR : 0) : 0,
 					.cbCompMainBodySize = compressed ? size : 0,
 					.cbScanWidth = (UINT32)(w * bytes_pp),
 					.cbUncompressedSize = (UINT32)(w * h * bytes_pp),

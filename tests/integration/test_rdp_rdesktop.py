@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """rdesktop 1.9, the one RDP client that is not FreeRDP, shows the session
-and types into it, at 16 and at 32 bits per pixel.
+and types into it, at 16, 32 and 24 bits per pixel: interleaved RLE,
+planar with its alpha plane, and uncompressed bitmaps, whose flags
+rdesktop reads strictly (no NO_BITMAP_COMPRESSION_HDR without
+compression).
 
 rdesktop writes its MCS Erect Domain Request's two integers as bare
 16-bit values, which FreeRDP 2's server refuses ("1 bytes too long"), so
@@ -134,7 +137,7 @@ def main():
             s.colour_window_at(RED, SIZE, POS, "red", "org.oriel.test.red")
             rdp.wait_listening(s, port)
             s.park_pointer()
-            for depth in (16, 32):
+            for depth in (16, 32, 24):
                 xterm, win, out = rdp.line_xterm(s, geometry="40x4+640+520",
                                                  title="rdesktop %d" % depth)
                 home = d / ("home-%d" % depth)

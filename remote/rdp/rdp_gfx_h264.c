@@ -9,6 +9,7 @@
 #include <freerdp/codec/h264.h>
 #include <winpr/crt.h>
 #include <wlr/util/log.h>
+#include "remote/rdp/rdp_h264_packet.h"
 #include "remote/rdp/rdp_private.h"
 #include "common/util.h"
 
@@ -77,6 +78,7 @@ static void context_free(H264_CONTEXT *avc) {
 		_aligned_free(avc->pYUVData[i]);
 		avc->pYUVData[i] = NULL;
 	}
+	rdp_h264_release_packet(avc);
 	h264_context_free(avc);
 }
 

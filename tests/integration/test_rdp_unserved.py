@@ -8,6 +8,9 @@ shared drive (/drive: the rdpdr static channel), of a session whose sound
 is off (--rdp-audio off). It connects normally: its
 window shows the colour window at its place, through the graphics
 pipeline with AVC420. oriel's log names each refused request exactly once.
+Without /dynamic-resolution xfreerdp refuses display control, and oriel
+sends nothing on that channel: xfreerdp's log has no "ChannelId N not
+found!".
 """
 import tempfile
 from pathlib import Path
@@ -54,6 +57,8 @@ def main():
                     expect_eq(text.count(r), 1, "times oriel's log says %r" % r)
                 expect('logged on as "uma"' in text, "oriel did not log uma's logon")
                 expect(client.alive(), "xfreerdp exited:\n%s" % client.log())
+                expect("not found!" not in client.log(),
+                       "xfreerdp got data on a channel it refused:\n%s" % client.log())
             finally:
                 xvfb.close()
 

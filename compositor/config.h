@@ -45,6 +45,18 @@ enum config_rdp_keyboard {
 	CONFIG_RDP_KEYBOARD_SESSION,
 };
 
+/* The graphics pipeline's codec for RDP clients (auto: by their offer). */
+enum config_rdp_codec {
+	CONFIG_RDP_CODEC_UNSET = 0,
+	CONFIG_RDP_CODEC_AUTO,
+	CONFIG_RDP_CODEC_AVC444,
+	CONFIG_RDP_CODEC_AVC420,
+	CONFIG_RDP_CODEC_PROGRESSIVE,
+	CONFIG_RDP_CODEC_PLANAR,
+};
+/* "auto", "avc444"...: the names the option and the key take, in order. */
+extern const char *const config_rdp_codec_names[5];
+
 struct config_output_mode {
 	int width, height;
 	int refresh_mhz; /* 0: the default, 60 Hz */
@@ -106,6 +118,7 @@ struct oriel_config {
 	int rdp_handshake_timeout, rdp_max_pending, rdp_max_pending_per_address;
 	int rdp_max_clients, rdp_max_fps;
 	enum config_rdp_keyboard rdp_keyboard;
+	enum config_rdp_codec rdp_codec;
 };
 
 /* A VNC listen address, from "PORT", "ADDR:PORT" or "[IPV6]:PORT". */

@@ -61,6 +61,8 @@ struct options_rdp {
 	int max_fps;                    /* frames per client per second (60) */
 	/* Whose layout reads a client's keys; never UNSET once merged. */
 	enum config_rdp_keyboard keyboard;
+	/* The graphics pipeline's codec; never UNSET once merged. */
+	enum config_rdp_codec codec;
 };
 
 struct oriel_options {

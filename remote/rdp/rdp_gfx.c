@@ -33,6 +33,12 @@
  */
 
 #define MAX_UNACKED 2
+/*
+ * auto gives AVC444v2 to the clients that take it up to this size: its two
+ * encodes cost about 2.5 times AVC420's CPU (bench/h264), which two
+ * cores keep up with at 1080p for text, not for full-screen motion above.
+ */
+#define AUTO_AVC444_MAX_PIXELS (1920 * 1088)
 /* A client that opens the channel but says nothing gets classic updates. */
 #define CAPS_TIMEOUT_MS 5000
 
@@ -102,7 +108,7 @@ static bool create_surface(struct rdp_gfx *gfx) {
 	gfx->encoder = rdp_gfx_encoder_create(rdp->padded_width, rdp->padded_height);
 	if (gfx->h264) {
 		gfx->h264_encoder = rdp_h264_create(rdp->padded_width, rdp->padded_height,
-			rdp->server->loop, rdp_gfx_handle_encoded, gfx);
+			gfx->avc444, rdp->server->loop, rdp_gfx_handle_encoded, gfx);
 		if (!gfx->h264_encoder) {
 			return false;
 		}
@@ -126,9 +132,12 @@ static UINT handle_caps_advertise(RdpgfxServerContext *context,
 	if (gfx->failed) {
 		return CHANNEL_RC_OK; /* too late: it has classic updates now */
 	}
+	enum config_rdp_codec codec = peer->rdp->options->codec;
+	bool want_h264 = codec == CONFIG_RDP_CODEC_AUTO || codec == CONFIG_RDP_CODEC_AVC444 ||
+		codec == CONFIG_RDP_CODEC_AVC420;
 	RDPGFX_CAPSET caps;
 	if (!rdp_gfx_caps_choose(advertise->capsSets, advertise->capsSetCount,
-			rdp_h264_available(), &caps, &gfx->h264)) {
+			want_h264 && rdp_h264_available(), &caps, &gfx->h264)) {
 		wlr_log(WLR_INFO, "RDP: %s offers no graphics pipeline version we know", peer->host);
 		return CHANNEL_RC_UNSUPPORTED_VERSION;
 	}
@@ -142,14 +151,23 @@ static UINT handle_caps_advertise(RdpgfxServerContext *context,
 		wl_event_source_remove(gfx->caps_deadline);
 		gfx->caps_deadline = NULL;
 	}
+	bool offers_avc444 = rdp_gfx_caps_offer_avc444(advertise->capsSets,
+		advertise->capsSetCount);
+	uint64_t pixels = (uint64_t)peer->rdp->padded_width * (uint64_t)peer->rdp->padded_height;
+	gfx->avc444 = gfx->h264 && offers_avc444 && (codec == CONFIG_RDP_CODEC_AVC444 ||
+		(codec == CONFIG_RDP_CODEC_AUTO && pixels <= AUTO_AVC444_MAX_PIXELS));
+	gfx->lossless = codec == CONFIG_RDP_CODEC_PLANAR;
+	const char *name = gfx->avc444 ? "AVC444v2" : gfx->h264 ? "AVC420" :
+		gfx->lossless ? "planar" : "progressive RemoteFX";
 	wlr_log(WLR_INFO, "RDP: %s: graphics pipeline %s, %s", peer->host,
-		rdp_gfx_caps_version_name(caps.version), gfx->h264 ? "AVC420" : "progressive RemoteFX");
-	if (rdp_gfx_caps_offer_avc444(advertise->capsSets, advertise->capsSetCount)) {
-		/* Nothing in the confirmed set can say so: the codec of each frame is ours. */
-		wlr_log(WLR_INFO, "RDP: %s asked for AVC444 (graphics pipeline %s); oriel does "
-			"not serve AVC444: it gets %s", peer->host,
-			rdp_gfx_caps_version_name(caps.version),
-			gfx->h264 ? "AVC420" : "progressive RemoteFX");
+		rdp_gfx_caps_version_name(caps.version), name);
+	if (codec == CONFIG_RDP_CODEC_AVC444 && !gfx->avc444) {
+		wlr_log(WLR_INFO, "RDP: %s does not take AVC444 (--rdp-codec avc444): it gets %s",
+			peer->host, name);
+	} else if ((codec == CONFIG_RDP_CODEC_AVC420 || codec == CONFIG_RDP_CODEC_AVC444) &&
+			!gfx->h264) {
+		wlr_log(WLR_INFO, "RDP: %s does not take H.264 (--rdp-codec %s): it gets %s",
+			peer->host, config_rdp_codec_names[codec - 1], name);
 	}
 	return create_surface(gfx) ? CHANNEL_RC_OK : ERROR_INTERNAL_ERROR;
 }
@@ -159,6 +177,9 @@ static UINT handle_frame_acknowledge(RdpgfxServerContext *context,
 	struct rdp_gfx *gfx = gfx_of(context);
 	gfx->acks_suspended = ack->queueDepth == SUSPEND_FRAME_ACKNOWLEDGEMENT;
 	gfx->acked_id = ack->frameId;
+	if (gfx->h264_encoder) {
+		rdp_h264_acked(gfx->h264_encoder, ack->frameId);
+	}
 	if (gfx->holding) {
 		gfx->holding = false;
 		wlr_log(WLR_DEBUG, "RDP: client %" PRIu64 " (%s) acknowledged frame %u: "

@@ -68,9 +68,11 @@ void rdp_gfx_handle_encoded(void *data) {
 	gfx->encoding = false;
 	RDPGFX_SURFACE_COMMAND cmd = { 0 };
 	if (!rdp_h264_result(gfx->h264_encoder, &cmd)) {
-		rdp_peer_drop(peer, "cannot encode a frame (AVC420)");
+		rdp_peer_drop(peer, gfx->avc444 ? "cannot encode a frame (AVC444v2)" :
+			"cannot encode a frame (AVC420)");
 		return;
 	}
+	rdp_h264_sent(gfx->h264_encoder, gfx->encoding_id, cmd.length);
 	/* A peer dropped meanwhile is freed on leaving, with gfx. */
 	rdp_peer_enter_freerdp(peer);
 	bool ok = send_lossy_frame(gfx, &cmd, gfx->encoding_id, &gfx->encoding_damage);
@@ -151,7 +153,7 @@ bool rdp_gfx_send_frame(struct rdp_peer *peer, const pixman_region32_t *damage) 
 		return true;
 	}
 	uint64_t desktop = (uint64_t)rdp->width * (uint64_t)rdp->height;
-	if (region_area(damage) * LOSSLESS_SHARE < desktop) {
+	if (gfx->lossless || region_area(damage) * LOSSLESS_SHARE < desktop) {
 		/* H.264's copy of the surface catches up with its next frame. */
 		pixman_region32_union(&gfx->h264_stale, &gfx->h264_stale, damage);
 		return send_lossless_frame(gfx, peer->frame_id, damage, INT32_MAX);

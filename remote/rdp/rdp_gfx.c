@@ -14,8 +14,8 @@
 /*
  * The graphics pipeline (MS-RDPEGFX) for clients that announce it. Once
  * the client advertised its capabilities, the best version both know is
- * confirmed, with H.264 when the client takes it and FreeRDP encodes it
- * here. Then one surface, the desktop's size padded to 16, is mapped to
+ * confirmed, with H.264 when the client takes it and x264 encodes here
+ * (AVC444v2 or AVC420, by the client's offer and --rdp-codec). Then one surface, the desktop's size padded to 16, is mapped to
  * the output at 0,0; its frames are rdp_gfx_frame.c's. With several
  * outputs the desktop is their bounding box, and the graphics reset
  * names them as the client's monitors; one surface for the whole desktop

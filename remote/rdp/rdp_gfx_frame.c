@@ -11,8 +11,9 @@
  * - small damage goes losslessly as planar tiles: a full-surface H.264
  *   frame costs about as much however little changed (tens of ms at
  *   1080p), and typing or a blinking cursor then stays exact and cheap;
- * - more goes as AVC420 (encoded in its thread, rdp_gfx_h264.c) or, for
- *   clients without H.264, progressive RemoteFX.
+ * - more goes as H.264, AVC420 or AVC444v2 (encoded in its thread,
+ *   rdp_gfx_h264.c) or, for clients without H.264, progressive RemoteFX;
+ *   with --rdp-codec planar, everything goes as planar tiles.
  * Both of the latter lose detail: what they sent is refined with planar
  * tiles once it stayed still for REFINE_AFTER_MS, so moving content
  * costs few bytes and what stays on screen is exact.

@@ -10,8 +10,8 @@
  * - x264-ultrafast, x264-superfast: oriel's encoder (rdp_h264_x264.c,
  *   compiled in with the preset named) after FreeRDP's SIMD RGB to
  *   YUV 4:2:0 (the conversion is timed apart);
- * - avc444v2: FreeRDP's RGB to AVC444v2 split, then two of oriel's
- *   encoders (luma and chroma pictures);
+ * - avc444v2: FreeRDP's RGB to AVC444v2 split, then oriel's encoder on
+ *   both pictures (luma and chroma, one stream);
  * - freerdp: FreeRDP 2's H.264 context (avc420_compress: libavcodec's
  *   libx264, its own settings).
  * Prints per encoder: wall ms/frame (convert, encode), CPU ms/frame (all
@@ -91,7 +91,7 @@ int main(int argc, char **argv) {
 	primitives_t *prims = primitives_get();
 	unsigned kbit = (unsigned)((uint64_t)w * h * 4 / 1000);
 	bool avc444 = !strcmp(which, "avc444v2");
-	struct rdp_x264 *enc[2] = { NULL, NULL };
+	struct rdp_x264 *enc = NULL;
 	H264_CONTEXT *avc = NULL;
 	if (!strcmp(which, "freerdp")) {
 		avc = h264_context_new(TRUE);
@@ -101,9 +101,7 @@ int main(int argc, char **argv) {
 		avc->QP = 22;
 		h264_context_reset(avc, (UINT32)w, (UINT32)h);
 	} else {
-		for (int i = 0; i < (avc444 ? 2 : 1); i++) {
-			enc[i] = rdp_x264_create(w, h, 60, kbit);
-		}
+		enc = rdp_x264_create(w, h, 60, kbit, avc444 ? 2 : 1);
 	}
 	double convert = 0, encode = 0, bytes = 0;
 	double cpu0 = 0;
@@ -126,7 +124,7 @@ int main(int argc, char **argv) {
 			uint8_t *planes[2][3];
 			uint32_t strides[2][3];
 			for (int i = 0; i < (avc444 ? 2 : 1); i++) {
-				rdp_x264_planes(enc[i], planes[i], strides[i]);
+				rdp_x264_planes(enc, i, planes[i], strides[i]);
 			}
 			prim_size_t roi = { (UINT32)w, (UINT32)h };
 			if (avc444) {
@@ -141,7 +139,7 @@ int main(int argc, char **argv) {
 			for (int i = 0; i < (avc444 ? 2 : 1); i++) {
 				const uint8_t *data;
 				size_t len;
-				rdp_x264_encode(enc[i], &data, &len);
+				rdp_x264_encode(enc, i, &data, &len);
 				length += len;
 			}
 		}

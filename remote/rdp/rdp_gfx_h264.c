@@ -25,8 +25,9 @@
  * - AVC420: one 4:2:0 picture, converted in 16-pixel-wide columns (the
  *   primitives' SIMD width) around the change;
  * - AVC444v2 (MS-RDPEGFX 3.3.8.3.3): the same 4:2:0 picture (luma) and a
- *   second one carrying the chroma that 4:2:0 drops, two encodes of the
- *   same size; the split lays rows out whole, so the change is converted
+ *   second one carrying the chroma that 4:2:0 drops, encoded one after
+ *   the other as frames of one stream (the client decodes both with one
+ *   decoder); the split lays rows out whole, so the change is converted
  *   in full rows.
  * The whole picture is encoded (the client decodes at the surface's size;
  * a P-frame costs few bits where nothing changed); the damage goes as the
@@ -47,7 +48,7 @@
 #define FRAME_RATE 60
 
 struct rdp_h264 {
-	struct rdp_x264 *encoder[2]; /* AVC444v2: luma, then chroma */
+	struct rdp_x264 *encoder; /* AVC444v2: luma, then chroma pictures */
 	bool avc444;
 	int width, height;
 	bool started;     /* sent a first frame */
@@ -93,10 +94,10 @@ bool rdp_h264_available(void) {
 	if (available >= 0) {
 		return available;
 	}
-	struct rdp_x264 *enc = rdp_x264_create(64, 64, FRAME_RATE, RATE_FLOOR);
+	struct rdp_x264 *enc = rdp_x264_create(64, 64, FRAME_RATE, RATE_FLOOR, 1);
 	const uint8_t *data;
 	size_t length;
-	available = enc && rdp_x264_encode(enc, &data, &length) && length > 0;
+	available = enc && rdp_x264_encode(enc, 0, &data, &length) && length > 0;
 	rdp_x264_destroy(enc);
 	if (available) {
 		wlr_log(WLR_INFO, "RDP: H.264 (AVC420, AVC444v2) encodes through x264");
@@ -122,7 +123,7 @@ static void *encode_thread(void *arg) {
 		for (int i = 0; i < (h264->avc444 ? 2 : 1) && ok; i++) {
 			const uint8_t *data;
 			size_t length;
-			ok = rdp_x264_encode(h264->encoder[i], &data, &length);
+			ok = rdp_x264_encode(h264->encoder, i, &data, &length);
 			h264->stream[i].data = (BYTE *)data;
 			h264->stream[i].length = ok ? (UINT32)length : 0;
 		}
@@ -160,11 +161,9 @@ struct rdp_h264 *rdp_h264_create(int width, int height, bool avc444,
 	h264->kbit_ceiling = h264->kbit_rate = rate_ceiling(width, height);
 	pthread_mutex_init(&h264->lock, NULL);
 	pthread_cond_init(&h264->wake, NULL);
-	bool ok = true;
-	for (int i = 0; i < (avc444 ? 2 : 1) && ok; i++) {
-		h264->encoder[i] = rdp_x264_create(width, height, FRAME_RATE, h264->kbit_rate);
-		ok = h264->encoder[i];
-	}
+	h264->encoder = rdp_x264_create(width, height, FRAME_RATE, h264->kbit_rate,
+		avc444 ? 2 : 1);
+	bool ok = h264->encoder;
 	h264->done_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	if (!ok || h264->done_fd < 0) {
 		rdp_h264_destroy(h264);
@@ -201,9 +200,7 @@ void rdp_h264_destroy(struct rdp_h264 *h264) {
 	}
 	pthread_cond_destroy(&h264->wake);
 	pthread_mutex_destroy(&h264->lock);
-	for (int i = 0; i < 2; i++) {
-		rdp_x264_destroy(h264->encoder[i]);
-	}
+	rdp_x264_destroy(h264->encoder);
 	free(h264);
 }
 
@@ -242,7 +239,7 @@ static void convert(struct rdp_h264 *h264, const uint8_t *fb, int stride,
 	uint8_t *planes[2][3];
 	uint32_t strides[2][3];
 	for (int i = 0; i < (h264->avc444 ? 2 : 1); i++) {
-		rdp_x264_planes(h264->encoder[i], planes[i], strides[i]);
+		rdp_x264_planes(h264->encoder, i, planes[i], strides[i]);
 	}
 	primitives_t *prims = primitives_get();
 	boxes = pixman_region32_rectangles(&aligned, &n_boxes);
@@ -297,9 +294,7 @@ bool rdp_h264_start(struct rdp_h264 *h264, const uint8_t *fb, int stride,
 		h264->stream[i].meta.regionRects = h264->rects;
 		h264->stream[i].meta.quantQualityVals = h264->quality;
 	}
-	for (int i = 0; i < (h264->avc444 ? 2 : 1); i++) {
-		rdp_x264_set_rate(h264->encoder[i], h264->kbit_rate);
-	}
+	rdp_x264_set_rate(h264->encoder, h264->kbit_rate);
 	pthread_mutex_lock(&h264->lock);
 	h264->job = true;
 	pthread_cond_signal(&h264->wake);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include <stdint.h> /* before x264.h, which needs it */
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 #include <x264.h>
 #include <wlr/util/log.h>
@@ -28,8 +29,12 @@
 struct rdp_x264 {
 	x264_t *x264;
 	x264_param_t param;
-	x264_picture_t picture, out;
-	bool picture_allocated;
+	int n_pictures;
+	x264_picture_t picture[2], out;
+	bool picture_allocated[2];
+	/* Each picture's last output: x264 reuses its own buffer. */
+	uint8_t *output[2];
+	size_t output_size[2];
 	unsigned kbit_rate, pending_kbit_rate;
 };
 
@@ -40,7 +45,8 @@ static void set_vbv(x264_param_t *param, unsigned kbit_rate) {
 	param->rc.i_vbv_buffer_size = buffer > 1 ? buffer : 1;
 }
 
-struct rdp_x264 *rdp_x264_create(int width, int height, int fps, unsigned kbit_rate) {
+struct rdp_x264 *rdp_x264_create(int width, int height, int fps, unsigned kbit_rate,
+		int pictures) {
 	struct rdp_x264 *enc = calloc(1, sizeof(*enc));
 	if (!enc) {
 		return NULL;
@@ -56,6 +62,15 @@ struct rdp_x264 *rdp_x264_create(int width, int height, int fps, unsigned kbit_r
 	param->i_width = width;
 	param->i_height = height;
 	param->i_csp = X264_CSP_I420;
+	enc->n_pictures = pictures == 2 ? 2 : 1;
+	/* Two pictures a frame: each refers back to the last of its kind. */
+	param->i_frame_reference = enc->n_pictures;
+	/*
+	 * x264 counts each picture as a frame at fps: with two pictures a
+	 * frame the cap holds for each kind, and the stream's rate may be
+	 * twice it. Counting them at twice fps would halve every picture's
+	 * share of the VBV buffer, and a key frame would starve.
+	 */
 	param->i_fps_num = (uint32_t)fps;
 	param->i_fps_den = 1;
 	param->i_keyint_max = X264_KEYINT_MAX_INFINITE;
@@ -76,11 +91,17 @@ struct rdp_x264 *rdp_x264_create(int width, int height, int fps, unsigned kbit_r
 		return NULL;
 	}
 	enc->x264 = x264_encoder_open(param);
-	if (!enc->x264 || x264_picture_alloc(&enc->picture, X264_CSP_I420, width, height) < 0) {
+	if (!enc->x264) {
 		rdp_x264_destroy(enc);
 		return NULL;
 	}
-	enc->picture_allocated = true;
+	for (int i = 0; i < enc->n_pictures; i++) {
+		if (x264_picture_alloc(&enc->picture[i], X264_CSP_I420, width, height) < 0) {
+			rdp_x264_destroy(enc);
+			return NULL;
+		}
+		enc->picture_allocated[i] = true;
+	}
 	return enc;
 }
 
@@ -91,16 +112,20 @@ void rdp_x264_destroy(struct rdp_x264 *enc) {
 	if (enc->x264) {
 		x264_encoder_close(enc->x264);
 	}
-	if (enc->picture_allocated) {
-		x264_picture_clean(&enc->picture);
+	for (int i = 0; i < 2; i++) {
+		if (enc->picture_allocated[i]) {
+			x264_picture_clean(&enc->picture[i]);
+		}
+		free(enc->output[i]);
 	}
 	free(enc);
 }
 
-void rdp_x264_planes(struct rdp_x264 *enc, uint8_t *planes[3], uint32_t strides[3]) {
+void rdp_x264_planes(struct rdp_x264 *enc, int picture, uint8_t *planes[3],
+		uint32_t strides[3]) {
 	for (int i = 0; i < 3; i++) {
-		planes[i] = enc->picture.img.plane[i];
-		strides[i] = (uint32_t)enc->picture.img.i_stride[i];
+		planes[i] = enc->picture[picture].img.plane[i];
+		strides[i] = (uint32_t)enc->picture[picture].img.i_stride[i];
 	}
 }
 
@@ -108,7 +133,8 @@ void rdp_x264_set_rate(struct rdp_x264 *enc, unsigned kbit_rate) {
 	enc->pending_kbit_rate = kbit_rate;
 }
 
-bool rdp_x264_encode(struct rdp_x264 *enc, const uint8_t **data, size_t *length) {
+bool rdp_x264_encode(struct rdp_x264 *enc, int picture, const uint8_t **data,
+		size_t *length) {
 	if (enc->pending_kbit_rate != enc->kbit_rate) {
 		set_vbv(&enc->param, enc->pending_kbit_rate);
 		if (x264_encoder_reconfig(enc->x264, &enc->param) < 0) {
@@ -119,15 +145,30 @@ bool rdp_x264_encode(struct rdp_x264 *enc, const uint8_t **data, size_t *length)
 	}
 	x264_nal_t *nals;
 	int n_nals;
-	enc->picture.i_type = X264_TYPE_AUTO;
-	enc->picture.i_pts++;
-	int size = x264_encoder_encode(enc->x264, &nals, &n_nals, &enc->picture, &enc->out);
+	x264_picture_t *in = &enc->picture[picture];
+	in->i_type = X264_TYPE_AUTO;
+	in->i_pts = enc->out.i_pts + 1;
+	int size = x264_encoder_encode(enc->x264, &nals, &n_nals, in, &enc->out);
 	if (size <= 0 || n_nals <= 0) {
 		/* Without lookahead or B-frames every picture gives its frame. */
 		return false;
 	}
-	/* x264 writes a frame's NAL units one after the other. */
-	*data = nals[0].p_payload;
+	if (enc->n_pictures == 1) {
+		/* x264 writes a frame's NAL units one after the other. */
+		*data = nals[0].p_payload;
+		*length = (size_t)size;
+		return true;
+	}
+	if ((size_t)size > enc->output_size[picture]) {
+		uint8_t *bigger = realloc(enc->output[picture], (size_t)size);
+		if (!bigger) {
+			return false;
+		}
+		enc->output[picture] = bigger;
+		enc->output_size[picture] = (size_t)size;
+	}
+	memcpy(enc->output[picture], nals[0].p_payload, (size_t)size);
+	*data = enc->output[picture];
 	*length = (size_t)size;
 	return true;
 }

@@ -15,7 +15,11 @@ asking for AVC420, then for AVC444. Each time:
   tolerance, then, once still, exactly again;
 - with nothing changing, no frame and no byte comes.
 Then xfreerdp with /gfx:avc444 gets AVC444v2 and shows the window at its
-place, and after a move, exactly.
+place, and after a move, exactly. Last, bench/apps/animate repaints the
+whole screen (a colourful scrolling pattern, its frame counter in black
+and white blocks): through AVC420 and AVC444v2 alike, the client reads
+ever new frame numbers from the decoded frames while everything moves,
+which wrong colours or a misdecoded stream would not give.
 """
 import tempfile
 import time
@@ -24,13 +28,15 @@ from pathlib import Path
 import harness
 import rdp
 import vnc
-from harness import Session, expect
+from harness import NotYet, Session, expect
+from test_rdp_stalled_client import build_animate
 
 COLOUR = (0x20, 0xa0, 0x60)
 SIZE = (300, 200)
 OUTPUT = (1024, 768)
 PASSWORD = "h264-Pass-7261"
 IDLE = 2.0
+COUNTERS = 10
 TEXT = "\n".join("%3d  The quick brown fox jumps over the lazy dog: 0123456789 "
                  "{[(<*#%%&@>)]}" % n for n in range(30))
 
@@ -130,6 +136,23 @@ def main():
                     client.close()
             finally:
                 xvfb.close()
+
+            s.spawn_x([build_animate(d), "--size", "%dx%d" % OUTPUT, "--fps", "30"])
+            for gfx, codec in (("avc420", "gfx-avc420"), ("avc444", "gfx-avc444v2")):
+                client = rdp.RdpClient(s, port, name="animate-" + gfx, user="hugo",
+                                       password_file=secret, size=OUTPUT, gfx=gfx,
+                                       extra=["--counter"])
+                client.wait_connected()
+                client.wait_line(lambda l: l == "codec " + codec, what="a frame in " + codec)
+
+                def counted():
+                    n = client.stats()["counters"]
+                    if n < COUNTERS:
+                        raise NotYet("%d frame numbers read" % n)
+                    return n
+                s.wait_for(counted, what="--gfx %s: %d frame numbers read from moving frames"
+                           % (gfx, COUNTERS))
+                client.close()
             s.check_alive()
 
 

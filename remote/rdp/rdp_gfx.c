@@ -15,8 +15,9 @@
  * The graphics pipeline (MS-RDPEGFX) for clients that announce it. Once
  * the client advertised its capabilities, the best version both know is
  * confirmed, with H.264 when the client takes it and x264 encodes here
- * (AVC444v2 or AVC420, by the client's offer and --rdp-codec). Then one surface, the desktop's size padded to 16, is mapped to
- * the output at 0,0; its frames are rdp_gfx_frame.c's. With several
+ * (AVC444v2 or AVC420, by the client's offer and --rdp-codec). Then one
+ * surface, the desktop's size padded to 16, is mapped to the output at
+ * 0,0; its frames are rdp_gfx_frame.c's. With several
  * outputs the desktop is their bounding box, and the graphics reset
  * names them as the client's monitors; one surface for the whole desktop
  * is what FreeRDP 2's clients (GDI, xfreerdp /multimon) draw across
@@ -35,10 +36,11 @@
 #define MAX_UNACKED 2
 /*
  * auto gives AVC444v2 to the clients that take it up to this size: its two
- * encodes cost about 2.5 times AVC420's CPU (bench/h264), which two
- * cores keep up with at 1080p for text, not for full-screen motion above.
+ * pictures cost about 3.5 times AVC420's CPU (bench/h264), which two
+ * cores keep up with at 1280x720 (about 18 ms a frame of full motion),
+ * not at 1080p; --rdp-codec avc444 asks for it at any size.
  */
-#define AUTO_AVC444_MAX_PIXELS (1920 * 1088)
+#define AUTO_AVC444_MAX_PIXELS (1280 * 720)
 /* A client that opens the channel but says nothing gets classic updates. */
 #define CAPS_TIMEOUT_MS 5000
 

@@ -74,6 +74,8 @@ struct rdp_x264 *rdp_x264_create(int width, int height, int fps, unsigned kbit_r
 	param->i_fps_num = (uint32_t)fps;
 	param->i_fps_den = 1;
 	param->i_keyint_max = X264_KEYINT_MAX_INFINITE;
+	/* No key frames on scene cuts: AVC444's two pictures would each look like one. */
+	param->i_scenecut_threshold = 0;
 	param->b_repeat_headers = 1;
 	param->b_annexb = 1;
 	param->i_log_level = X264_LOG_ERROR;

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 #include <inttypes.h>
 #include <stdlib.h>
+#include <linux/sockios.h>
+#include <sys/ioctl.h>
 #include <freerdp/server/rdpgfx.h>
 #include <freerdp/version.h>
 #include <winpr/synch.h>
@@ -179,8 +181,10 @@ static UINT handle_frame_acknowledge(RdpgfxServerContext *context,
 	struct rdp_gfx *gfx = gfx_of(context);
 	gfx->acks_suspended = ack->queueDepth == SUSPEND_FRAME_ACKNOWLEDGEMENT;
 	gfx->acked_id = ack->frameId;
-	if (gfx->h264_encoder) {
-		rdp_h264_acked(gfx->h264_encoder, ack->frameId);
+	int queued = 0;
+	if (gfx->h264_encoder &&
+			ioctl(gfx->peer->client->sockfd, SIOCOUTQ, &queued) == 0 && queued >= 0) {
+		rdp_h264_acked(gfx->h264_encoder, (size_t)queued);
 	}
 	if (gfx->holding) {
 		gfx->holding = false;

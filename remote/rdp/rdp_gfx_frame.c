@@ -73,7 +73,7 @@ void rdp_gfx_handle_encoded(void *data) {
 			"cannot encode a frame (AVC420)");
 		return;
 	}
-	rdp_h264_sent(gfx->h264_encoder, gfx->encoding_id, cmd.length);
+	rdp_h264_sent(gfx->h264_encoder, cmd.length);
 	/* A peer dropped meanwhile is freed on leaving, with gfx. */
 	rdp_peer_enter_freerdp(peer);
 	bool ok = send_lossy_frame(gfx, &cmd, gfx->encoding_id, &gfx->encoding_damage);

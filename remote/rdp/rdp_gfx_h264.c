@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
-#include <time.h>
 #include <unistd.h>
 #include <freerdp/codec/color.h>
 #include <freerdp/primitives.h>
@@ -34,11 +33,14 @@
  * frame's region rectangles, which are all the client copies to its
  * screen. The first frame of an encoder is a key frame and covers all.
  *
- * The rate follows the client: each frame's acknowledgement tells how
- * long the client took to have it. While that stays near the quickest
- * seen, the rate cap grows back towards RATE_CEILING; when it grows (a
- * queue builds in the link), the cap drops to what the link delivered,
- * so a slow link gets coarser frames rather than a queue.
+ * The rate follows the link to the client: when the client acknowledges
+ * a frame, the bytes still queued in oriel's socket (not yet taken by the
+ * client's TCP) say whether the link keeps up. More than two frames' worth
+ * queued lowers the rate cap by a quarter (a slow link gets coarser
+ * frames, not a queue); an empty queue lets it grow back to the ceiling.
+ * How long acknowledgements take is no signal here: a client busy
+ * decoding is slow to acknowledge while its link is idle, and coarser
+ * frames would not help it.
  */
 
 /* More damage rectangles than this go as their bounding box. */
@@ -59,11 +61,9 @@ struct rdp_h264 {
 	RDPGFX_AVC420_BITMAP_STREAM stream[2];
 	RDPGFX_AVC444_BITMAP_STREAM avc444_stream;
 
-	/* The rate (kbit/s): the last frame sent and when. */
+	/* The rate (kbit/s), and the frames' mean size (bytes). */
 	unsigned kbit_rate, kbit_ceiling;
-	uint32_t sent_id;
-	bool sent_pending;
-	uint64_t sent_ns, sent_bytes, min_delay_ns;
+	uint64_t frame_bytes;
 
 	pthread_t thread;
 	bool thread_started;
@@ -87,7 +87,7 @@ static unsigned rate_ceiling(int width, int height) {
 	}
 	return (unsigned)kbit;
 }
-#define RATE_FLOOR 300
+#define RATE_FLOOR 500
 
 bool rdp_h264_available(void) {
 	static int available = -1;
@@ -335,50 +335,27 @@ bool rdp_h264_result(struct rdp_h264 *h264, RDPGFX_SURFACE_COMMAND *cmd) {
 	return true;
 }
 
-static uint64_t now_ns(void) {
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+void rdp_h264_sent(struct rdp_h264 *h264, size_t bytes) {
+	/* A moving mean over about 8 frames. */
+	h264->frame_bytes = h264->frame_bytes ? (h264->frame_bytes * 7 + bytes) / 8 : bytes;
 }
 
-void rdp_h264_sent(struct rdp_h264 *h264, uint32_t frame_id, size_t bytes) {
-	h264->sent_id = frame_id;
-	h264->sent_ns = now_ns();
-	h264->sent_bytes = bytes;
-	h264->sent_pending = true;
-}
-
-void rdp_h264_acked(struct rdp_h264 *h264, uint32_t frame_id) {
-	if (!h264->sent_pending || (int32_t)(frame_id - h264->sent_id) < 0) {
-		return;
-	}
-	h264->sent_pending = false;
-	uint64_t delay = now_ns() - h264->sent_ns;
-	if (!h264->min_delay_ns || delay < h264->min_delay_ns) {
-		h264->min_delay_ns = delay;
-	}
-	/* Queueing: more than twice the quickest and two frames' time more. */
-	uint64_t queued_after = 2 * h264->min_delay_ns + 2000000000u / FRAME_RATE;
+void rdp_h264_acked(struct rdp_h264 *h264, size_t queued) {
 	unsigned rate = h264->kbit_rate;
-	if (delay > queued_after) {
-		/* What the link delivered: this frame over its time (bits per ms = kbit/s). */
-		uint64_t delivered = h264->sent_bytes * 8 * 1000000 / delay;
+	if (queued > 2 * h264->frame_bytes) {
 		rate = rate * 3 / 4;
-		if (delivered < rate) {
-			rate = (unsigned)delivered;
-		}
 		if (rate < RATE_FLOOR) {
 			rate = RATE_FLOOR;
 		}
-	} else if (rate < h264->kbit_ceiling) {
+	} else if (queued == 0 && rate < h264->kbit_ceiling) {
 		rate += h264->kbit_ceiling / 20;
 		if (rate > h264->kbit_ceiling) {
 			rate = h264->kbit_ceiling;
 		}
 	}
 	if (rate != h264->kbit_rate) {
-		wlr_log(WLR_DEBUG, "RDP: H.264 rate %u kbit/s (a frame took %u ms to acknowledge)",
-			rate, (unsigned)(delay / 1000000));
+		wlr_log(WLR_DEBUG, "RDP: H.264 rate %u kbit/s (%zu bytes queued to the client)",
+			rate, queued);
 		h264->kbit_rate = rate;
 	}
 }

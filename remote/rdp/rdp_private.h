@@ -388,9 +388,10 @@ bool rdp_h264_start(struct rdp_h264 *h264, const uint8_t *fb, int stride,
 	const pixman_region32_t *changed, const pixman_region32_t *damage);
 /* Once encoded: fills cmd with the frame (valid until the next start). */
 bool rdp_h264_result(struct rdp_h264 *h264, RDPGFX_SURFACE_COMMAND *cmd);
-/* The frame went as frame_id; the client acknowledged frame_id: the rate follows. */
-void rdp_h264_sent(struct rdp_h264 *h264, uint32_t frame_id, size_t bytes);
-void rdp_h264_acked(struct rdp_h264 *h264, uint32_t frame_id);
+/* A frame of bytes went; the client acknowledged a frame with queued bytes
+ * still in oriel's socket: the rate follows the link. */
+void rdp_h264_sent(struct rdp_h264 *h264, size_t bytes);
+void rdp_h264_acked(struct rdp_h264 *h264, size_t queued);
 
 /* rdp_gfx_encode.c: the codecs of GFX frames that run in the loop. */
 struct rdp_gfx_encoder;

@@ -17,7 +17,7 @@
  * rdp_h264_x264.c in a thread of their own, which sleeps between frames;
  * the loop gets the result through an eventfd and sends it.
  *
- * The encoders' input pictures are the only copy of the surface: before
+ * The encoder's input pictures are the only copy of the surface: before
  * the thread starts, the loop converts what changed since the last frame
  * from the framebuffer straight into them (FreeRDP's SIMD primitives), so
  * the thread never reads the framebuffer that captures write meanwhile.

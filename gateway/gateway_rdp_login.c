@@ -43,7 +43,8 @@
  *   gateway's certificate both times; the gateway copies no pixels.
  *
  * A client that logged in but cannot follow a redirection (no
- * REDIRECTION_SUPPORTED in its cluster data; [login] rdp-handover) stays
+ * REDIRECTION_SUPPORTED in its cluster data, or rdesktop, which says it
+ * can and crashes on it; [login] rdp-handover) stays
  * on its first connection instead, relayed to her session
  * (gateway_rdp_relay.h).
  *
@@ -195,7 +196,10 @@ static size_t peek_request(struct gateway_guest *guest, uint8_t *buf, char *why,
 	}
 }
 
-/* Whether a client that logged in is relayed rather than redirected. */
+/*
+ * Whether a client that logged in is relayed rather than redirected: in
+ * auto, one that cannot follow a redirection, or is known to fail one.
+ */
 static bool wants_relay(struct gateway_guest *guest, struct tls_bridge_tap *tap) {
 	if (guest->front->config->rdp_handover == GATEWAY_RDP_RELAY) {
 		return true;
@@ -204,12 +208,22 @@ static bool wants_relay(struct gateway_guest *guest, struct tls_bridge_tap *tap)
 	/* Its Connect Initial did not fit: too big to relay, redirected. */
 	bool redirectable = tap->overflowed ||
 		rdp_pdu_client_redirectable(tap->client, tap->len);
+	/*
+	 * rdesktop (1.9 at least) announces redirection support, then crashes
+	 * on the Server Redirection. It is known by its malformed Erect Domain
+	 * Request (remote/rdp_pdu.h): its own in every release, and it cannot
+	 * be set or copied the way a client name or build number can.
+	 */
+	bool rdesktop = !tap->overflowed && rdp_pdu_client_is_rdesktop(tap->client, tap->len);
 	pthread_mutex_unlock(&tap->lock);
 	if (!redirectable) {
 		gateway_log("RDP: %s does not say it can follow a redirection: it is relayed",
 			guest->host);
+	} else if (rdesktop) {
+		gateway_log("RDP: %s is rdesktop (its Erect Domain Request), which fails a "
+			"redirection: it is relayed", guest->host);
 	}
-	return !redirectable;
+	return !redirectable || rdesktop;
 }
 
 /* Whether a client that sent no password gets the logon screen. */

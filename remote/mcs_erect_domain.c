@@ -9,18 +9,28 @@ static const uint8_t rdesktop_body[8] = { 0x02, 0xf0, 0x80, 0x04, 0x00, 0x01, 0x
 /* The same values as PER INTEGERs: length 1, value 1, twice. */
 static const uint8_t per_integers[4] = { 0x01, 0x01, 0x01, 0x01 };
 
-bool mcs_erect_domain_repair(uint8_t *data, size_t len) {
-	uint8_t *body;
+/* rdesktop's body in data (the whole TPKT or what follows its header): its offset, or -1. */
+static int rdesktop_body_at(const uint8_t *data, size_t len) {
+	int at;
 	if (len == MCS_ERECT_DOMAIN_LEN && memcmp(data, tpkt, sizeof(tpkt)) == 0) {
-		body = data + sizeof(tpkt);
+		at = (int)sizeof(tpkt);
 	} else if (len == sizeof(rdesktop_body)) {
-		body = data;
+		at = 0;
 	} else {
+		return -1;
+	}
+	return memcmp(data + at, rdesktop_body, sizeof(rdesktop_body)) == 0 ? at : -1;
+}
+
+bool mcs_erect_domain_is_rdesktops(const uint8_t *data, size_t len) {
+	return rdesktop_body_at(data, len) >= 0;
+}
+
+bool mcs_erect_domain_repair(uint8_t *data, size_t len) {
+	int at = rdesktop_body_at(data, len);
+	if (at < 0) {
 		return false;
 	}
-	if (memcmp(body, rdesktop_body, sizeof(rdesktop_body)) != 0) {
-		return false;
-	}
-	memcpy(body + 4, per_integers, sizeof(per_integers));
+	memcpy(data + at + 4, per_integers, sizeof(per_integers));
 	return true;
 }

@@ -27,6 +27,13 @@
 /* The whole TPKT's length; FreeRDP reads it as 4 bytes, then 8. */
 #define MCS_ERECT_DOMAIN_LEN 12
 
+/*
+ * True when data (the same two forms) is rdesktop's Erect Domain Request
+ * as rdesktop writes it: no other client writes these bytes, so they tell
+ * rdesktop (and its forks) apart, whatever name or build it announces.
+ */
+bool mcs_erect_domain_is_rdesktops(const uint8_t *data, size_t len);
+
 /* True when data was rdesktop's Erect Domain Request, now repaired. */
 bool mcs_erect_domain_repair(uint8_t *data, size_t len);
 

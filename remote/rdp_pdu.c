@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include <string.h>
+#include "remote/mcs_erect_domain.h"
 #include "remote/rdp_pdu.h"
 
 /* MS-RDPBCGR 2.2.1.3.1 / 2.2.1.3.5: the client's cluster data. */
@@ -191,6 +192,16 @@ bool rdp_pdu_wipe_client_password(uint8_t *stream, size_t len) {
 		}
 		memset(pdu + at, 0, password);
 		return true;
+	}
+	return false;
+}
+
+bool rdp_pdu_client_is_rdesktop(const uint8_t *stream, size_t len) {
+	size_t offset = 0, start, size;
+	while (next_tpkt(stream, len, &offset, &start, &size)) {
+		if (mcs_erect_domain_is_rdesktops(stream + start, size)) {
+			return true;
+		}
 	}
 	return false;
 }

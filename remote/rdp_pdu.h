@@ -47,6 +47,16 @@ bool rdp_pdu_client_redirectable(const uint8_t *stream, size_t len);
 bool rdp_pdu_wipe_client_password(uint8_t *stream, size_t len);
 
 /*
+ * In the same stream: true when its MCS Erect Domain Request is
+ * rdesktop's, whose two integers are bare 16-bit values
+ * (remote/mcs_erect_domain.h). That malformed PDU is what tells rdesktop
+ * apart: it sends it in every release, and no other client does, while
+ * its client name, build and version are either the user's to choose or
+ * the same as other clients'.
+ */
+bool rdp_pdu_client_is_rdesktop(const uint8_t *stream, size_t len);
+
+/*
  * In the same stream: the MCS user channel the client joined first (its
  * user ID, which the server gave it), into *user_id. False when there is
  * no Channel Join Request.

@@ -25,6 +25,9 @@ static void untouched(const uint8_t *data, size_t len, const char *what) {
 
 int main(void) {
 	uint8_t buf[12];
+	EXPECT(mcs_erect_domain_is_rdesktops(rdesktop, sizeof(rdesktop)), "rdesktop's, whole");
+	EXPECT(mcs_erect_domain_is_rdesktops(rdesktop + 4, 8), "rdesktop's body");
+	EXPECT(!mcs_erect_domain_is_rdesktops(repaired, sizeof(repaired)), "a repaired one");
 	memcpy(buf, rdesktop, sizeof(buf));
 	EXPECT(mcs_erect_domain_repair(buf, sizeof(buf)), "the whole TPKT was not repaired");
 	EXPECT(memcmp(buf, repaired, sizeof(buf)) == 0, "the whole TPKT reads wrong");

@@ -3,6 +3,7 @@
  * Unit tests for RDP on the wire (remote/rdp_pdu.c), what oriel-gateway's
  * relay reads in plaintext: PDUs counted in a stream that arrives in
  * pieces, the cluster data's REDIRECTION_SUPPORTED in a Connect Initial,
+ * rdesktop's Erect Domain Request told from other clients',
  * and the Client Info's password zeroed with every length kept.
  */
 
@@ -90,6 +91,21 @@ static void redirection(void) {
 	EXPECT(!rdp_pdu_client_redirectable(stream, n - 5), "a cut Connect Initial");
 }
 
+/* rdesktop is told apart by its Erect Domain Request, after its Connect Initial. */
+static void rdesktop(void) {
+	uint8_t stream[256];
+	/* rdesktop's (bare 16-bit values), and FreeRDP's (PER INTEGERs). */
+	const uint8_t bare[] = { 0x04, 0x00, 0x01, 0x00, 0x01 };
+	const uint8_t per[] = { 0x04, 0x01, 0x00, 0x01, 0x00 };
+	size_t n = connect_initial(stream, 0x0d);
+	size_t with_bare = n + tpkt(stream + n, bare, sizeof(bare));
+	EXPECT(rdp_pdu_client_is_rdesktop(stream, with_bare), "rdesktop's Erect Domain Request");
+	EXPECT(!rdp_pdu_client_is_rdesktop(stream, with_bare - 1), "a cut Erect Domain Request");
+	EXPECT(!rdp_pdu_client_is_rdesktop(stream, n), "a Connect Initial alone");
+	size_t with_per = n + tpkt(stream + n, per, sizeof(per));
+	EXPECT(!rdp_pdu_client_is_rdesktop(stream, with_per), "FreeRDP's Erect Domain Request");
+}
+
 /* A Client Info: Unicode, no domain, user "al", password "pw". */
 static size_t client_info(uint8_t *out) {
 	uint8_t info[64] = {0};
@@ -154,6 +170,7 @@ static void reactivation(void) {
 int main(void) {
 	counting();
 	redirection();
+	rdesktop();
 	password();
 	reactivation();
 	return failures != 0;

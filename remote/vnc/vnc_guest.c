@@ -129,7 +129,12 @@ void vnc_guest_websocket_admission(struct vnc_guest *guest, bool tls,
 		offer->subtypes[offer->n_subtypes++] = VENCRYPT_PLAIN;
 	}
 	offer->vnc_auth = vnc->passwords && (tls || guest->local || vnc->options->insecure);
-	if (offer->n_subtypes == 0 && !offer->vnc_auth) {
+	if (guest->must_wait) {
+		/* noVNC shows this as the reason its connection was rejected. */
+		offer->n_subtypes = 0;
+		offer->vnc_auth = false;
+		offer->refusal = MUST_WAIT_REFUSAL;
+	} else if (offer->n_subtypes == 0 && !offer->vnc_auth) {
 		offer->refusal = "accounts log in over WebSocket only with wss (https)";
 		wlr_log(WLR_INFO, "VNC: %s asks for a login over plain WebSocket: accounts "
 			"need wss (TLS), which sends the password encrypted", guest->host);
@@ -415,12 +420,16 @@ void vnc_guest_create(struct vnc_server *vnc, int fd, bool is_unix) {
 	const struct options_vnc *options = vnc->options;
 	char host[64];
 	peer_host(fd, host, sizeof(host));
-	if (!vnc_auth_allowed(vnc, host)) {
+	/* A browser is let in to be told why in its WebSocket; only oriel's login can. */
+	bool must_wait = !vnc_auth_allowed(vnc, host);
+	if (must_wait) {
 		if (vnc_auth_log_note(vnc, "tries while it must wait", host)) {
 			wlr_log(WLR_INFO, "VNC: refusing %s for now: too many failed logins", host);
 		}
-		close(fd);
-		return;
+		if (!vnc->accounts || !vnc_browsers_has(vnc, host)) {
+			close(fd);
+			return;
+		}
 	}
 	struct preauth_limits limits = {
 		.per_address = options->max_pending_per_address,
@@ -458,6 +467,7 @@ void vnc_guest_create(struct vnc_server *vnc, int fd, bool is_unix) {
 	guest->fd = fd;
 	snprintf(guest->host, sizeof(guest->host), "%s", host);
 	guest->is_unix = is_unix;
+	guest->must_wait = must_wait;
 	guest->local = is_unix || is_loopback_peer(fd);
 	if (!vnc->accounts && !vnc->passwords) {
 		check_owner(guest);

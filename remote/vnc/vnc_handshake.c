@@ -429,6 +429,8 @@ static void make_offer(struct vnc_guest *guest, struct rfb_security_offer *offer
 	offer->none = anyone;
 	if (guest->refusal[0]) {
 		offer->refusal = guest->refusal;
+	} else if (guest->must_wait) {
+		offer->refusal = MUST_WAIT_REFUSAL;
 	}
 }
 

@@ -187,6 +187,10 @@ enum vnc_guest_stage {
 	VNC_GUEST_TLS_DONE,  /* its TLS handshake finished */
 };
 
+/* What a viewer from an address that must wait is told. */
+#define MUST_WAIT_REFUSAL "too many failed logins from this address: wait before " \
+	"logging in again"
+
 struct vnc_guest {
 	struct vnc_server *vnc;
 	int fd;
@@ -199,6 +203,12 @@ struct vnc_guest {
 	 * Why, for the viewer; it is told in the protocol it speaks.
 	 */
 	char refusal[256];
+	/*
+	 * Its address must wait after failed logins, and has loaded pages here:
+	 * a browser, which is told why inside its WebSocket (a closed
+	 * connection shows nothing in noVNC), and logs in nowhere.
+	 */
+	bool must_wait;
 	int waited_ms;   /* while its first bytes are awaited */
 	struct wl_event_source *source;
 	struct wl_event_source *recheck; /* the first bytes arrive in pieces */

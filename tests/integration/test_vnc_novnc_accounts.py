@@ -13,7 +13,10 @@ dialog as a person would:
 - after a reload, the right one logs in: the log names the account, the
   canvas shows a window's colour where the session has it, and keys
   typed into the page (CDP key events, so noVNC's own keyboard handling)
-  reach an xterm, which writes the line to a file.
+  reach an xterm, which writes the line to a file;
+- wrong passwords from then on are throttled: a reloaded page that comes
+  while the address must wait is told so inside its WebSocket (noVNC's
+  "rejected" status shows oriel's reason), not left with a closed socket.
 """
 import json
 import shlex
@@ -173,6 +176,26 @@ def run(s, port):
             return out.read_text(encoding="utf-8", errors="replace")
         got = s.wait_for(written, what="xterm's shell to read the line typed in the page")
         expect_eq(got, TYPED + "\n", "the line typed through noVNC")
+
+        # Guessing from the browser is throttled, and the page says why.
+        def must_wait():
+            page.call("Page.reload")
+            st = wait_state(s, page, lambda st: st["dialog"] or "rejected" in st["status"],
+                            "noVNC to ask for credentials or be refused")
+            if st["dialog"]:
+                send_credentials(page, USER, WRONG)
+                st = wait_state(s, page, lambda st: st["connected"] or
+                                "rejected" in st["status"], "noVNC to be refused")
+            expect(not st["connected"], "noVNC connected with a wrong password")
+            if "wait before logging in again" not in st["status"]:
+                raise NotYet("refused with %r" % st["status"])
+            return st
+        st = s.wait_for(must_wait, 120, "the page to show that the address must wait")
+        harness.log("the page says: %r" % st["status"])
+        expect("too many failed logins from this address" in st["status"],
+               "the page names the reason: %r" % st["status"])
+        wait_log(s, "refusing 127.0.0.1 for now: too many failed logins",
+                 "oriel to log that 127.0.0.1 must wait")
         page.close()
 
 

@@ -107,6 +107,19 @@ gnutls_session_t gateway_guest_start_tls(struct gateway_guest *guest, char *why,
 		handshake_heard);
 	int rc;
 	while ((rc = gnutls_handshake(tls)) < 0) {
+		if (rc == GNUTLS_E_RECEIVED_DISALLOWED_NAME) {
+			/*
+			 * Its SNI is no host name: FreeRDP 2 sends the address it was
+			 * given, which TLS forbids (RFC 6066) and GnuTLS refuses with
+			 * no way to ignore it; an IPv4 address passes for a name.
+			 */
+			guest->handshaking = false;
+			snprintf(why, why_size, "the TLS handshake failed: the client named this "
+				"server by an address (an IPv6 literal?) in its TLS SNI, which TLS "
+				"forbids: connect to a host name instead");
+			gnutls_deinit(tls);
+			return NULL;
+		}
 		if (gnutls_error_is_fatal(rc)) {
 			guest->handshaking = false;
 			snprintf(why, why_size, "the TLS handshake failed: %s", gnutls_strerror(rc));

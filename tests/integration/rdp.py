@@ -371,7 +371,7 @@ def line_xterm(session, geometry="80x10+40+60", title="rdp typing"):
 
 def rdpclient_argv(port, mode_args, user=None, password_file=None, fingerprint=None,
                    gfx=None, size=None, rfx=False, timeout=20, extra=(), monitors=None,
-                   kbd=None):
+                   kbd=None, host=LOCALHOST):
     argv = [harness.exe("ORIEL_TEST_RDPCLIENT"), "--timeout", str(int(harness.T(timeout)))]
     if user is not None:
         argv += ["--user", user]
@@ -390,7 +390,7 @@ def rdpclient_argv(port, mode_args, user=None, password_file=None, fingerprint=N
     if monitors is not None:
         # [(w, h, x, y), ...], the primary first
         argv += ["--monitors", ",".join("%dx%d+%d+%d" % tuple(m) for m in monitors)]
-    return argv + [str(a) for a in extra] + ["%s:%d" % (LOCALHOST, port)] + \
+    return argv + [str(a) for a in extra] + ["%s:%d" % (host, port)] + \
         [str(a) for a in mode_args]
 
 

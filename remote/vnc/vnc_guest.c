@@ -133,7 +133,7 @@ void vnc_guest_websocket_admission(struct vnc_guest *guest, bool tls,
 		/* noVNC shows this as the reason its connection was rejected. */
 		offer->n_subtypes = 0;
 		offer->vnc_auth = false;
-		offer->refusal = MUST_WAIT_REFUSAL;
+		offer->refusal = VNC_MUST_WAIT_REFUSAL;
 	} else if (offer->n_subtypes == 0 && !offer->vnc_auth) {
 		offer->refusal = "accounts log in over WebSocket only with wss (https)";
 		wlr_log(WLR_INFO, "VNC: %s asks for a login over plain WebSocket: accounts "
@@ -420,7 +420,10 @@ void vnc_guest_create(struct vnc_server *vnc, int fd, bool is_unix) {
 	const struct options_vnc *options = vnc->options;
 	char host[64];
 	peer_host(fd, host, sizeof(host));
-	/* A browser is let in to be told why in its WebSocket; only oriel's login can. */
+	/*
+	 * With accounts (oriel runs the WebSocket login), a browser's address
+	 * is let in, to be told why inside its WebSocket; others are closed.
+	 */
 	bool must_wait = !vnc_auth_allowed(vnc, host);
 	if (must_wait) {
 		if (vnc_auth_log_note(vnc, "tries while it must wait", host)) {

@@ -430,7 +430,7 @@ static void make_offer(struct vnc_guest *guest, struct rfb_security_offer *offer
 	if (guest->refusal[0]) {
 		offer->refusal = guest->refusal;
 	} else if (guest->must_wait) {
-		offer->refusal = MUST_WAIT_REFUSAL;
+		offer->refusal = VNC_MUST_WAIT_REFUSAL;
 	}
 }
 

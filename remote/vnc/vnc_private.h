@@ -188,7 +188,7 @@ enum vnc_guest_stage {
 };
 
 /* What a viewer from an address that must wait is told. */
-#define MUST_WAIT_REFUSAL "too many failed logins from this address: wait before " \
+#define VNC_MUST_WAIT_REFUSAL "too many failed logins from this address: wait before " \
 	"logging in again"
 
 struct vnc_guest {

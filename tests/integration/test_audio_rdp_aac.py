@@ -3,8 +3,8 @@
 """test_audio_rdp_playback with a client that offers only AAC
 (WAVE_FORMAT_AAC_MS), as FreeRDP's clients decode it: oriel encodes the
 session's sound itself, the client decodes it, and the tone still peaks
-at 440 +- 5 Hz at its level, from 150 ms after paplay started at most,
-in under a fifth of PCM's bytes."""
+at 440 +- 5 Hz at its level, in under a fifth of PCM's bytes, its first
+sound within 150 ms of the app's."""
 import harness
 import test_audio_rdp_playback
 

@@ -654,6 +654,21 @@ static bool set_rdp_audio(struct parser *p, const struct config_key *key,
 	return true;
 }
 
+const char *const config_rdp_codec_names[5] = {
+	"auto", "avc444", "avc420", "progressive", "planar",
+};
+
+static bool set_rdp_codec(struct parser *p, const struct config_key *key,
+		const char *value) {
+	int v = 0;
+	if (!parse_enum(p, key, value, config_rdp_codec_names,
+			ARRAY_LEN(config_rdp_codec_names), &v)) {
+		return false;
+	}
+	p->config->rdp_codec = (enum config_rdp_codec)v;
+	return true;
+}
+
 static const struct config_key rdp_keys[] = {
 	{ .name = "listen", .set = add_rdp_listen, .flags = KEY_REPEATABLE },
 	VNC_STRING("tls-cert", rdp_tls_cert),
@@ -668,6 +683,7 @@ static const struct config_key rdp_keys[] = {
 	VNC_INT("max-fps", rdp_max_fps, 1, 1000),
 	{ .name = "keyboard", .set = set_rdp_keyboard },
 	{ .name = "audio", .set = set_rdp_audio },
+	{ .name = "codec", .set = set_rdp_codec },
 };
 
 #define SECTION_KEYS(table) .keys = table, .n_keys = ARRAY_LEN(table)

@@ -58,6 +58,18 @@ enum config_rdp_keyboard {
 	CONFIG_RDP_KEYBOARD_SESSION,
 };
 
+/* The graphics pipeline's codec for RDP clients (auto: by their offer). */
+enum config_rdp_codec {
+	CONFIG_RDP_CODEC_UNSET = 0,
+	CONFIG_RDP_CODEC_AUTO,
+	CONFIG_RDP_CODEC_AVC444,
+	CONFIG_RDP_CODEC_AVC420,
+	CONFIG_RDP_CODEC_PROGRESSIVE,
+	CONFIG_RDP_CODEC_PLANAR,
+};
+/* "auto", "avc444"...: the names the option and the key take, in order. */
+extern const char *const config_rdp_codec_names[5];
+
 struct config_output_mode {
 	int width, height;
 	int refresh_mhz; /* 0: the default, 60 Hz */
@@ -121,6 +133,7 @@ struct oriel_config {
 	int rdp_max_clients, rdp_max_fps;
 	enum config_rdp_keyboard rdp_keyboard;
 	enum config_rdp_audio rdp_audio;
+	enum config_rdp_codec rdp_codec;
 };
 
 void config_init(struct oriel_config *config);

@@ -6,6 +6,7 @@
 #include <string.h>
 #include "common/address_spec.h"
 #include "compositor/options.h"
+#include "common/util.h"
 #include "common/x_display.h"
 
 static const char usage[] =
@@ -79,6 +80,9 @@ static const char usage[] =
 	"                                            (client unless [keyboard] has one)\n"
 	"  --rdp-audio on|off|playback               the session's sound to clients and\n"
 	"                                            their microphones to it (on)\n"
+	"  --rdp-codec auto|avc444|avc420|progressive|planar\n"
+	"                                            the graphics pipeline's codec\n"
+	"                                            (auto: the best the client takes)\n"
 	"  --privileged CAPABILITY=PATH              let the program at PATH use a\n"
 	"                                            privileged protocol (repeatable;\n"
 	"                                            screencopy, virtual-input,\n"
@@ -108,7 +112,7 @@ enum { OPT_BACKEND = 256, OPT_RENDERER, OPT_OUTPUT, OPT_XWAYLAND, OPT_X_DISPLAY,
 	OPT_EXIT_WITHOUT_CLIENTS, OPT_RDP, OPT_RDP_TLS_CERT,
 	OPT_RDP_TLS_KEY, OPT_RDP_USERS, OPT_RDP_SAM, OPT_RDP_PAM, OPT_RDP_HANDSHAKE_TIMEOUT,
 	OPT_RDP_MAX_CLIENTS, OPT_RDP_MAX_FPS, OPT_RDP_KEYBOARD, OPT_RDP_AUDIO,
-	OPT_SOUND_SERVER };
+	OPT_SOUND_SERVER, OPT_RDP_CODEC };
 
 static bool parse_count(const char *value, int min, int max, int *out) {
 	char *end;
@@ -226,6 +230,7 @@ enum options_result options_parse(struct oriel_options *options, int argc, char 
 		{"rdp-keyboard", required_argument, NULL, OPT_RDP_KEYBOARD},
 		{"rdp-audio", required_argument, NULL, OPT_RDP_AUDIO},
 		{"sound-server", required_argument, NULL, OPT_SOUND_SERVER},
+		{"rdp-codec", required_argument, NULL, OPT_RDP_CODEC},
 		{"debug", no_argument, NULL, 'd'},
 		{"help", no_argument, NULL, 'h'},
 		{"version", no_argument, NULL, 'v'},
@@ -484,6 +489,17 @@ enum options_result options_parse(struct oriel_options *options, int argc, char 
 				goto bad_value;
 			}
 			break;
+		case OPT_RDP_CODEC:
+			options->rdp.codec = CONFIG_RDP_CODEC_UNSET;
+			for (size_t i = 0; i < ARRAY_LEN(config_rdp_codec_names); i++) {
+				if (strcmp(optarg, config_rdp_codec_names[i]) == 0) {
+					options->rdp.codec = (enum config_rdp_codec)(i + 1);
+				}
+			}
+			if (!options->rdp.codec) {
+				goto bad_value;
+			}
+			break;
 		case OPT_PRIVILEGED:
 			if (!parse_privileged(&options->config, optarg)) {
 				return OPTIONS_EXIT_FAILURE;
@@ -680,6 +696,10 @@ static bool merge_rdp(struct oriel_options *options) {
 	MERGE_RDP(audio, rdp_audio)
 	if (!rdp->audio) {
 		rdp->audio = CONFIG_RDP_AUDIO_ON;
+	}
+	MERGE_RDP(codec, rdp_codec)
+	if (!rdp->codec) {
+		rdp->codec = CONFIG_RDP_CODEC_AUTO;
 	}
 	if (!rdp->keyboard) {
 		/* A layout the session was given is meant for every client. */

@@ -63,6 +63,8 @@ struct options_rdp {
 	enum config_rdp_keyboard keyboard;
 	/* What clients get of the session's sound; never UNSET once merged. */
 	enum config_rdp_audio audio;
+	/* The graphics pipeline's codec; never UNSET once merged. */
+	enum config_rdp_codec codec;
 };
 
 struct oriel_options {

@@ -404,13 +404,13 @@ bool rdp_gfx_refine_due(struct rdp_peer *peer);
 /* Sends the refinement as one frame. */
 bool rdp_gfx_send_refine(struct rdp_peer *peer);
 
-/* rdp_gfx_h264.c: AVC420 frames, encoded in a thread of their own. */
+/* rdp_gfx_h264.c: AVC420 and AVC444v2 frames, encoded in a thread of their own. */
 struct rdp_h264;
-/* Whether FreeRDP's H.264 encoder works here (tried once, then known). */
+/* Whether x264 encodes here (tried once, then known). */
 bool rdp_h264_available(void);
 /* encoded(data) runs in the loop when a frame started is encoded. */
-struct rdp_h264 *rdp_h264_create(int width, int height, struct wl_event_loop *loop,
-	void (*encoded)(void *data), void *data);
+struct rdp_h264 *rdp_h264_create(int width, int height, bool avc444,
+	struct wl_event_loop *loop, void (*encoded)(void *data), void *data);
 /* Waits for a frame being encoded. NULL is a no-op. */
 void rdp_h264_destroy(struct rdp_h264 *h264);
 /*
@@ -422,6 +422,10 @@ bool rdp_h264_start(struct rdp_h264 *h264, const uint8_t *fb, int stride,
 	const pixman_region32_t *changed, const pixman_region32_t *damage);
 /* Once encoded: fills cmd with the frame (valid until the next start). */
 bool rdp_h264_result(struct rdp_h264 *h264, RDPGFX_SURFACE_COMMAND *cmd);
+/* A frame of bytes went; the client acknowledged a frame with queued bytes
+ * still in oriel's socket: the rate follows the link. */
+void rdp_h264_sent(struct rdp_h264 *h264, size_t bytes);
+void rdp_h264_acked(struct rdp_h264 *h264, size_t queued);
 
 /* rdp_gfx_encode.c: the codecs of GFX frames that run in the loop. */
 struct rdp_gfx_encoder;

@@ -53,6 +53,10 @@
  *                         its length (a client too slow for the sound)
  *   --microphone FREQ     offer a microphone (audin) that hears a sine of
  *                         FREQ Hz at half full scale, 48 kHz stereo
+ *   --no-redirection      announce no support for Server Redirection (no
+ *                         REDIRECTION_SUPPORTED in the cluster data), as
+ *                         macOS's client: libfreerdp always announces it,
+ *                         so the flag is cleared on its way out
  *   --bad-cookie          when the server redirects the client with a
  *                         password cookie (oriel-gateway), send it back
  *                         altered: an attacker holding the routing token
@@ -113,6 +117,7 @@
  */
 
 #include <dirent.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <getopt.h>
 #include <arpa/inet.h>
@@ -594,6 +599,41 @@ static void channel_disconnected(void *ctx, ChannelDisconnectedEventArgs *e)
 		c->disp = NULL;
 	if (strcmp(e->name, RDPGFX_DVC_CHANNEL_NAME) == 0)
 		gdi_graphics_pipeline_uninit(c->context.gdi, e->pInterface);
+}
+
+/* ---- --no-redirection ------------------------------------------------ */
+
+static bool clear_redirection_flag;
+
+/*
+ * libfreerdp 2 writes REDIRECTION_SUPPORTED into its cluster data
+ * (TS_UD_CS_CLUSTER) whatever its settings say. This program's SSL_write
+ * comes before OpenSSL's for libfreerdp too: with --no-redirection it
+ * clears the flag in the MCS Connect Initial on its way into TLS.
+ */
+struct ssl_st;
+int SSL_write(struct ssl_st *ssl, const void *buf, int num);
+int SSL_write(struct ssl_st *ssl, const void *buf, int num)
+{
+	static int (*real)(struct ssl_st *, const void *, int);
+	if (!real)
+		real = (int (*)(struct ssl_st *, const void *, int))dlsym(RTLD_NEXT, "SSL_write");
+	const uint8_t *p = buf;
+	/* TPKT, X.224 Data, BER Connect-Initial */
+	if (!clear_redirection_flag || num < 9 || p[0] != 3 || p[4] != 2 || p[5] != 0xf0 ||
+	    p[7] != 0x7f || p[8] != 0x65)
+		return real(ssl, buf, num);
+	static const uint8_t cluster_header[] = {0x04, 0xc0, 0x0c, 0x00}; /* CS_CLUSTER, 12 */
+	uint8_t *copy = malloc((size_t)num);
+	if (!copy)
+		return -1;
+	memcpy(copy, buf, (size_t)num);
+	uint8_t *block = memmem(copy, (size_t)num, cluster_header, sizeof cluster_header);
+	if (block && block + 8 <= copy + num)
+		block[4] &= (uint8_t)~0x01; /* REDIRECTION_SUPPORTED */
+	int rc = real(ssl, copy, num);
+	free(copy);
+	return rc;
 }
 
 /* ---- connection ------------------------------------------------------ */
@@ -1085,8 +1125,8 @@ static void usage(void)
 		"         [--fingerprint FP] [--gfx off|avc420|avc444|nonh264] [--rfx]\n"
 		"         [--size WxH] [--bpp N] [--monitors WxH+X+Y,...] [--no-rects]\n"
 		"         [--counter | --cursor WxH]\n"
-		"         [--timeout SECONDS] [--bad-cookie] [--bind ADDR] [--kbd ID]\n"
-		"         [--sound FILE [--sound-dvc] [--sound-format pcm|aac]\n"
+		"         [--timeout SECONDS] [--bad-cookie] [--no-redirection] [--bind ADDR]\n"
+		"         [--kbd ID] [--sound FILE [--sound-dvc] [--sound-format pcm|aac]\n"
 		"         [--sound-slow FACTOR]] [--microphone FREQ]\n"
 		"         HOST:PORT snapshot FILE.ppm | watch\n");
 }
@@ -1192,6 +1232,7 @@ int main(int argc, char **argv)
 		{"cursor", required_argument, 0, 'C'},
 		{"timeout", required_argument, 0, 't'},
 		{"bad-cookie", no_argument, 0, 'B'},
+		{"no-redirection", no_argument, 0, 'R'},
 		{"kbd", required_argument, 0, 'k'},
 		{"bind", required_argument, 0, 'b'},
 		{"bpp", required_argument, 0, 'd'},
@@ -1255,6 +1296,7 @@ int main(int argc, char **argv)
 			break;
 		case 't': o.timeout = atof(optarg); break;
 		case 'B': o.bad_cookie = true; break;
+		case 'R': clear_redirection_flag = true; break;
 		case 'k': o.kbd = (uint32_t)strtoul(optarg, NULL, 0); break;
 		case 'b': bind_addr = optarg; break;
 		case 'S': o.sound = optarg; break;

@@ -33,8 +33,8 @@
 /* Half a second of sound waits for the loop at most. */
 #define RING_FRAMES (AUDIO_SINK_RATE / 2)
 #define FRAME_BYTES (AUDIO_SINK_CHANNELS * sizeof(int16_t))
-/* Statistics in the debug log, this often while sound plays. */
-#define STATS_MS 10000
+/* Statistics in the log (what sound costs), this often while sound plays. */
+#define STATS_MS 5000
 
 struct audio_sink {
 	struct audio_node *node;
@@ -150,8 +150,8 @@ static void log_stats(struct audio_sink *sink, int64_t now) {
 	}
 	int64_t cpu = __atomic_exchange_n(&sink->stat_cpu_ns, 0, __ATOMIC_RELAXED);
 	double seconds = (double)sink->stat_frames / AUDIO_SINK_RATE;
-	wlr_log(WLR_DEBUG, "Sound: %.1f s of sound in %.1f s, %.2f ms CPU per second of sound "
-		"(capture), %" PRIu64 " frames lost to a late loop", seconds,
+	wlr_log(WLR_INFO, "Sound: %.1f s of sound in %.1f s, %.2f ms CPU per second of sound "
+		"(capture, encoding, sending), %" PRIu64 " frames lost to a late loop", seconds,
 		(now - sink->stat_since_ms) / 1000.0, seconds > 0 ? cpu / 1e6 / seconds : 0.0,
 		sink->dropped);
 	sink->stat_frames = 0;

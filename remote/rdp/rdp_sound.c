@@ -18,6 +18,9 @@
 #include "capture/pipewire/audio_sink.h"
 _Static_assert(AUDIO_SINK_RATE == 48000 && AUDIO_SINK_CHANNELS == 2, "the sink's PCM");
 #endif
+#if HAVE_AAC
+#include "remote/rdp/rdp_sound_aac.h"
+#endif
 
 /*
  * Sound to the client (MS-RDPEA), through FreeRDP's rdpsnd server on the
@@ -37,6 +40,12 @@ _Static_assert(AUDIO_SINK_RATE == 48000 && AUDIO_SINK_CHANNELS == 2, "the sink's
  * DSP through libavcodec), it writes 16-bit PCM as unsigned, so those
  * blocks go with their sign bits flipped, which it flips back (tried
  * once, dsp_flips_sign).
+ *
+ * A client that offers AAC (WAVE_FORMAT_AAC_MS) at 48 kHz gets it rather
+ * than PCM, about a tenth of the bytes: blocks of an AAC frame
+ * (rdp_sound_aac.h) that oriel encodes itself, since FreeRDP's DSP as
+ * Debian builds it encodes no AAC. The encoder holds a frame back, so
+ * when sound stops, a frame of silence pushes the last one out.
  */
 
 #define BLOCK_MS 20
@@ -48,6 +57,14 @@ _Static_assert(AUDIO_SINK_RATE == 48000 && AUDIO_SINK_CHANNELS == 2, "the sink's
 #define BLOCK_FRAMES (SOURCE_RATE * BLOCK_MS / 1000)
 /* MS-RDPEA: clients take Wave2 PDUs from version 8 (Windows 8) on. */
 #define VERSION_WAVE2 8
+/* AAC-LC at 128 kbit/s: 16 kB/s where 48 kHz PCM takes 192 kB/s. */
+#define AAC_BYTES_PER_SECOND 16000
+#if HAVE_AAC
+#define MAX_BLOCK_FRAMES RDP_SOUND_AAC_FRAMES
+_Static_assert(RDP_SOUND_AAC_FRAMES >= BLOCK_FRAMES, "the block holds either");
+#else
+#define MAX_BLOCK_FRAMES BLOCK_FRAMES
+#endif
 
 struct rdp_sound {
 	struct rdp_peer *peer;
@@ -69,8 +86,13 @@ struct rdp_sound {
 	bool wave2;         /* blocks go as they are (SendSamples2) */
 	bool flip_sign;     /* through FreeRDP's encoder, which flips them back */
 	UINT16 format_no;
-	int16_t block[BLOCK_FRAMES * 2];
+#if HAVE_AAC
+	struct rdp_sound_aac *aac; /* blocks go in AAC */
+#endif
+	int16_t block[MAX_BLOCK_FRAMES * 2];
+	size_t block_frames; /* a full block */
 	size_t pending;     /* frames in block */
+	uint64_t frames_sent, bytes_sent;
 	struct wl_event_source *flush_timer;
 	uint64_t dropped;   /* frames dropped for a slow client */
 };
@@ -108,6 +130,24 @@ static bool pcm_format(const AUDIO_FORMAT *f, uint32_t rate) {
 	return f->wFormatTag == WAVE_FORMAT_PCM && f->nChannels == 2 &&
 		f->wBitsPerSample == PCM_BITS && f->nSamplesPerSec == rate;
 }
+
+#if HAVE_AAC
+static bool aac_format(const AUDIO_FORMAT *f) {
+	return f->wFormatTag == WAVE_FORMAT_AAC_MS && f->nChannels == 2 &&
+		f->nSamplesPerSec == SOURCE_RATE;
+}
+
+static AUDIO_FORMAT aac(void) {
+	return (AUDIO_FORMAT){
+		.wFormatTag = WAVE_FORMAT_AAC_MS,
+		.nChannels = 2,
+		.nSamplesPerSec = SOURCE_RATE,
+		.nAvgBytesPerSec = AAC_BYTES_PER_SECOND,
+		.nBlockAlign = 4,
+		.wBitsPerSample = PCM_BITS,
+	};
+}
+#endif
 
 static AUDIO_FORMAT pcm(uint32_t rate) {
 	return (AUDIO_FORMAT){
@@ -182,10 +222,38 @@ static void sink_detach(struct rdp_server *rdp) {
 #endif
 }
 
-/* The loop, once the client said what it plays: PCM at 48 kHz, else 44.1 kHz. */
+/*
+ * The loop, once the client said what it plays: AAC where it takes Wave2
+ * PDUs, else PCM at 48 kHz, else 44.1 kHz.
+ */
 static void choose_format(struct rdp_sound *sound) {
 	RdpsndServerContext *context = sound->context;
+	struct rdp_peer *peer = sound->peer;
 	int chosen = -1;
+#if HAVE_AAC
+	for (int i = 0; i < context->num_client_formats && chosen < 0 &&
+			context->clientVersion >= VERSION_WAVE2; i++) {
+		if (aac_format(&context->client_formats[i]) &&
+				(sound->aac = rdp_sound_aac_create(SOURCE_RATE,
+					AAC_BYTES_PER_SECOND * 8))) {
+			chosen = i;
+		}
+	}
+	if (chosen >= 0 && context->SelectFormat(context, (UINT16)chosen) == CHANNEL_RC_OK) {
+		sound->format_no = (UINT16)chosen;
+		sound->block_frames = RDP_SOUND_AAC_FRAMES;
+		wlr_log(WLR_INFO, "RDP: sound to %s (%s, version %u): AAC, %u Hz, stereo, "
+			"%u kbit/s", peer->host, sound->dynamic ? "AUDIO_PLAYBACK_DVC" : "rdpsnd",
+			context->clientVersion, SOURCE_RATE, AAC_BYTES_PER_SECOND * 8 / 1000);
+		sound->playing = true;
+		sound->attached = true;
+		sink_attach(peer->rdp);
+		return;
+	}
+	rdp_sound_aac_destroy(sound->aac);
+	sound->aac = NULL;
+	chosen = -1;
+#endif
 	for (int i = 0; i < context->num_client_formats && chosen < 0; i++) {
 		if (pcm_format(&context->client_formats[i], 48000)) {
 			chosen = i;
@@ -196,13 +264,13 @@ static void choose_format(struct rdp_sound *sound) {
 			chosen = i;
 		}
 	}
-	struct rdp_peer *peer = sound->peer;
 	if (chosen < 0 || context->SelectFormat(context, (UINT16)chosen) != CHANNEL_RC_OK) {
 		wlr_log(WLR_INFO, "RDP: %s plays no 16-bit stereo PCM: no sound", peer->host);
 		return;
 	}
 	const AUDIO_FORMAT *f = &context->client_formats[chosen];
 	sound->format_no = (UINT16)chosen;
+	sound->block_frames = BLOCK_FRAMES;
 	sound->wave2 = context->clientVersion >= VERSION_WAVE2 && f->nSamplesPerSec == SOURCE_RATE;
 	sound->flip_sign = !sound->wave2 && dsp_flips_sign();
 	wlr_log(WLR_INFO, "RDP: sound to %s (%s, version %u): PCM, %u Hz, stereo, 16 bits%s",
@@ -226,19 +294,72 @@ static int handle_wakeup(int fd, uint32_t mask, void *data) {
 	return 0;
 }
 
+/* Whether the client lags: too many blocks wait for their confirmations. */
+static bool lagging(struct rdp_sound *sound) {
+	/* Block numbers go round at 256; those after the last confirmed wait. */
+	uint8_t waiting = (uint8_t)(sound->context->block_no - 1 -
+		__atomic_load_n(&sound->confirmed, __ATOMIC_ACQUIRE));
+	return waiting >= MAX_UNCONFIRMED;
+}
+
+static void sent(struct rdp_sound *sound, UINT result, size_t frames, size_t bytes) {
+	if (result != CHANNEL_RC_OK) {
+		/* The sink stays until the client goes: this runs in its callback. */
+		wlr_log(WLR_ERROR, "RDP: cannot send sound to %s", sound->peer->host);
+		sound->playing = false;
+		return;
+	}
+	sound->frames_sent += frames;
+	sound->bytes_sent += bytes;
+}
+
+static UINT16 stamp_block(struct rdp_sound *sound) {
+	int64_t now = monotonic_ms();
+	__atomic_store_n(&sound->sent_ms[sound->context->block_no], now, __ATOMIC_RELEASE);
+	return (UINT16)now;
+}
+
+#if HAVE_AAC
+/* An AAC frame came out of the encoder. */
+static void send_aac(void *data, const uint8_t *adts, size_t size) {
+	struct rdp_sound *sound = data;
+	if (!sound->playing) {
+		return;
+	}
+	if (lagging(sound)) {
+		sound->dropped += RDP_SOUND_AAC_FRAMES;
+		return;
+	}
+	UINT16 timestamp = stamp_block(sound);
+	sent(sound, sound->context->SendSamples2(sound->context, sound->format_no, adts, size,
+		timestamp, timestamp), RDP_SOUND_AAC_FRAMES, size);
+}
+
+static void encode_aac(struct rdp_sound *sound, const int16_t *samples) {
+	if (!rdp_sound_aac_encode(sound->aac, samples, send_aac, sound)) {
+		wlr_log(WLR_ERROR, "RDP: cannot encode sound for %s", sound->peer->host);
+		sound->playing = false;
+	}
+}
+#endif
+
 /* Sends the block (its first frames), or drops it for a client that lags. */
 static void send_block(struct rdp_sound *sound, size_t frames) {
 	RdpsndServerContext *context = sound->context;
-	/* Block numbers go round at 256; those after the last confirmed wait. */
-	uint8_t waiting = (uint8_t)(context->block_no - 1 -
-		__atomic_load_n(&sound->confirmed, __ATOMIC_ACQUIRE));
-	if (waiting >= MAX_UNCONFIRMED) {
+#if HAVE_AAC
+	if (sound->aac) {
+		/* Whole frames only: silence ends the last. */
+		memset(sound->block + frames * 2, 0,
+			(RDP_SOUND_AAC_FRAMES - frames) * 2 * sizeof(int16_t));
+		encode_aac(sound, sound->block);
+		return;
+	}
+#endif
+	if (lagging(sound)) {
 		sound->dropped += frames;
 		return;
 	}
-	int64_t now = monotonic_ms();
-	__atomic_store_n(&sound->sent_ms[context->block_no], now, __ATOMIC_RELEASE);
-	UINT16 timestamp = (UINT16)now;
+	UINT16 timestamp = stamp_block(sound);
 	UINT result;
 	if (sound->wave2) {
 		result = context->SendSamples2(context, sound->format_no, sound->block,
@@ -251,16 +372,18 @@ static void send_block(struct rdp_sound *sound, size_t frames) {
 		}
 		result = context->SendSamples(context, sound->block, (int)frames, timestamp);
 	}
-	if (result != CHANNEL_RC_OK) {
-		/* The sink stays until the client goes: this runs in its callback. */
-		wlr_log(WLR_ERROR, "RDP: cannot send sound to %s", sound->peer->host);
-		sound->playing = false;
-	}
+	sent(sound, result, frames, frames * 2 * sizeof(int16_t));
 }
 
 static void flush(struct rdp_sound *sound) {
 	if (sound->pending > 0 && sound->playing) {
 		send_block(sound, sound->pending);
+#if HAVE_AAC
+		if (sound->aac && sound->playing) {
+			static const int16_t silence[RDP_SOUND_AAC_FRAMES * 2];
+			encode_aac(sound, silence); /* out comes the frame it held back */
+		}
+#endif
 	}
 	sound->pending = 0;
 }
@@ -276,14 +399,14 @@ void rdp_sound_send(struct rdp_sound *sound, const int16_t *samples, size_t fram
 		return;
 	}
 	while (frames > 0 && sound->playing) {
-		size_t take = BLOCK_FRAMES - sound->pending;
+		size_t take = sound->block_frames - sound->pending;
 		take = take < frames ? take : frames;
 		memcpy(sound->block + sound->pending * 2, samples, take * 2 * sizeof(int16_t));
 		sound->pending += take;
 		samples += take * 2;
 		frames -= take;
-		if (sound->pending == BLOCK_FRAMES) {
-			send_block(sound, BLOCK_FRAMES);
+		if (sound->pending == sound->block_frames) {
+			send_block(sound, sound->block_frames);
 			sound->pending = 0;
 		}
 	}
@@ -328,13 +451,15 @@ bool rdp_sound_open(struct rdp_peer *peer) {
 	context->rdpcontext = peer->client->context;
 	context->use_dynamic_virtual_channel = sound->dynamic;
 	/* FreeRDP frees them with the context. */
-	context->server_formats = calloc(2, sizeof(AUDIO_FORMAT));
+	context->server_formats = calloc(3, sizeof(AUDIO_FORMAT));
 	if (!context->server_formats) {
 		return false;
 	}
-	context->server_formats[0] = pcm(48000);
-	context->server_formats[1] = pcm(44100);
-	context->num_server_formats = 2;
+	context->server_formats[context->num_server_formats++] = pcm(48000);
+	context->server_formats[context->num_server_formats++] = pcm(44100);
+#if HAVE_AAC
+	context->server_formats[context->num_server_formats++] = aac();
+#endif
 	context->src_format = &sound->source;
 	context->latency = BLOCK_MS;
 	context->Activated = handle_activated;
@@ -355,13 +480,18 @@ void rdp_sound_close(struct rdp_peer *peer) {
 		rdpsnd_server_context_free(sound->context);
 	}
 	if (sound->attached) {
-		wlr_log(WLR_INFO, "RDP: sound to %s: %u blocks confirmed, %.0f ms on average "
-			"after they went (at most %" PRId64 "), %.1f s dropped for a late client",
-			peer->host, sound->rtt_count, sound->rtt_count ?
-			(double)sound->rtt_sum_ms / sound->rtt_count : 0.0, sound->rtt_max_ms,
-			(double)sound->dropped / SOURCE_RATE);
+		double seconds = (double)sound->frames_sent / SOURCE_RATE;
+		wlr_log(WLR_INFO, "RDP: sound to %s: %.1f s in %" PRIu64 " bytes (%.0f bytes/s), "
+			"%u blocks confirmed, %.0f ms on average after they went (at most %" PRId64
+			"), %.1f s dropped for a late client", peer->host, seconds, sound->bytes_sent,
+			seconds > 0 ? sound->bytes_sent / seconds : 0.0, sound->rtt_count,
+			sound->rtt_count ? (double)sound->rtt_sum_ms / sound->rtt_count : 0.0,
+			sound->rtt_max_ms, (double)sound->dropped / SOURCE_RATE);
 		sink_detach(peer->rdp);
 	}
+#if HAVE_AAC
+	rdp_sound_aac_destroy(sound->aac);
+#endif
 	if (sound->wakeup) {
 		wl_event_source_remove(sound->wakeup);
 	}

@@ -46,6 +46,9 @@
  *                         dynamic one): what is played is appended to FILE
  *                         as raw PCM, and said in `sound` lines
  *   --sound-dvc           with --sound: offer only AUDIO_PLAYBACK_DVC
+ *   --sound-format pcm|aac  with --sound: offer only this format (FreeRDP's
+ *                         rdpsnd format: option); the client decodes AAC
+ *                         (FreeRDP's DSP, libavcodec) and plays PCM
  *   --sound-slow FACTOR   with --sound: playing a block takes FACTOR times
  *                         its length (a client too slow for the sound)
  *   --microphone FREQ     offer a microphone (audin) that hears a sine of
@@ -145,6 +148,7 @@
 #include <freerdp/freerdp.h>
 #include <freerdp/gdi/gdi.h>
 #include <freerdp/gdi/gfx.h>
+#include <freerdp/codec/audio.h>
 #include "rdp_client_sound.h"
 #include <winpr/synch.h>
 
@@ -165,6 +169,7 @@ struct opts {
 	bool rfx, no_rects, counter, bad_cookie;
 	const char *sound; /* --sound FILE */
 	bool sound_dvc;
+	unsigned sound_format; /* WAVE_FORMAT_*; 0: every format FreeRDP plays */
 	double sound_slow;
 	double microphone; /* --microphone FREQ; 0: none */
 	int bpp;
@@ -700,7 +705,8 @@ static BOOL pre_connect(freerdp *instance)
 	s->DeviceRedirection = FALSE;
 	PubSub_SubscribeChannelConnected(instance->context->pubSub, channel_connected);
 	PubSub_SubscribeChannelDisconnected(instance->context->pubSub, channel_disconnected);
-	if (c->opts->sound && !rdp_client_sound_settings(s, c->opts->sound_dvc))
+	if (c->opts->sound && !rdp_client_sound_settings(s, c->opts->sound_dvc,
+							      c->opts->sound_format))
 		return FALSE;
 	if (c->opts->microphone > 0 && !rdp_client_microphone_settings(s, c->opts->microphone))
 		return FALSE;
@@ -1120,8 +1126,8 @@ static void usage(void)
 		"         [--size WxH] [--bpp N] [--monitors WxH+X+Y,...] [--no-rects]\n"
 		"         [--counter | --cursor WxH]\n"
 		"         [--timeout SECONDS] [--bad-cookie] [--no-redirection] [--bind ADDR]\n"
-		"         [--kbd ID] [--sound FILE [--sound-dvc] [--sound-slow FACTOR]]\n"
-		"         [--microphone FREQ]\n"
+		"         [--kbd ID] [--sound FILE [--sound-dvc] [--sound-format pcm|aac]\n"
+		"         [--sound-slow FACTOR]] [--microphone FREQ]\n"
 		"         HOST:PORT snapshot FILE.ppm | watch\n");
 }
 
@@ -1232,6 +1238,7 @@ int main(int argc, char **argv)
 		{"bpp", required_argument, 0, 'd'},
 		{"sound", required_argument, 0, 'S'},
 		{"sound-dvc", no_argument, 0, 'D'},
+		{"sound-format", required_argument, 0, 'F'},
 		{"microphone", required_argument, 0, 'M'},
 		{"sound-slow", required_argument, 0, 'L'},
 		{"help", no_argument, 0, 'h'},
@@ -1294,6 +1301,16 @@ int main(int argc, char **argv)
 		case 'b': bind_addr = optarg; break;
 		case 'S': o.sound = optarg; break;
 		case 'D': o.sound_dvc = true; break;
+		case 'F':
+			if (!strcmp(optarg, "pcm"))
+				o.sound_format = WAVE_FORMAT_PCM;
+			else if (!strcmp(optarg, "aac"))
+				o.sound_format = WAVE_FORMAT_AAC_MS;
+			else {
+				usage();
+				return 1;
+			}
+			break;
 		case 'M': o.microphone = atof(optarg); break;
 		case 'L': o.sound_slow = atof(optarg); break;
 		default: usage(); return opt == 'h' ? 0 : 1;

@@ -236,11 +236,14 @@ bool rdp_client_sound_init(const char *pcm_path, double slow)
 	return pcm_file != NULL;
 }
 
-bool rdp_client_sound_settings(rdpSettings *s, bool dynamic_only)
+bool rdp_client_sound_settings(rdpSettings *s, bool dynamic_only, unsigned format)
 {
-	char *params[] = { "rdpsnd", "sys:" DEVICE };
-	if (!dynamic_only && !freerdp_client_add_static_channel(s, 2, params))
+	char only[32];
+	snprintf(only, sizeof only, "format:%u", format);
+	char *params[] = { "rdpsnd", "sys:" DEVICE, only };
+	int n = format ? 3 : 2;
+	if (!dynamic_only && !freerdp_client_add_static_channel(s, n, params))
 		return false;
 	/* freerdp_client_load_addins turns AudioPlayback on for either. */
-	return freerdp_client_add_dynamic_channel(s, 2, params);
+	return freerdp_client_add_dynamic_channel(s, n, params);
 }

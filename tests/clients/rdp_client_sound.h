@@ -23,8 +23,12 @@ bool rdp_client_sound_init(const char *pcm_path, double slow);
 /* FreeRDP's addin provider, with the device above for rdpsnd "oriel-test". */
 PVIRTUALCHANNELENTRY rdp_client_sound_addins(LPCSTR name, LPCSTR subsystem, LPCSTR type,
 					     DWORD flags);
-/* Asks for sound: the rdpsnd static channel (and the dynamic one), or only the dynamic one. */
-bool rdp_client_sound_settings(rdpSettings *s, bool dynamic_only);
+/*
+ * Asks for sound: the rdpsnd static channel (and the dynamic one), or only
+ * the dynamic one; format (a WAVE_FORMAT_ tag), if not 0, is the only one
+ * offered.
+ */
+bool rdp_client_sound_settings(rdpSettings *s, bool dynamic_only, unsigned format);
 /* Offers a microphone that hears a sine of freq Hz at half full scale. */
 bool rdp_client_microphone_settings(rdpSettings *s, double freq);
 

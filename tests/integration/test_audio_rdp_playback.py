@@ -4,14 +4,17 @@
 
 oriel starts the session's sound server (PipeWire, WirePlumber,
 pipewire-pulse). oriel-test-rdpclient takes sound (rdpsnd, with an rdpsnd
-device that records what it is given to play) and logs on: the session
-then has the sink "Remote audio (oriel)", as its default.
+device that records what it is given to play), offering only 16-bit
+stereo PCM, and logs on: the session then has the sink "Remote audio
+(oriel)", as its default. test_audio_rdp_aac runs the same with a client
+that offers only AAC, which FreeRDP decodes before its device plays it.
 
 1. Silence: with nothing playing, the client gets no audio PDU, no byte
    at all, and oriel stays idle (under 1 % of a core).
 2. paplay plays a 2 s 440 Hz tone (half full scale) in the session: the
    client plays 16-bit stereo PCM whose spectral peak is 440 +- 5 Hz at
-   the tone's level (within 1 dB).
+   the tone's level (within 1 dB); oriel says which format went, and the
+   client how many bytes a second of sound took.
 3. A sound that starts in an app reaches the client within 150 ms: pacat
    (20 ms of buffer, as a player asks) plays silence, then a short tone;
    the median of three, from the tone's first write to its first block
@@ -19,6 +22,7 @@ then has the sink "Remote audio (oriel)", as its default.
 4. When the client goes, so does the sink.
 """
 import math
+import re
 import statistics
 import struct
 import subprocess
@@ -74,7 +78,7 @@ def first_sound_delays(s, c, n=3):
         pacat.wait()
 
 
-def main():
+def main(codec="pcm"):
     with tempfile.TemporaryDirectory(prefix="oriel-audio-") as d:
         users = vnc.write_users_file(Path(d), [("listener", PASSWORD)])
         port = vnc.free_port()
@@ -86,7 +90,7 @@ def main():
             secret = rdp.write_secret(s, PASSWORD)
             pcm = s.tmp / "received.pcm"
             c = rdp.RdpClient(s, port, name="listener", user="listener",
-                              password_file=secret, extra=["--sound", pcm])
+                              password_file=secret, extra=["--sound", pcm, "--sound-format", codec])
             c.wait_connected()
             sink = sound.wait_sink(s, "Remote audio (oriel)")
             s.wait_for(lambda: sound.holds(sound.default_sink(s) == sink,
@@ -106,6 +110,10 @@ def main():
             start = time.monotonic_ns()
             s.run_tool(["paplay", wav], timeout=20)
             c.wait_line(lambda l: l.startswith("sound "), what="sound")
+            went = re.search(r"RDP: sound to .*: (PCM|AAC), 48000 Hz", s.log_text())
+            expect(went and went.group(1) == codec.upper(), "oriel sent %s, not %s" % (
+                went and went.group(1), codec.upper()))
+            wire = c.stats()["bytes"] - bytes0
             fmt = c.lines_since(0, "sound-open")[0].split()
             expect(fmt[1] == "WAVE_FORMAT_PCM" and fmt[3:] == ["2", "16"],
                    "16-bit stereo PCM: %s" % fmt)
@@ -113,8 +121,10 @@ def main():
             first = int(received(c)[0].split()[2])
             total = sum(int(l.split()[1]) for l in received(c))
             first_ms = (first - start) / 1e6
-            harness.log("first sound %.1f ms after paplay started; %d bytes (%.2f s)" % (
-                first_ms, total, total / 4 / rate))
+            harness.log("first sound %.1f ms after paplay started; %d bytes (%.2f s) "
+                        "played, %d bytes (%.0f bytes/s of sound) received in %s" % (
+                            first_ms, total, total / 4 / rate, wire,
+                            wire / (total / 4 / rate), codec.upper()))
             data = pcm.read_bytes()
             samples = list(memoryview(data[:len(data) // 4 * 4]).cast("h"))[::2]
             freq, level = sound.peak(samples, rate)
@@ -125,6 +135,10 @@ def main():
                    "the level is %.3f of full scale, not %.3f" % (level, want))
             expect(total / 4 / rate >= SECONDS * 0.9, "only %.2f s of sound arrived" % (
                 total / 4 / rate))
+            if codec == "aac":
+                # 128 kbit/s, where PCM takes 192 kB/s: what AAC is for.
+                expect(wire / (total / 4 / rate) < 48000 * 4 / 5,
+                       "AAC took %.0f bytes a second of sound" % (wire / (total / 4 / rate)))
 
             delays = first_sound_delays(s, c)
             harness.log("first sound after the app's first write: %s ms" % [

@@ -4,6 +4,7 @@
 #include <wlr/util/log.h>
 #include "remote/rdp/rdp_gfx.h"
 #include "remote/rdp/rdp_private.h"
+#include "remote/rdp/rdp_stage_time.h"
 
 /*
  * Frames through the graphics pipeline: StartFrame, surface commands,
@@ -78,7 +79,9 @@ void rdp_gfx_handle_encoded(void *data) {
 	}
 	rdp_h264_sent(gfx->h264_encoder, cmd.length);
 	rdp_peer_enter_freerdp(peer);
+	int64_t begin = rdp_stage_begin();
 	bool ok = send_lossy_frame(gfx, &cmd, gfx->encoding_id, &gfx->encoding_damage);
+	rdp_stage_end(RDP_STAGE_SEND, begin);
 	if (ok) {
 		rdp_display_frame_sent(peer);
 	}

@@ -10,6 +10,7 @@
 #include <wlr/util/log.h>
 #include "remote/rdp/rdp_h264_x264.h"
 #include "remote/rdp/rdp_private.h"
+#include "remote/rdp/rdp_stage_time.h"
 #include "common/util.h"
 
 /*
@@ -120,6 +121,7 @@ static void *encode_thread(void *arg) {
 		}
 		pthread_mutex_unlock(&h264->lock);
 		bool ok = true;
+		int64_t begin = rdp_stage_begin();
 		for (int i = 0; i < (h264->avc444 ? 2 : 1) && ok; i++) {
 			const uint8_t *data;
 			size_t length;
@@ -127,6 +129,7 @@ static void *encode_thread(void *arg) {
 			h264->stream[i].data = (BYTE *)data;
 			h264->stream[i].length = ok ? (UINT32)length : 0;
 		}
+		rdp_stage_end(RDP_STAGE_ENCODE, begin);
 		pthread_mutex_lock(&h264->lock);
 		h264->job = false;
 		h264->ok = ok;
@@ -282,7 +285,9 @@ static void convert(struct rdp_h264 *h264, const uint8_t *fb, int stride,
 bool rdp_h264_start(struct rdp_h264 *h264, const uint8_t *fb, int stride,
 		const pixman_region32_t *changed, const pixman_region32_t *damage) {
 	/* The thread is idle: the pictures and the rectangles are the loop's. */
+	int64_t begin = rdp_stage_begin();
 	convert(h264, fb, stride, changed);
+	rdp_stage_end(RDP_STAGE_CONVERT, begin);
 	int n_boxes;
 	const pixman_box32_t *boxes = pixman_region32_rectangles(
 		(pixman_region32_t *)damage, &n_boxes);

@@ -15,6 +15,7 @@
 #include "remote/monitor_layout.h"
 #include "remote/rdp/rdp.h"
 #include "remote/rdp/rdp_private.h"
+#include "remote/rdp/rdp_stage_time.h"
 #include "compositor/options.h"
 #include "compositor/output.h"
 #include "compositor/server.h"
@@ -208,7 +209,7 @@ static bool frame_stays(struct rdp_screen *screen, struct output_capture_frame *
 	return true;
 }
 
-static void take_frame(struct rdp_screen *screen, struct output_capture_frame *frame) {
+static void copy_frame(struct rdp_screen *screen, struct output_capture_frame *frame) {
 	struct rdp_server *rdp = screen->rdp;
 	if (!rdp->fb) {
 		return; /* no client: nothing to keep */
@@ -257,6 +258,12 @@ static void take_frame(struct rdp_screen *screen, struct output_capture_frame *f
 		ask_later(rdp, screen); /* the clients wait for it */
 	}
 	pixman_region32_fini(&damage);
+}
+
+static void take_frame(struct rdp_screen *screen, struct output_capture_frame *frame) {
+	int64_t begin = rdp_stage_begin();
+	copy_frame(screen, frame);
+	rdp_stage_end(RDP_STAGE_COPY, begin);
 }
 
 static void handle_capture_frame(struct wl_listener *listener, void *data) {

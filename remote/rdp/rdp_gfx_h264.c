@@ -121,7 +121,6 @@ static void *encode_thread(void *arg) {
 		}
 		pthread_mutex_unlock(&h264->lock);
 		bool ok = true;
-		int64_t begin = rdp_stage_begin();
 		for (int i = 0; i < (h264->avc444 ? 2 : 1) && ok; i++) {
 			const uint8_t *data;
 			size_t length;
@@ -129,7 +128,6 @@ static void *encode_thread(void *arg) {
 			h264->stream[i].data = (BYTE *)data;
 			h264->stream[i].length = ok ? (UINT32)length : 0;
 		}
-		rdp_stage_end(RDP_STAGE_ENCODE, begin);
 		pthread_mutex_lock(&h264->lock);
 		h264->job = false;
 		h264->ok = ok;

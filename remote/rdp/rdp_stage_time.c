@@ -6,10 +6,10 @@
 #include <wlr/util/log.h>
 #include "remote/rdp/rdp_stage_time.h"
 
-#define SAMPLES 300
+#define SAMPLES 60
 
 static const char *const stage_names[RDP_STAGE_COUNT] = {
-	"copy", "convert", "encode", "send",
+	"copy", "convert", "send",
 };
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;

@@ -187,11 +187,6 @@ static void ask_later(struct rdp_server *rdp, struct rdp_screen *screen) {
 }
 
 /*
- * Copies what changed, or the whole picture where the framebuffer waits
- * for it. Once it has every screen's, all of the desktop goes to the
- * clients, which waited for it.
- */
-/*
  * Whether frame may stay in its buffer, the framebuffer catching up
  * later: it is the whole desktop's picture, in memory, and the
  * framebuffer holds all the rest already.
@@ -209,6 +204,12 @@ static bool frame_stays(struct rdp_screen *screen, struct output_capture_frame *
 	return true;
 }
 
+/*
+ * Copies what changed, or the whole picture where the framebuffer waits
+ * for it (or holds the frame's buffer, which has it all). Once it has
+ * every screen's, all of the desktop goes to the clients, which waited
+ * for it.
+ */
 static void copy_frame(struct rdp_screen *screen, struct output_capture_frame *frame) {
 	struct rdp_server *rdp = screen->rdp;
 	if (!rdp->fb) {

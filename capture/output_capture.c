@@ -209,6 +209,31 @@ static bool buffer_pixels(struct wlr_buffer *buffer, bool *accessed,
 	return *data != NULL;
 }
 
+bool output_capture_pixels_begin(struct wlr_buffer *buffer,
+		struct output_capture_pixels *pixels) {
+	void *data;
+	uint32_t format;
+	size_t stride;
+	if (!buffer_pixels(buffer, &pixels->accessed, &data, &format, &stride)) {
+		return false;
+	}
+	if (!format_is_bgrx(format)) {
+		output_capture_pixels_end(buffer, pixels);
+		return false;
+	}
+	pixels->data = data;
+	pixels->stride = stride;
+	return true;
+}
+
+void output_capture_pixels_end(struct wlr_buffer *buffer,
+		struct output_capture_pixels *pixels) {
+	if (pixels->accessed) {
+		wlr_buffer_end_data_ptr_access(buffer);
+	}
+	pixels->accessed = false;
+}
+
 bool output_capture_frame_copy(struct output_capture *capture,
 		const struct output_capture_frame *frame, const pixman_region32_t *region,
 		uint8_t *dst, int dst_stride, int dst_width, int dst_height, int dx, int dy,

@@ -82,4 +82,19 @@ bool output_capture_frame_copy(struct output_capture *capture,
 	uint8_t *dst, int dst_stride, int dst_width, int dst_height, int dx, int dy,
 	bool dst_rgbx);
 
+/*
+ * A buffer's pixels in memory as rows of bytes B,G,R,X, to read in
+ * place until output_capture_pixels_end; false (nothing to end) when
+ * they are not there so: a GPU buffer, or another byte order.
+ */
+struct output_capture_pixels {
+	const uint8_t *data;
+	size_t stride;
+	bool accessed; /* private */
+};
+bool output_capture_pixels_begin(struct wlr_buffer *buffer,
+	struct output_capture_pixels *pixels);
+void output_capture_pixels_end(struct wlr_buffer *buffer,
+	struct output_capture_pixels *pixels);
+
 #endif

@@ -378,6 +378,7 @@ static bool send_bitmap_tiles(struct rdp_peer *peer, const pixman_region32_t *da
 
 bool rdp_encoder_send(struct rdp_peer *peer, const pixman_region32_t *damage) {
 	bool ok = true;
+	rdp_server_fb_sync(peer->rdp);
 	rdpUpdate *update = peer->client->update;
 	switch (peer->encoder->codec) {
 	case RDP_CODEC_REMOTEFX:

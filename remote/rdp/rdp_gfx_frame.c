@@ -4,6 +4,7 @@
 #include <wlr/util/log.h>
 #include "remote/rdp/rdp_gfx.h"
 #include "remote/rdp/rdp_private.h"
+#include "remote/rdp/rdp_stage_time.h"
 
 /*
  * Frames through the graphics pipeline: StartFrame, surface commands,
@@ -78,7 +79,9 @@ void rdp_gfx_handle_encoded(void *data) {
 	}
 	rdp_h264_sent(gfx->h264_encoder, cmd.length);
 	rdp_peer_enter_freerdp(peer);
+	int64_t begin = rdp_stage_begin();
 	bool ok = send_lossy_frame(gfx, &cmd, gfx->encoding_id, &gfx->encoding_damage);
+	rdp_stage_end(RDP_STAGE_SEND, begin);
 	if (ok) {
 		rdp_display_frame_sent(peer);
 	}
@@ -115,6 +118,7 @@ static bool send_tile(struct rdp_gfx *gfx, const pixman_box32_t *tile) {
  */
 static bool send_lossless_frame(struct rdp_gfx *gfx, uint32_t frame_id,
 		const pixman_region32_t *region, int max_tiles) {
+	rdp_server_fb_sync(gfx->peer->rdp);
 	RDPGFX_START_FRAME_PDU start = { .timestamp = frame_timestamp(), .frameId = frame_id };
 	RDPGFX_END_FRAME_PDU end = { .frameId = frame_id };
 	if (gfx->context->StartFrame(gfx->context, &start) != CHANNEL_RC_OK) {
@@ -168,11 +172,28 @@ bool rdp_gfx_send_frame(struct rdp_peer *peer, const pixman_region32_t *damage) 
 		gfx->encoding_id = peer->frame_id;
 		pixman_region32_copy(&gfx->encoding_damage, (pixman_region32_t *)damage);
 		pixman_region32_union(&gfx->h264_stale, &gfx->h264_stale, damage);
-		bool ok = rdp_h264_start(gfx->h264_encoder, rdp->fb, rdp->stride,
+		/* From the latest frame's buffer, if the framebuffer lags behind it. */
+		int stride;
+		const uint8_t *pixels = rdp_server_latest_begin(rdp, &stride);
+		if (pixels && !rdp_h264_reads_within(gfx->h264_encoder, &gfx->h264_stale,
+				rdp->width, rdp->height)) {
+			rdp_server_latest_end(rdp);
+			pixels = NULL;
+		}
+		if (!pixels) {
+			rdp_server_fb_sync(rdp);
+			pixels = rdp->fb;
+			stride = rdp->stride;
+		}
+		bool ok = rdp_h264_start(gfx->h264_encoder, pixels, stride,
 			&gfx->h264_stale, damage);
+		if (pixels != rdp->fb) {
+			rdp_server_latest_end(rdp);
+		}
 		pixman_region32_clear(&gfx->h264_stale);
 		return ok;
 	}
+	rdp_server_fb_sync(rdp);
 	RDPGFX_SURFACE_COMMAND cmd = { 0 };
 	if (!rdp_gfx_encode_progressive(gfx->encoder, rdp->fb, rdp->stride, damage, &cmd)) {
 		wlr_log(WLR_ERROR, "RDP: %s: cannot encode a frame (progressive RemoteFX)",

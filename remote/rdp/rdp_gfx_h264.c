@@ -10,6 +10,7 @@
 #include <wlr/util/log.h>
 #include "remote/rdp/rdp_h264_x264.h"
 #include "remote/rdp/rdp_private.h"
+#include "remote/rdp/rdp_stage_time.h"
 #include "common/util.h"
 
 /*
@@ -217,23 +218,36 @@ static int align_up(int v, int to, int limit) {
 	return v < limit ? v : limit;
 }
 
+/* The SIMD conversion takes 16 pixels at once and 4:2:0 two rows. */
+static pixman_box32_t aligned_box(const struct rdp_h264 *h264, const pixman_box32_t *box) {
+	return (pixman_box32_t){
+		.x1 = h264->avc444 ? 0 : align_down(box->x1, 16),
+		.x2 = h264->avc444 ? h264->width : align_up(box->x2, 16, h264->width),
+		.y1 = align_down(box->y1, 2),
+		.y2 = align_up(box->y2, 2, h264->height),
+	};
+}
+
+bool rdp_h264_reads_within(const struct rdp_h264 *h264,
+		const pixman_region32_t *changed, int width, int height) {
+	pixman_box32_t box = aligned_box(h264,
+		pixman_region32_extents((pixman_region32_t *)changed));
+	return box.x2 <= width && box.y2 <= height;
+}
+
 /* Converts changed from fb into the encoders' pictures. */
 static void convert(struct rdp_h264 *h264, const uint8_t *fb, int stride,
 		const pixman_region32_t *changed) {
-	/* The SIMD conversion takes 16 pixels at once and 4:2:0 two rows. */
 	pixman_region32_t aligned;
 	pixman_region32_init(&aligned);
 	int n_boxes;
 	const pixman_box32_t *boxes = pixman_region32_rectangles(
 		(pixman_region32_t *)changed, &n_boxes);
 	for (int i = 0; i < n_boxes; i++) {
-		int x1 = h264->avc444 ? 0 : align_down(boxes[i].x1, 16);
-		int x2 = h264->avc444 ? h264->width : align_up(boxes[i].x2, 16, h264->width);
-		int y1 = align_down(boxes[i].y1, 2);
-		int y2 = align_up(boxes[i].y2, 2, h264->height);
-		if (x2 > x1 && y2 > y1) {
-			pixman_region32_union_rect(&aligned, &aligned, x1, y1,
-				(unsigned)(x2 - x1), (unsigned)(y2 - y1));
+		pixman_box32_t box = aligned_box(h264, &boxes[i]);
+		if (box.x2 > box.x1 && box.y2 > box.y1) {
+			pixman_region32_union_rect(&aligned, &aligned, box.x1, box.y1,
+				(unsigned)(box.x2 - box.x1), (unsigned)(box.y2 - box.y1));
 		}
 	}
 	uint8_t *planes[2][3];
@@ -269,7 +283,9 @@ static void convert(struct rdp_h264 *h264, const uint8_t *fb, int stride,
 bool rdp_h264_start(struct rdp_h264 *h264, const uint8_t *fb, int stride,
 		const pixman_region32_t *changed, const pixman_region32_t *damage) {
 	/* The thread is idle: the pictures and the rectangles are the loop's. */
+	int64_t begin = rdp_stage_begin();
 	convert(h264, fb, stride, changed);
+	rdp_stage_end(RDP_STAGE_CONVERT, begin);
 	int n_boxes;
 	const pixman_box32_t *boxes = pixman_region32_rectangles(
 		(pixman_region32_t *)damage, &n_boxes);

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <wayland-server-core.h>
+#include "capture/output_capture.h"
 #include "remote/auth_throttle.h"
 #include "remote/listener_set.h"
 #include "remote/remote_auth.h"
@@ -77,6 +78,15 @@ struct rdp_server {
 	uint8_t *fb;              /* NULL while no client is in its session */
 	size_t fb_size;           /* its mapping's */
 	int fb_waiting;           /* screens whose whole picture it still waits for */
+	/*
+	 * One screen filling the desktop, its frames' pixels in memory: the
+	 * latest frame's buffer is held, and what changed in it (fb_behind)
+	 * reaches the framebuffer only when something reads the framebuffer
+	 * (rdp_server_fb_sync). H.264 converts from the buffer itself.
+	 */
+	struct wlr_buffer *latest;
+	pixman_region32_t fb_behind;
+	struct output_capture_pixels latest_pixels; /* while read in place */
 	int width, height;
 	int stride;                        /* bytes per row */
 	int padded_width, padded_height;   /* multiples of 16 */
@@ -230,6 +240,16 @@ bool rdp_server_fb_acquire(struct rdp_server *rdp);
 void rdp_server_fb_release(struct rdp_server *rdp);
 /* Whether the framebuffer holds every screen's picture: frames may go. */
 bool rdp_server_fb_ready(const struct rdp_server *rdp);
+/* Brings the framebuffer up to date with the latest frame: before reading it. */
+void rdp_server_fb_sync(struct rdp_server *rdp);
+/*
+ * The latest frame's pixels in place (bytes B,G,R,X, *stride a row, the
+ * desktop's width x height, no padding), to read until
+ * rdp_server_latest_end, when the framebuffer has not caught up with
+ * them; else NULL: read the framebuffer after rdp_server_fb_sync.
+ */
+const uint8_t *rdp_server_latest_begin(struct rdp_server *rdp, int *stride);
+void rdp_server_latest_end(struct rdp_server *rdp);
 
 /* rdp_layout.c: clients' monitors as outputs. */
 /* A session began: the outputs may take the monitors its client announced. */
@@ -420,6 +440,9 @@ void rdp_h264_destroy(struct rdp_h264 *h264);
  */
 bool rdp_h264_start(struct rdp_h264 *h264, const uint8_t *fb, int stride,
 	const pixman_region32_t *changed, const pixman_region32_t *damage);
+/* Whether converting changed reads only within width x height of fb. */
+bool rdp_h264_reads_within(const struct rdp_h264 *h264,
+	const pixman_region32_t *changed, int width, int height);
 /* Once encoded: fills cmd with the frame (valid until the next start). */
 bool rdp_h264_result(struct rdp_h264 *h264, RDPGFX_SURFACE_COMMAND *cmd);
 /* A frame of bytes went; the client acknowledged a frame with queued bytes

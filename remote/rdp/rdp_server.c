@@ -8,12 +8,14 @@
 #include <winpr/ssl.h>
 #include <winpr/wlog.h>
 #include <winpr/wtsapi.h>
+#include <wlr/types/wlr_buffer.h>
 #include <wlr/types/wlr_output.h>
 #include <wlr/util/log.h>
 #include "capture/output_capture.h"
 #include "remote/monitor_layout.h"
 #include "remote/rdp/rdp.h"
 #include "remote/rdp/rdp_private.h"
+#include "remote/rdp/rdp_stage_time.h"
 #include "compositor/options.h"
 #include "compositor/output.h"
 #include "compositor/server.h"
@@ -40,7 +42,50 @@ static int align16(int n) {
 	return (n + 15) & ~15;
 }
 
+/*
+ * The framebuffer catches up with the held buffer in region, then the
+ * buffer goes (drop) or stays held with nothing behind.
+ */
+static void catch_up(struct rdp_server *rdp, const pixman_region32_t *region, bool drop) {
+	if (rdp->latest && rdp->fb && rdp->n_screens > 0 &&
+			pixman_region32_not_empty((pixman_region32_t *)region)) {
+		struct output_capture_frame latest = {
+			.buffer = rdp->latest,
+			.width = rdp->latest->width,
+			.height = rdp->latest->height,
+		};
+		output_capture_frame_copy(rdp->screens[0]->capture, &latest, region,
+			rdp->fb, rdp->stride, rdp->width, rdp->height, 0, 0, false);
+	}
+	pixman_region32_clear(&rdp->fb_behind);
+	if (drop) {
+		wlr_buffer_unlock(rdp->latest);
+		rdp->latest = NULL;
+	}
+}
+
+void rdp_server_fb_sync(struct rdp_server *rdp) {
+	catch_up(rdp, &rdp->fb_behind, false);
+}
+
+const uint8_t *rdp_server_latest_begin(struct rdp_server *rdp, int *stride) {
+	if (!rdp->latest || !pixman_region32_not_empty(&rdp->fb_behind) ||
+			!output_capture_pixels_begin(rdp->latest, &rdp->latest_pixels)) {
+		return NULL;
+	}
+	*stride = (int)rdp->latest_pixels.stride;
+	return rdp->latest_pixels.data;
+}
+
+void rdp_server_latest_end(struct rdp_server *rdp) {
+	if (rdp->latest) {
+		output_capture_pixels_end(rdp->latest, &rdp->latest_pixels);
+	}
+}
+
 static void free_framebuffer(struct rdp_server *rdp) {
+	pixman_region32_clear(&rdp->fb_behind); /* nothing to catch up with */
+	catch_up(rdp, &rdp->fb_behind, true);
 	if (rdp->fb) {
 		munmap(rdp->fb, rdp->fb_size);
 	}
@@ -142,15 +187,51 @@ static void ask_later(struct rdp_server *rdp, struct rdp_screen *screen) {
 }
 
 /*
- * Copies what changed, or the whole picture where the framebuffer waits
- * for it. Once it has every screen's, all of the desktop goes to the
- * clients, which waited for it.
+ * Whether frame may stay in its buffer, the framebuffer catching up
+ * later: it is the whole desktop's picture, in memory, and the
+ * framebuffer holds all the rest already.
  */
-static void take_frame(struct rdp_screen *screen, struct output_capture_frame *frame) {
+static bool frame_stays(struct rdp_screen *screen, struct output_capture_frame *frame) {
+	struct rdp_server *rdp = screen->rdp;
+	struct output_capture_pixels pixels;
+	if (rdp->n_screens != 1 || screen->x != 0 || screen->y != 0 ||
+			frame->width != rdp->width || frame->height != rdp->height ||
+			screen->needs_whole || rdp->fb_waiting != 0 ||
+			!output_capture_pixels_begin(frame->buffer, &pixels)) {
+		return false;
+	}
+	output_capture_pixels_end(frame->buffer, &pixels);
+	return true;
+}
+
+/*
+ * Copies what changed, or the whole picture where the framebuffer waits
+ * for it (or holds the frame's buffer, which has it all). Once it has
+ * every screen's, all of the desktop goes to the clients, which waited
+ * for it.
+ */
+static void copy_frame(struct rdp_screen *screen, struct output_capture_frame *frame) {
 	struct rdp_server *rdp = screen->rdp;
 	if (!rdp->fb) {
 		return; /* no client: nothing to keep */
 	}
+	if (frame_stays(screen, frame)) {
+		pixman_region32_t damage, rest;
+		pixman_region32_init(&damage);
+		pixman_region32_intersect_rect(&damage, frame->damage, 0, 0, rdp->width,
+			rdp->height);
+		/* What the last buffer had and this frame does not bring anew. */
+		pixman_region32_init(&rest);
+		pixman_region32_subtract(&rest, &rdp->fb_behind, &damage);
+		catch_up(rdp, &rest, true);
+		pixman_region32_fini(&rest);
+		rdp->latest = wlr_buffer_lock(frame->buffer);
+		pixman_region32_copy(&rdp->fb_behind, &damage);
+		rdp_display_damage(rdp, &damage);
+		pixman_region32_fini(&damage);
+		return;
+	}
+	catch_up(rdp, &rdp->fb_behind, true);
 	pixman_region32_t damage;
 	pixman_region32_init(&damage);
 	if (screen->needs_whole) {
@@ -180,6 +261,12 @@ static void take_frame(struct rdp_screen *screen, struct output_capture_frame *f
 	pixman_region32_fini(&damage);
 }
 
+static void take_frame(struct rdp_screen *screen, struct output_capture_frame *frame) {
+	int64_t begin = rdp_stage_begin();
+	copy_frame(screen, frame);
+	rdp_stage_end(RDP_STAGE_COPY, begin);
+}
+
 static void handle_capture_frame(struct wl_listener *listener, void *data) {
 	struct rdp_screen *screen = wl_container_of(listener, screen, capture_frame);
 	struct output_capture_frame *frame = data;
@@ -206,6 +293,7 @@ static void handle_capture_pixels(struct wl_listener *listener, void *data) {
 }
 
 static void screen_destroy(struct rdp_screen *screen, bool put) {
+	catch_up(screen->rdp, &screen->rdp->fb_behind, true);
 	rdp_cursor_detach(screen);
 	if (screen->needs_whole && screen->rdp->fb_waiting > 0) {
 		screen->rdp->fb_waiting--;
@@ -368,6 +456,7 @@ void rdp_server_update_desktop(struct rdp_server *rdp) {
 	if (!changed && !resized) {
 		return;
 	}
+	catch_up(rdp, &rdp->fb_behind, true);
 	if (!resized) {
 		/* Where an output was may be no output's now. */
 		if (rdp->fb) {
@@ -462,12 +551,14 @@ static struct rdp_server *server_create(struct server *server, bool listen) {
 	}
 	struct rdp_server *rdp = zalloc(sizeof(*rdp));
 	rdp->server = server;
+	pixman_region32_init(&rdp->fb_behind);
 	rdp->options = options;
 	rdp_listen_setup(rdp);
 	wl_list_init(&rdp->peers);
 	rdp->primary = first_output(rdp);
 	if (!rdp->primary) {
 		wlr_log(WLR_ERROR, "RDP: no output to serve");
+		pixman_region32_fini(&rdp->fb_behind);
 		free(rdp);
 		return NULL;
 	}
@@ -513,5 +604,6 @@ void rdp_server_destroy(struct rdp_server *rdp) {
 	rdp_auth_finish(rdp);
 	rdp_watchdog_destroy(rdp->watchdog);
 	free_framebuffer(rdp);
+	pixman_region32_fini(&rdp->fb_behind);
 	free(rdp);
 }

@@ -10,6 +10,7 @@
 #include <winpr/wtsapi.h>
 #include <wlr/util/log.h>
 #include "oriel-config.h"
+#include "remote/rdp/rdp_dsp_sign.h"
 #include "remote/rdp/rdp_private.h"
 #include "compositor/options.h"
 #include "compositor/server.h"
@@ -39,7 +40,7 @@ _Static_assert(AUDIO_SINK_RATE == 48000 && AUDIO_SINK_CHANNELS == 2, "the sink's
  * serves the others, resampling to 44.1 kHz; as Debian builds it (its
  * DSP through libavcodec), it writes 16-bit PCM as unsigned, so those
  * blocks go with their sign bits flipped, which it flips back (tried
- * once, dsp_flips_sign).
+ * once, rdp_dsp_sign.c).
  *
  * A client that offers AAC (WAVE_FORMAT_AAC_MS) at 48 kHz gets it rather
  * than PCM, about a tenth of the bytes: blocks of an AAC frame
@@ -96,35 +97,6 @@ struct rdp_sound {
 	struct wl_event_source *flush_timer;
 	uint64_t dropped;   /* frames dropped for a slow client */
 };
-
-/*
- * Whether FreeRDP's encoder, PCM to the same PCM, flips sign bits (it
- * writes unsigned 16-bit samples where libavcodec does its work).
- */
-static bool dsp_flips_sign(void) {
-	static int flips = -1;
-	if (flips >= 0) {
-		return flips;
-	}
-	flips = 0;
-	AUDIO_FORMAT format = {
-		.wFormatTag = WAVE_FORMAT_PCM, .nChannels = 2, .nSamplesPerSec = SOURCE_RATE,
-		.nAvgBytesPerSec = SOURCE_RATE * 4, .nBlockAlign = 4, .wBitsPerSample = PCM_BITS,
-	};
-	FREERDP_DSP_CONTEXT *dsp = freerdp_dsp_context_new(TRUE);
-	wStream *out = Stream_New(NULL, 4096);
-	int16_t samples[BLOCK_FRAMES * 2] = { 0 };
-	samples[0] = 1000;
-	if (dsp && out && freerdp_dsp_context_reset(dsp, &format) &&
-			freerdp_dsp_encode(dsp, &format, (const BYTE *)samples, sizeof(samples), out) &&
-			Stream_GetPosition(out) >= 2) {
-		const BYTE *b = Stream_Buffer(out);
-		flips = (int16_t)(b[0] | b[1] << 8) == (int16_t)(1000 ^ 0x8000);
-	}
-	Stream_Free(out, TRUE);
-	freerdp_dsp_context_free(dsp);
-	return flips;
-}
 
 static bool pcm_format(const AUDIO_FORMAT *f, uint32_t rate) {
 	return f->wFormatTag == WAVE_FORMAT_PCM && f->nChannels == 2 &&
@@ -272,7 +244,7 @@ static void choose_format(struct rdp_sound *sound) {
 	sound->format_no = (UINT16)chosen;
 	sound->block_frames = BLOCK_FRAMES;
 	sound->wave2 = context->clientVersion >= VERSION_WAVE2 && f->nSamplesPerSec == SOURCE_RATE;
-	sound->flip_sign = !sound->wave2 && dsp_flips_sign();
+	sound->flip_sign = !sound->wave2 && rdp_dsp_flips_sign(RDP_DSP_ENCODE);
 	wlr_log(WLR_INFO, "RDP: sound to %s (%s, version %u): PCM, %u Hz, stereo, 16 bits%s",
 		peer->host, sound->dynamic ? "AUDIO_PLAYBACK_DVC" : "rdpsnd",
 		context->clientVersion, f->nSamplesPerSec,

@@ -9,6 +9,7 @@
 #include <freerdp/server/audin.h>
 #include <wlr/util/log.h>
 #include "oriel-config.h"
+#include "remote/rdp/rdp_dsp_sign.h"
 #include "remote/rdp/rdp_private.h"
 #include "compositor/options.h"
 #include "compositor/server.h"
@@ -29,7 +30,7 @@
  *
  * FreeRDP decodes what arrives; as Debian builds it (through
  * libavcodec), 16-bit PCM comes out with its sign bits flipped, which
- * are flipped back (tried once, dsp_flips_sign).
+ * are flipped back (tried once, rdp_dsp_sign.c).
  */
 
 #define PACKET_MS 20
@@ -46,32 +47,6 @@ struct rdp_microphone {
 	bool opened; /* the client opened its microphone */
 	struct audio_source *source;
 };
-
-/* Whether FreeRDP's decoder, PCM to PCM, flips sign bits. */
-static bool dsp_flips_sign(void) {
-	static int flips = -1;
-	if (flips >= 0) {
-		return flips;
-	}
-	flips = 0;
-	AUDIO_FORMAT format = {
-		.wFormatTag = WAVE_FORMAT_PCM, .nChannels = 2, .nSamplesPerSec = 48000,
-		.nAvgBytesPerSec = 48000 * 4, .nBlockAlign = 4, .wBitsPerSample = 16,
-	};
-	FREERDP_DSP_CONTEXT *dsp = freerdp_dsp_context_new(FALSE);
-	wStream *out = Stream_New(NULL, 4096);
-	int16_t samples[960 * 2] = { 0 };
-	samples[0] = 1000;
-	if (dsp && out && freerdp_dsp_context_reset(dsp, &format) &&
-			freerdp_dsp_decode(dsp, &format, (const BYTE *)samples, sizeof(samples), out) &&
-			Stream_GetPosition(out) >= 2) {
-		const BYTE *b = Stream_Buffer(out);
-		flips = (int16_t)(b[0] | b[1] << 8) == (int16_t)(1000 ^ 0x8000);
-	}
-	Stream_Free(out, TRUE);
-	freerdp_dsp_context_free(dsp);
-	return flips;
-}
 
 static void wake(struct rdp_microphone *mic) {
 	uint64_t one = 1;
@@ -205,7 +180,7 @@ bool rdp_sound_mic_open(struct rdp_peer *peer) {
 	mic->wakeup_fd = -1;
 	pthread_mutex_init(&mic->lock, NULL);
 	peer->microphone = mic;
-	mic->flip_sign = dsp_flips_sign();
+	mic->flip_sign = rdp_dsp_flips_sign(RDP_DSP_DECODE);
 	mic->wakeup_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	if (mic->wakeup_fd < 0) {
 		return false;

@@ -141,6 +141,29 @@ gnutls_session_t gateway_guest_start_tls(struct gateway_guest *guest, char *why,
 	return tls;
 }
 
+bool gateway_guest_tls_send(struct gateway_guest *guest, gnutls_session_t tls,
+		const void *data, size_t len) {
+	const uint8_t *buf = data;
+	size_t sent = 0;
+	while (sent < len) {
+		ssize_t n = gnutls_record_send(tls, buf + sent, len - sent);
+		if (n == GNUTLS_E_AGAIN || n == GNUTLS_E_INTERRUPTED) {
+			/* GnuTLS holds the record: resend with no data until it goes. */
+			while ((n = gnutls_record_send(tls, NULL, 0)) == GNUTLS_E_AGAIN ||
+					n == GNUTLS_E_INTERRUPTED) {
+				if (!gateway_guest_wait(guest, POLLOUT)) {
+					return false;
+				}
+			}
+		}
+		if (n <= 0) {
+			return false;
+		}
+		sent += (size_t)n;
+	}
+	return true;
+}
+
 void gateway_printable(const char *user, char *out, size_t size) {
 	snprintf(out, size, "%s", user);
 	for (char *c = out; *c; c++) {

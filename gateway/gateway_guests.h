@@ -96,6 +96,18 @@ struct gateway_front {
 
 /* gateway_vnc_login.c, gateway_rdp_login.c: one guest's handshake, login and hand-over. */
 void gateway_vnc_login(struct gateway_guest *guest);
+struct rfb_security;
+struct handover_message;
+/*
+ * A VNC login's hand-over, once SecurityResult is out: the socket, the
+ * TLS state and what add_pending puts in the message (if not NULL) go to
+ * the session on sock. False, with a sentence in why, when they do not.
+ */
+bool gateway_vnc_hand_over(struct gateway_guest *guest, gnutls_session_t tls,
+	const struct rfb_security *sec, int sock, uint16_t flags,
+	bool (*add_pending)(void *data, struct handover_message *message, char *why,
+		size_t why_size),
+	void *data, char *why, size_t why_size);
 void gateway_rdp_login(struct gateway_guest *guest);
 /* gateway_rdp_login.c: the front's own state (its certificate for FreeRDP); false on failure. */
 bool gateway_rdp_front_init(struct gateway_front *front);
@@ -144,6 +156,9 @@ bool gateway_guest_poll(struct gateway_guest *guest, struct pollfd *fds, int n);
  */
 gnutls_session_t gateway_guest_start_tls(struct gateway_guest *guest, char *why,
 	size_t why_size);
+/* Sends all of buf through tls by the guest's deadline; false when it cannot. */
+bool gateway_guest_tls_send(struct gateway_guest *guest, gnutls_session_t tls,
+	const void *buf, size_t len);
 /*
  * The login, checked by the broker (gateway_broker_check_login: the
  * throttle, who may log in, PAM), and then the session that takes her

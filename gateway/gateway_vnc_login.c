@@ -40,24 +40,7 @@ static bool send_all(struct login *login, const uint8_t *buf, size_t len) {
 	if (!login->tls) {
 		return gateway_guest_send(login->guest, buf, len);
 	}
-	size_t sent = 0;
-	while (sent < len) {
-		ssize_t n = gnutls_record_send(login->tls, buf + sent, len - sent);
-		if (n == GNUTLS_E_AGAIN || n == GNUTLS_E_INTERRUPTED) {
-			/* GnuTLS holds the record: resend with no data until it goes. */
-			while ((n = gnutls_record_send(login->tls, NULL, 0)) == GNUTLS_E_AGAIN ||
-					n == GNUTLS_E_INTERRUPTED) {
-				if (!wait_for(login, POLLOUT)) {
-					return false;
-				}
-			}
-		}
-		if (n <= 0) {
-			return false;
-		}
-		sent += (size_t)n;
-	}
-	return true;
+	return gateway_guest_tls_send(login->guest, login->tls, buf, len);
 }
 
 /* Exactly len bytes: never more, so nothing after the handshake is read here. */
@@ -102,9 +85,11 @@ static int check_login(struct login *login, uint16_t *flags, const char **reason
 	return sock;
 }
 
-/* SecurityResult is out: the socket and the TLS state go to the session. */
-static bool hand_over(struct login *login, int sock, uint16_t flags, char *why,
-		size_t why_size) {
+bool gateway_vnc_hand_over(struct gateway_guest *guest, gnutls_session_t tls,
+		const struct rfb_security *sec, int sock, uint16_t flags,
+		bool (*add_pending)(void *data, struct handover_message *message, char *why,
+			size_t why_size),
+		void *data, char *why, size_t why_size) {
 	struct handover_message *message = calloc(1, sizeof(*message));
 	if (!message) {
 		snprintf(why, why_size, "out of memory");
@@ -112,10 +97,11 @@ static bool hand_over(struct login *login, int sock, uint16_t flags, char *why,
 	}
 	message->protocol = HANDOVER_VNC;
 	message->flags = flags; /* the session's policy: take-over drops her other viewers */
-	message->rfb_minor = (uint16_t)login->sec.minor;
-	memcpy(message->user, login->sec.user, strlen(login->sec.user) + 1); /* checked */
-	bool ok = tls_record_export(login->tls, &message->tls, why, why_size) &&
-		gateway_guest_hand_over(login->guest, sock, message, why, why_size);
+	message->rfb_minor = (uint16_t)sec->minor;
+	memcpy(message->user, sec->user, strlen(sec->user) + 1); /* checked */
+	bool ok = (!add_pending || add_pending(data, message, why, why_size)) &&
+		tls_record_export(tls, &message->tls, why, why_size) &&
+		gateway_guest_hand_over(guest, sock, message, why, why_size);
 	gnutls_memset(message, 0, sizeof(*message));
 	free(message);
 	return ok;
@@ -175,7 +161,8 @@ void gateway_vnc_login(struct gateway_guest *guest) {
 			break;
 		}
 		case RFB_SECURITY_STEP_DONE:
-			if (hand_over(&login, sock, flags, why, sizeof(why))) {
+			if (gateway_vnc_hand_over(login.guest, login.tls, &login.sec, sock, flags, NULL, NULL,
+					why, sizeof(why))) {
 				why[0] = '\0';
 			}
 			goto out;

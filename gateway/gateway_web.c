@@ -223,25 +223,7 @@ struct web_conn {
 };
 
 static bool tls_send_all(struct web_conn *conn, const void *data, size_t len) {
-	const uint8_t *buf = data;
-	size_t sent = 0;
-	while (sent < len) {
-		ssize_t n = gnutls_record_send(conn->tls, buf + sent, len - sent);
-		if (n == GNUTLS_E_AGAIN || n == GNUTLS_E_INTERRUPTED) {
-			/* GnuTLS holds the record: resend with no data until it goes. */
-			while ((n = gnutls_record_send(conn->tls, NULL, 0)) == GNUTLS_E_AGAIN ||
-					n == GNUTLS_E_INTERRUPTED) {
-				if (!gateway_guest_wait(conn->guest, POLLOUT)) {
-					return false;
-				}
-			}
-		}
-		if (n <= 0) {
-			return false;
-		}
-		sent += (size_t)n;
-	}
-	return true;
+	return gateway_guest_tls_send(conn->guest, conn->tls, data, len);
 }
 
 /* Up to len bytes of plaintext: what came past the request first. */
@@ -547,8 +529,9 @@ static bool flush(struct web_conn *conn) {
  * framed as the client sent it: RFB bytes left over from the frames read
  * here (framed again, with a zero mask), then what came after them.
  */
-static bool pending_frames(struct web_conn *conn, struct handover_message *message,
+static bool pending_frames(void *data, struct handover_message *message,
 		char *why, size_t why_size) {
+	struct web_conn *conn = data;
 	size_t left = conn->plain_len - conn->plain_pos;
 	size_t n = 0;
 	if (left > 0) {
@@ -585,25 +568,6 @@ static bool pending_frames(struct web_conn *conn, struct handover_message *messa
 	return true;
 }
 
-/* SecurityResult is out: the socket, the TLS state and the WebSocket go to the session. */
-static bool hand_over(struct web_conn *conn, int sock, uint16_t flags, char *why,
-		size_t why_size) {
-	struct handover_message *message = calloc(1, sizeof(*message));
-	if (!message) {
-		snprintf(why, why_size, "out of memory");
-		return false;
-	}
-	message->protocol = HANDOVER_VNC;
-	message->flags = flags | HANDOVER_WEBSOCKET;
-	message->rfb_minor = (uint16_t)conn->sec.minor;
-	memcpy(message->user, conn->sec.user, strlen(conn->sec.user) + 1); /* checked */
-	bool ok = pending_frames(conn, message, why, why_size) &&
-		tls_record_export(conn->tls, &message->tls, why, why_size) &&
-		gateway_guest_hand_over(conn->guest, sock, message, why, why_size);
-	gnutls_memset(message, 0, sizeof(*message));
-	free(message);
-	return ok;
-}
 
 /* The RFB handshake inside the WebSocket: VeNCrypt Plain, since the channel is TLS. */
 static bool rfb_login(struct web_conn *conn, char *why, size_t why_size) {
@@ -643,7 +607,9 @@ static bool rfb_login(struct web_conn *conn, char *why, size_t why_size) {
 			gnutls_memset(conn->sec.password, 0, sizeof(conn->sec.password));
 			step = rfb_security_checked(&conn->sec, sock >= 0, reason);
 		} else if (step == RFB_SECURITY_STEP_DONE) {
-			ok = hand_over(conn, sock, flags, why, why_size);
+			/* SecurityResult is out: the WebSocket goes to the session too. */
+			ok = gateway_vnc_hand_over(conn->guest, conn->tls, &conn->sec, sock,
+				flags | HANDOVER_WEBSOCKET, pending_frames, conn, why, why_size);
 			break;
 		} else if (step == RFB_SECURITY_STEP_FAILED) {
 			flush(conn);

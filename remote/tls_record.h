@@ -27,6 +27,8 @@
 
 /* The biggest plaintext of one record. */
 #define TLS_RECORD_PLAINTEXT_MAX 16384
+/* The most records tls_record_send seals for one send(). */
+#define TLS_RECORD_SEND_RECORDS 16
 
 struct tls_record;
 
@@ -44,8 +46,8 @@ struct tls_record *tls_record_import(const struct handover_tls *state, int fd,
 void tls_record_destroy(struct tls_record *record);
 
 /*
- * Like gnutls_record_send on a non-blocking socket: seals up to one
- * record of buf and sends it. -1 with EAGAIN when the socket did not
+ * Like gnutls_record_send on a non-blocking socket, but seals up to
+ * TLS_RECORD_SEND_RECORDS records of buf and sends them with one send(). -1 with EAGAIN when the socket did not
  * take all of it: call again (buf is then ignored) until it returns the
  * count. -1 with EPIPE when the client is gone.
  */

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "remote/tls_record.h"
 #include "remote/tls_stream.h"
 
@@ -29,6 +30,22 @@ struct tls_stream *tls_stream_from_record(struct tls_record *record) {
 	}
 	stream->record = record;
 	return stream;
+}
+
+struct tls_stream *tls_stream_records_from_session(gnutls_session_t session) {
+	struct handover_tls state;
+	char error[128];
+	struct tls_record *record = NULL;
+	if (tls_record_export(session, &state, error, sizeof(error))) {
+		record = tls_record_import(&state, gnutls_transport_get_int(session), error,
+			sizeof(error));
+	}
+	explicit_bzero(&state, sizeof(state));
+	if (!record) {
+		return tls_stream_from_session(session);
+	}
+	gnutls_deinit(session);
+	return tls_stream_from_record(record);
 }
 
 struct tls_stream *tls_stream_from_handover(const struct handover_tls *state, int fd,

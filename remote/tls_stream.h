@@ -18,6 +18,14 @@ struct tls_stream;
 
 /* Takes the session (deinit with the stream). NULL on failure. */
 struct tls_stream *tls_stream_from_session(gnutls_session_t session);
+/*
+ * Takes the session, whose handshake is done, on a socket set with
+ * gnutls_transport_set_int: from now on its records are sealed and
+ * opened here (tls_record.h), several to a send() and without GnuTLS's
+ * copy into its own buffers, when its version and cipher allow and all
+ * it received was read; else it stays GnuTLS's. NULL on failure.
+ */
+struct tls_stream *tls_stream_records_from_session(gnutls_session_t session);
 /* Takes the record layer (destroyed with the stream). NULL on failure. */
 struct tls_stream *tls_stream_from_record(struct tls_record *record);
 /*
@@ -31,7 +39,7 @@ struct tls_stream *tls_stream_from_handover(const struct handover_tls *state, in
 void tls_stream_destroy(struct tls_stream *stream);
 
 /*
- * Sends up to one record of buf. -1 with EAGAIN when the socket did not
+ * Sends up to one record of buf (a few with the record layer). -1 with EAGAIN when the socket did not
  * take it all: call again (buf is then ignored) until it returns the
  * count; -1 with EPIPE when the client is gone.
  */

@@ -336,13 +336,14 @@ static void adopt_handoff(struct vnc_relay *relay) {
 }
 
 /*
- * One TLS record of the queue → the viewer; like send(). A record the
- * socket did not take is sent again first, as GnuTLS asks.
+ * TLS records of the queue → the viewer (as many as the stream seals for
+ * one send); like send(). Records the socket did not take are sent again
+ * first, as GnuTLS asks.
  */
 static ssize_t tls_send(struct vnc_relay *relay) {
 	/* A retry pending keeps the bytes where they are: the queue does not shrink. */
 	ssize_t n = tls_stream_send(relay->tls, relay->queue + relay->queue_start,
-		in_queue(relay) < 16384 ? in_queue(relay) : 16384);
+		in_queue(relay));
 	if (n > 0) {
 		relay->queue_start += (size_t)n;
 	}

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/uio.h>
 #include <gnutls/crypto.h>
 #include "remote/tls_record.h"
 
@@ -210,18 +211,21 @@ static void header(uint8_t out[HEADER], uint8_t type, size_t length) {
 }
 
 /*
- * Seals len bytes of buf (at most one record's) into out, encrypting
- * from buf straight into the record: no copy of the plaintext first.
- * The record's length, or 0.
+ * Seals the len bytes of plain (at most one record's, in n_plain pieces)
+ * into out, encrypting from them straight into the record: no copy of
+ * the plaintext first. The record's length, or 0.
  */
-static size_t seal(struct tls_record *record, uint8_t *out, const void *buf, size_t len) {
+static size_t seal(struct tls_record *record, uint8_t *out, giovec_t *plain, int n_plain,
+		size_t len) {
 	struct tls_record_direction *write = &record->write;
 	size_t explicit_len = record->explicit_nonce ? EXPLICIT_NONCE : 0;
 	uint8_t *explicit = out + HEADER;
 	uint8_t *data = explicit + explicit_len;
-	/* TLS 1.3's inner plaintext ends in its content type. */
+	/* TLS 1.3's inner plaintext ends in its content type (plain has room for it). */
 	uint8_t inner_type = CONTENT_APPLICATION_DATA;
-	giovec_t plain[2] = { { (void *)buf, len }, { &inner_type, 1 } };
+	if (record->tls13) {
+		plain[n_plain++] = (giovec_t){ &inner_type, 1 };
+	}
 	size_t data_len = len + (record->tls13 ? 1 : 0);
 	header(out, CONTENT_APPLICATION_DATA, explicit_len + data_len + TAG);
 	if (record->explicit_nonce) {
@@ -232,12 +236,53 @@ static size_t seal(struct tls_record *record, uint8_t *out, const void *buf, siz
 	giovec_t auth = { aad, additional_data(record, write, out, len, aad) };
 	size_t sealed_len = data_len + TAG;
 	if (gnutls_aead_cipher_encryptv(write->cipher, iv, sizeof(iv), &auth, 1, TAG, plain,
-			record->tls13 ? 2 : 1, data, &sealed_len) < 0 ||
-			sealed_len != data_len + TAG) {
+			n_plain, data, &sealed_len) < 0 || sealed_len != data_len + TAG) {
 		return 0;
 	}
 	write->seq++;
 	return HEADER + explicit_len + sealed_len;
+}
+
+size_t tls_record_sealed_max(size_t len) {
+	size_t records = (len + TLS_RECORD_PLAINTEXT_MAX - 1) / TLS_RECORD_PLAINTEXT_MAX;
+	return len + records * (SEALED_MAX - TLS_RECORD_PLAINTEXT_MAX);
+}
+
+/* Pieces of iov one record takes at most (plus TLS 1.3's content type). */
+#define MAX_PIECES 64
+
+size_t tls_record_seal(struct tls_record *record, const struct iovec *iov, int iovcnt,
+		uint8_t *out) {
+	size_t written = 0;
+	int i = 0;
+	size_t offset = 0; /* into iov[i] */
+	for (;;) {
+		giovec_t pieces[MAX_PIECES + 1];
+		int n = 0;
+		size_t len = 0;
+		while (i < iovcnt && n < MAX_PIECES && len < TLS_RECORD_PLAINTEXT_MAX) {
+			size_t left = iov[i].iov_len - offset;
+			size_t take = left < TLS_RECORD_PLAINTEXT_MAX - len ? left :
+				TLS_RECORD_PLAINTEXT_MAX - len;
+			if (take > 0) {
+				pieces[n++] = (giovec_t){ (uint8_t *)iov[i].iov_base + offset, take };
+				len += take;
+			}
+			offset += take;
+			if (offset == iov[i].iov_len) {
+				i++;
+				offset = 0;
+			}
+		}
+		if (len == 0) {
+			return written;
+		}
+		size_t n_sealed = seal(record, out + written, pieces, n, len);
+		if (n_sealed == 0) {
+			return 0;
+		}
+		written += n_sealed;
+	}
 }
 
 ssize_t tls_record_send(struct tls_record *record, const void *buf, size_t len) {
@@ -251,7 +296,8 @@ ssize_t tls_record_send(struct tls_record *record, const void *buf, size_t len) 
 		for (int i = 0; i < TLS_RECORD_SEND_RECORDS && taken < len; i++) {
 			size_t piece = len - taken < TLS_RECORD_PLAINTEXT_MAX ? len - taken :
 				TLS_RECORD_PLAINTEXT_MAX;
-			size_t n = seal(record, record->out + sealed, plain + taken, piece);
+			giovec_t pieces[2] = { { (uint8_t *)plain + taken, piece } };
+			size_t n = seal(record, record->out + sealed, pieces, 1, piece);
 			if (n == 0) {
 				errno = EPIPE;
 				return -1;

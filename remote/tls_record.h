@@ -22,6 +22,7 @@
 #include <gnutls/gnutls.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 #include "remote/handover.h"
 
@@ -52,6 +53,18 @@ void tls_record_destroy(struct tls_record *record);
  * count. -1 with EPIPE when the client is gone.
  */
 ssize_t tls_record_send(struct tls_record *record, const void *buf, size_t len);
+
+/* The most bytes tls_record_seal writes for len bytes. */
+size_t tls_record_sealed_max(size_t len);
+/*
+ * Seals the bytes of iov as records into out (tls_record_sealed_max of
+ * them), to be sent as they are, in full, before whatever
+ * tls_record_send sends next, which must have nothing left to send. The
+ * bytes written, or 0 on failure.
+ */
+struct iovec;
+size_t tls_record_seal(struct tls_record *record, const struct iovec *iov, int iovcnt,
+	uint8_t *out);
 
 /*
  * Like recv: the plaintext of the next record, or what is left of it. 0

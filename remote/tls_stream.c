@@ -83,6 +83,15 @@ ssize_t tls_stream_send(struct tls_stream *stream, const void *buf, size_t len) 
 	return -1;
 }
 
+size_t tls_stream_sealed_max(struct tls_stream *stream, size_t len) {
+	return stream->record ? tls_record_sealed_max(len) : 0;
+}
+
+size_t tls_stream_seal(struct tls_stream *stream, const struct iovec *iov, int iovcnt,
+		uint8_t *out) {
+	return stream->record ? tls_record_seal(stream->record, iov, iovcnt, out) : 0;
+}
+
 ssize_t tls_stream_recv(struct tls_stream *stream, void *buf, size_t len) {
 	if (stream->record) {
 		return tls_record_recv(stream->record, buf, len);

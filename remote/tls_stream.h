@@ -11,6 +11,7 @@
 #include <gnutls/gnutls.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 struct tls_record;
@@ -44,6 +45,15 @@ void tls_stream_destroy(struct tls_stream *stream);
  * count; -1 with EPIPE when the client is gone.
  */
 ssize_t tls_stream_send(struct tls_stream *stream, const void *buf, size_t len);
+/*
+ * Records sealed ahead, to be sent as they are (tls_record_seal), when
+ * nothing is left to send: only the record layer can; a GnuTLS session
+ * gives 0 for both.
+ */
+struct iovec;
+size_t tls_stream_sealed_max(struct tls_stream *stream, size_t len);
+size_t tls_stream_seal(struct tls_stream *stream, const struct iovec *iov, int iovcnt,
+	uint8_t *out);
 /* Like recv: -1 with EAGAIN, or another errno when the client is gone or broke TLS. */
 ssize_t tls_stream_recv(struct tls_stream *stream, void *buf, size_t len);
 

@@ -12,7 +12,15 @@ scancodes with Shift in the next), then a character the us keymap lacks
 (a different one each round, so oriel binds it to a spare keycode and the
 keymap changes right behind the first keys), then more, then Return.
 Every line must arrive whole: no key lost, none out of order.
+
+A last round holds Xwayland still (SIGSTOP) while the client types, as
+a loaded machine may for a second, until oriel has had to decide
+whether to give the spare keycodes back: Xwayland applies a keymap the
+moment it reads it but the keys read with it only after, so a keymap
+given back before it read the keys would make the spare ones type
+nothing. Then Xwayland goes on, and the line must arrive whole.
 """
+import os
 import signal
 import subprocess
 import tempfile
@@ -104,6 +112,33 @@ def typing():
                 expect_eq(lines, expected, "the lines typed right after logon %d "
                           "(its first keys %s) beside two busy loops" % (i + 1, how))
                 client.close()
+            held_still(s, port, secret, xterm, out, expected)
+
+
+def held_still(s, port, secret, xterm, out, expected):
+    client = rdp.RdpClient(s, port, name="busy-held", user="busy", password_file=secret,
+                           size=(1024, 768))
+    client.wait_connected()
+    xwayland = s.xwayland_pid()
+    mark = len(s.log_text())
+    line = "Gr\u0107\u0111e \u00f0"
+    os.kill(xwayland, signal.SIGSTOP)
+    try:
+        client.send("unicode " + line + "\\n")
+
+        def decided():
+            log = s.log_text()[mark:]
+            if ("Spare keycodes are free again" not in log and
+                    "Keysyms stay on spare keycodes" not in log):
+                raise NotYet("oriel has not looked at its spare keycodes again")
+            return True
+        s.wait_for(decided, what="oriel to keep or give back the spare keycodes")
+    finally:
+        os.kill(xwayland, signal.SIGCONT)
+    expected.append(line)
+    lines = wait_lines(s, xterm, out, len(expected))
+    expect_eq(lines, expected, "the line typed while Xwayland was held still")
+    client.close()
 
 
 if __name__ == "__main__":

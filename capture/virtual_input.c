@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 #include <linux/input-event-codes.h>
+#include <linux/sockios.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <time.h>
 #include <wlr/backend/headless.h>
 #include <wlr/interfaces/wlr_input_device.h>
@@ -11,6 +13,7 @@
 #include <wlr/types/wlr_keyboard.h>
 #include <wlr/types/wlr_output_layout.h>
 #include <wlr/types/wlr_pointer.h>
+#include <wlr/types/wlr_seat.h>
 #include <wlr/util/log.h>
 #include <xkbcommon/xkbcommon.h>
 #include "capture/keysym_map.h"
@@ -33,9 +36,10 @@
 /* Keysyms bound to spare keycodes at once. */
 #define MAX_SPARE_BINDINGS 8
 /*
- * How long spare bindings outlive their last use. X clients look keysyms
- * up when they read the event, so the keymap must not change back under
- * events still queued at the client.
+ * How long spare bindings outlive their last use, and the focused
+ * client's reading of it. X clients look keysyms up when they read the
+ * event, so the keymap must not change back under events still queued
+ * at the client.
  */
 #define SPARE_RESTORE_MS 1000
 /* The highest keycode the X11 protocol can carry. */
@@ -267,11 +271,35 @@ static void spare_restore(struct virtual_input *vi) {
 	vi->base_keymap = NULL;
 	vi->n_spare = 0;
 	wl_event_source_timer_update(vi->spare_timer, 0);
+	wlr_log(WLR_DEBUG, "Spare keycodes are free again: the keymap is as it was");
+}
+
+/*
+ * Whether the keyboard's focused client has not read all it was sent.
+ * Xwayland applies a keymap the moment it reads it, but the keys read
+ * with it only after: a keymap restored while a busy Xwayland has not
+ * read the keys typed on spare keycodes yet would make them type nothing.
+ */
+static bool focus_unread(struct virtual_input *vi) {
+	struct wlr_seat_client *focus =
+		vi->server->seat->wlr_seat->keyboard_state.focused_client;
+	if (!focus) {
+		return false;
+	}
+	wl_client_flush(focus->client);
+	int unread = 0;
+	return ioctl(wl_client_get_fd(focus->client), SIOCOUTQ, &unread) == 0 && unread > 0;
 }
 
 static int handle_spare_timer(void *data) {
 	struct virtual_input *vi = data;
 	if (spare_is_down(vi)) {
+		wl_event_source_timer_update(vi->spare_timer, SPARE_RESTORE_MS);
+		return 0;
+	}
+	if (focus_unread(vi)) {
+		wlr_log(WLR_DEBUG, "Keysyms stay on spare keycodes: the focused client has "
+			"not read its keys yet");
 		wl_event_source_timer_update(vi->spare_timer, SPARE_RESTORE_MS);
 		return 0;
 	}

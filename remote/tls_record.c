@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/uio.h>
 #include <gnutls/crypto.h>
 #include "remote/tls_record.h"
 
@@ -17,6 +18,8 @@
 #define CONTENT_APPLICATION_DATA 23
 /* RFC 8446 5.2: a record's ciphertext is at most 2^14 + 256 bytes. */
 #define CIPHERTEXT_MAX (TLS_RECORD_PLAINTEXT_MAX + 256)
+/* The most one record this layer seals takes on the wire. */
+#define SEALED_MAX (HEADER + EXPLICIT_NONCE + TLS_RECORD_PLAINTEXT_MAX + 1 + TAG)
 
 struct tls_record_direction {
 	gnutls_aead_cipher_hd_t cipher;
@@ -32,8 +35,8 @@ struct tls_record {
 	size_t iv_size;
 	struct tls_record_direction read, write;
 
-	/* The record being sent: out[out_sent..out_len), of out_plain bytes. */
-	uint8_t out[HEADER + EXPLICIT_NONCE + TLS_RECORD_PLAINTEXT_MAX + 1 + TAG];
+	/* The records being sent: out[out_sent..out_len), of out_plain bytes. */
+	uint8_t out[TLS_RECORD_SEND_RECORDS * SEALED_MAX];
 	size_t out_len, out_sent, out_plain;
 
 	/* The record being received, then its plaintext from in[plain_start..plain_end). */
@@ -207,34 +210,79 @@ static void header(uint8_t out[HEADER], uint8_t type, size_t length) {
 	out[4] = (uint8_t)length;
 }
 
-static bool seal(struct tls_record *record, const void *buf, size_t len) {
+/*
+ * Seals the len bytes of plain (at most one record's, in n_plain pieces)
+ * into out, encrypting from them straight into the record: no copy of
+ * the plaintext first. The record's length, or 0.
+ */
+static size_t seal(struct tls_record *record, uint8_t *out, giovec_t *plain, int n_plain,
+		size_t len) {
 	struct tls_record_direction *write = &record->write;
 	size_t explicit_len = record->explicit_nonce ? EXPLICIT_NONCE : 0;
-	uint8_t *explicit = record->out + HEADER;
+	uint8_t *explicit = out + HEADER;
 	uint8_t *data = explicit + explicit_len;
-	memcpy(data, buf, len);
-	size_t data_len = len;
+	/* TLS 1.3's inner plaintext ends in its content type (plain has room for it). */
+	uint8_t inner_type = CONTENT_APPLICATION_DATA;
 	if (record->tls13) {
-		data[data_len++] = CONTENT_APPLICATION_DATA; /* the inner content type */
+		plain[n_plain++] = (giovec_t){ &inner_type, 1 };
 	}
-	header(record->out, CONTENT_APPLICATION_DATA, explicit_len + data_len + TAG);
+	size_t data_len = len + (record->tls13 ? 1 : 0);
+	header(out, CONTENT_APPLICATION_DATA, explicit_len + data_len + TAG);
 	if (record->explicit_nonce) {
 		put_u64(explicit, write->seq);
 	}
 	uint8_t iv[HANDOVER_IV_MAX], aad[13];
 	nonce(record, write, explicit, iv);
-	giovec_t auth = { aad, additional_data(record, write, record->out, len, aad) };
-	giovec_t plain = { data, data_len };
-	size_t tag_size = TAG;
-	if (gnutls_aead_cipher_encryptv2(write->cipher, iv, sizeof(iv), &auth, 1, &plain, 1,
-			data + data_len, &tag_size) < 0) {
-		return false;
+	giovec_t auth = { aad, additional_data(record, write, out, len, aad) };
+	size_t sealed_len = data_len + TAG;
+	if (gnutls_aead_cipher_encryptv(write->cipher, iv, sizeof(iv), &auth, 1, TAG, plain,
+			n_plain, data, &sealed_len) < 0 || sealed_len != data_len + TAG) {
+		return 0;
 	}
 	write->seq++;
-	record->out_len = HEADER + explicit_len + data_len + TAG;
-	record->out_sent = 0;
-	record->out_plain = len;
-	return true;
+	return HEADER + explicit_len + sealed_len;
+}
+
+size_t tls_record_sealed_max(size_t len) {
+	size_t records = (len + TLS_RECORD_PLAINTEXT_MAX - 1) / TLS_RECORD_PLAINTEXT_MAX;
+	return len + records * (SEALED_MAX - TLS_RECORD_PLAINTEXT_MAX);
+}
+
+/* Pieces of iov one record takes at most (plus TLS 1.3's content type). */
+#define MAX_PIECES 64
+
+size_t tls_record_seal(struct tls_record *record, const struct iovec *iov, int iovcnt,
+		uint8_t *out) {
+	size_t written = 0;
+	int i = 0;
+	size_t offset = 0; /* into iov[i] */
+	for (;;) {
+		giovec_t pieces[MAX_PIECES + 1];
+		int n = 0;
+		size_t len = 0;
+		while (i < iovcnt && n < MAX_PIECES && len < TLS_RECORD_PLAINTEXT_MAX) {
+			size_t left = iov[i].iov_len - offset;
+			size_t take = left < TLS_RECORD_PLAINTEXT_MAX - len ? left :
+				TLS_RECORD_PLAINTEXT_MAX - len;
+			if (take > 0) {
+				pieces[n++] = (giovec_t){ (uint8_t *)iov[i].iov_base + offset, take };
+				len += take;
+			}
+			offset += take;
+			if (offset == iov[i].iov_len) {
+				i++;
+				offset = 0;
+			}
+		}
+		if (len == 0) {
+			return written;
+		}
+		size_t n_sealed = seal(record, out + written, pieces, n, len);
+		if (n_sealed == 0) {
+			return 0;
+		}
+		written += n_sealed;
+	}
 }
 
 ssize_t tls_record_send(struct tls_record *record, const void *buf, size_t len) {
@@ -242,11 +290,24 @@ ssize_t tls_record_send(struct tls_record *record, const void *buf, size_t len) 
 		if (len == 0) {
 			return 0;
 		}
-		if (!seal(record, buf, len < TLS_RECORD_PLAINTEXT_MAX ? len :
-				TLS_RECORD_PLAINTEXT_MAX)) {
-			errno = EPIPE;
-			return -1;
+		/* Several records a send: a system call per record cost more than sealing it. */
+		const uint8_t *plain = buf;
+		size_t taken = 0, sealed = 0;
+		for (int i = 0; i < TLS_RECORD_SEND_RECORDS && taken < len; i++) {
+			size_t piece = len - taken < TLS_RECORD_PLAINTEXT_MAX ? len - taken :
+				TLS_RECORD_PLAINTEXT_MAX;
+			giovec_t pieces[2] = { { (uint8_t *)plain + taken, piece } };
+			size_t n = seal(record, record->out + sealed, pieces, 1, piece);
+			if (n == 0) {
+				errno = EPIPE;
+				return -1;
+			}
+			sealed += n;
+			taken += piece;
 		}
+		record->out_len = sealed;
+		record->out_sent = 0;
+		record->out_plain = taken;
 	}
 	while (record->out_sent < record->out_len) {
 		ssize_t n = send(record->fd, record->out + record->out_sent,

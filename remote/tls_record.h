@@ -22,11 +22,14 @@
 #include <gnutls/gnutls.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 #include "remote/handover.h"
 
 /* The biggest plaintext of one record. */
 #define TLS_RECORD_PLAINTEXT_MAX 16384
+/* The most records tls_record_send seals for one send(). */
+#define TLS_RECORD_SEND_RECORDS 16
 
 struct tls_record;
 
@@ -44,12 +47,24 @@ struct tls_record *tls_record_import(const struct handover_tls *state, int fd,
 void tls_record_destroy(struct tls_record *record);
 
 /*
- * Like gnutls_record_send on a non-blocking socket: seals up to one
- * record of buf and sends it. -1 with EAGAIN when the socket did not
+ * Like gnutls_record_send on a non-blocking socket, but seals up to
+ * TLS_RECORD_SEND_RECORDS records of buf and sends them with one send(). -1 with EAGAIN when the socket did not
  * take all of it: call again (buf is then ignored) until it returns the
  * count. -1 with EPIPE when the client is gone.
  */
 ssize_t tls_record_send(struct tls_record *record, const void *buf, size_t len);
+
+/* The most bytes tls_record_seal writes for len bytes. */
+size_t tls_record_sealed_max(size_t len);
+/*
+ * Seals the bytes of iov as records into out (tls_record_sealed_max of
+ * them), to be sent as they are, in full, before whatever
+ * tls_record_send sends next, which must have nothing left to send. The
+ * bytes written, or 0 on failure.
+ */
+struct iovec;
+size_t tls_record_seal(struct tls_record *record, const struct iovec *iov, int iovcnt,
+	uint8_t *out);
 
 /*
  * Like recv: the plaintext of the next record, or what is left of it. 0

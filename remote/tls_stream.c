@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/socket.h>
 #include "remote/tls_record.h"
 #include "remote/tls_stream.h"
@@ -32,6 +33,22 @@ struct tls_stream *tls_stream_from_record(struct tls_record *record) {
 	}
 	stream->record = record;
 	return stream;
+}
+
+struct tls_stream *tls_stream_records_from_session(gnutls_session_t session) {
+	struct handover_tls state;
+	char error[128];
+	struct tls_record *record = NULL;
+	if (tls_record_export(session, &state, error, sizeof(error))) {
+		record = tls_record_import(&state, gnutls_transport_get_int(session), error,
+			sizeof(error));
+	}
+	explicit_bzero(&state, sizeof(state));
+	if (!record) {
+		return tls_stream_from_session(session);
+	}
+	gnutls_deinit(session);
+	return tls_stream_from_record(record);
 }
 
 struct tls_stream *tls_stream_from_handover(const struct handover_tls *state, int fd,
@@ -79,6 +96,15 @@ ssize_t tls_stream_send(struct tls_stream *stream, const void *buf, size_t len) 
 	}
 	errno = stream->retry ? EAGAIN : EPIPE;
 	return -1;
+}
+
+size_t tls_stream_sealed_max(struct tls_stream *stream, size_t len) {
+	return stream->record ? tls_record_sealed_max(len) : 0;
+}
+
+size_t tls_stream_seal(struct tls_stream *stream, const struct iovec *iov, int iovcnt,
+		uint8_t *out) {
+	return stream->record ? tls_record_seal(stream->record, iov, iovcnt, out) : 0;
 }
 
 ssize_t tls_stream_recv(struct tls_stream *stream, void *buf, size_t len) {

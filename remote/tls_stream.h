@@ -11,6 +11,7 @@
 #include <gnutls/gnutls.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 struct tls_record;
@@ -18,6 +19,14 @@ struct tls_stream;
 
 /* Takes the session (deinit with the stream). NULL on failure. */
 struct tls_stream *tls_stream_from_session(gnutls_session_t session);
+/*
+ * Takes the session, whose handshake is done, on a socket set with
+ * gnutls_transport_set_int: from now on its records are sealed and
+ * opened here (tls_record.h), several to a send() and without GnuTLS's
+ * copy into its own buffers, when its version and cipher allow and all
+ * it received was read; else it stays GnuTLS's. NULL on failure.
+ */
+struct tls_stream *tls_stream_records_from_session(gnutls_session_t session);
 /* Takes the record layer (destroyed with the stream). NULL on failure. */
 struct tls_stream *tls_stream_from_record(struct tls_record *record);
 /*
@@ -36,11 +45,20 @@ struct tls_stream *tls_stream_plain(int fd);
 void tls_stream_destroy(struct tls_stream *stream);
 
 /*
- * Sends up to one record of buf. -1 with EAGAIN when the socket did not
+ * Sends up to one record of buf (a few with the record layer). -1 with EAGAIN when the socket did not
  * take it all: call again (buf is then ignored) until it returns the
  * count; -1 with EPIPE when the client is gone.
  */
 ssize_t tls_stream_send(struct tls_stream *stream, const void *buf, size_t len);
+/*
+ * Records sealed ahead, to be sent as they are (tls_record_seal), when
+ * nothing is left to send: only the record layer can; a GnuTLS session
+ * gives 0 for both.
+ */
+struct iovec;
+size_t tls_stream_sealed_max(struct tls_stream *stream, size_t len);
+size_t tls_stream_seal(struct tls_stream *stream, const struct iovec *iov, int iovcnt,
+	uint8_t *out);
 /* Like recv: -1 with EAGAIN, or another errno when the client is gone or broke TLS. */
 ssize_t tls_stream_recv(struct tls_stream *stream, void *buf, size_t len);
 

@@ -19,6 +19,9 @@
  * keyboard's would (AltGr and dead keys included); Unicode characters
  * are typed as keysyms, on spare keycodes when the keymap lacks them; the lock keys follow the
  * client's on Synchronize;
+ * keys a client sends before its logon was checked (it may type the
+ * moment it is connected, and FreeRDP may have finished connecting it on
+ * the guest's thread) wait for it, and go in order once it is a session;
  * absolute pointer motion on the served output, the three buttons, the
  * two extended ones, and both wheels. A client that goes away releases
  * everything it held.
@@ -75,24 +78,41 @@ static struct client_keymap *keymap_of(struct rdp_peer *peer) {
 	return peer->keymap;
 }
 
-static BOOL handle_keyboard(rdpInput *input, UINT16 flags, UINT16 code) {
-	struct rdp_peer *peer = peer_of(input);
+/*
+ * A guest's key waits for its logon; false when the peer is a session
+ * (or going), and the key is for now. Beyond RDP_HELD_KEYS_MAX keys,
+ * later ones are dropped: nobody types that much before a logon.
+ */
+static bool hold(struct rdp_peer *peer, enum rdp_held_key_kind kind, UINT16 flags,
+		UINT16 code) {
+	if (peer->state == RDP_PEER_SESSION || peer->closing) {
+		return false;
+	}
+	if (peer->n_held_keys == RDP_HELD_KEYS_MAX) {
+		return true;
+	}
+	peer->held_keys[peer->n_held_keys++] = (struct rdp_held_key){
+		.kind = (uint8_t)kind, .flags = flags, .code = code };
+	return true;
+}
+
+static void keyboard(struct rdp_peer *peer, UINT16 flags, UINT16 code) {
 	struct virtual_input *vi = input_of(peer);
 	if (!vi) {
-		return TRUE;
+		return;
 	}
 	/* Pause comes as E1 1D and a 45 that is not Num Lock. */
 	bool pause_tail = peer->pause_prefix && code == 0x45 &&
 		!(flags & (KBD_FLAGS_EXTENDED | KBD_FLAGS_EXTENDED1));
 	peer->pause_prefix = (flags & KBD_FLAGS_EXTENDED1) && code == 0x1D;
 	if (pause_tail) {
-		return TRUE;
+		return;
 	}
 	uint32_t key = rdp_scancode_to_evdev((uint8_t)code, flags & KBD_FLAGS_EXTENDED,
 		flags & KBD_FLAGS_EXTENDED1);
 	if (key == 0) {
 		wlr_log(WLR_DEBUG, "RDP: no key for scancode 0x%x (flags 0x%x)", code, flags);
-		return TRUE;
+		return;
 	}
 	bool pressed = !(flags & KBD_FLAGS_RELEASE);
 	struct client_keymap *keymap = keymap_of(peer);
@@ -110,6 +130,13 @@ static BOOL handle_keyboard(rdpInput *input, UINT16 flags, UINT16 code) {
 		}
 	}
 	peer->input_used = true;
+}
+
+static BOOL handle_keyboard(rdpInput *input, UINT16 flags, UINT16 code) {
+	struct rdp_peer *peer = peer_of(input);
+	if (!hold(peer, RDP_HELD_SCANCODE, flags, code)) {
+		keyboard(peer, flags, code);
+	}
 	return TRUE;
 }
 
@@ -133,20 +160,19 @@ static xkb_keysym_t unicode_keysym(uint32_t code) {
 	return xkb_utf32_to_keysym(code);
 }
 
-static BOOL handle_unicode(rdpInput *input, UINT16 flags, UINT16 code) {
-	struct rdp_peer *peer = peer_of(input);
+static void unicode(struct rdp_peer *peer, UINT16 flags, UINT16 code) {
 	struct virtual_input *vi = input_of(peer);
 	if (!vi) {
-		return TRUE;
+		return;
 	}
 	/* Characters beyond the BMP come as two events, one per half. */
 	uint32_t character = code;
 	if (code >= 0xD800 && code <= 0xDBFF) {
 		peer->high_surrogate = code;
-		return TRUE;
+		return;
 	} else if (code >= 0xDC00 && code <= 0xDFFF) {
 		if (!peer->high_surrogate) {
-			return TRUE;
+			return;
 		}
 		character = 0x10000 + ((uint32_t)(peer->high_surrogate - 0xD800) << 10) +
 			(code - 0xDC00u);
@@ -155,13 +181,20 @@ static BOOL handle_unicode(rdpInput *input, UINT16 flags, UINT16 code) {
 	}
 	xkb_keysym_t keysym = unicode_keysym(character);
 	if (keysym == XKB_KEY_NoSymbol) {
-		return TRUE;
+		return;
 	}
 	bool pressed = !(flags & KBD_FLAGS_RELEASE);
 	if (!virtual_input_character(vi, keysym, pressed) && pressed) {
 		wlr_log(WLR_DEBUG, "RDP: no key for U+%04X", character);
 	}
 	peer->input_used = true;
+}
+
+static BOOL handle_unicode(rdpInput *input, UINT16 flags, UINT16 code) {
+	struct rdp_peer *peer = peer_of(input);
+	if (!hold(peer, RDP_HELD_UNICODE, flags, code)) {
+		unicode(peer, flags, code);
+	}
 	return TRUE;
 }
 
@@ -236,15 +269,14 @@ static BOOL handle_extended_mouse(rdpInput *input, UINT16 flags, UINT16 x, UINT1
 	return TRUE;
 }
 
-static BOOL handle_synchronize(rdpInput *input, UINT32 flags) {
+static void synchronize(struct rdp_peer *peer, UINT32 flags) {
 	/*
 	 * Sent when the client's window gains focus: nothing is held now, and
 	 * the lock keys are as the client has them.
 	 */
-	struct rdp_peer *peer = peer_of(input);
 	struct virtual_input *vi = input_of(peer);
 	if (!vi) {
-		return TRUE;
+		return;
 	}
 	if (peer->input_used) {
 		virtual_input_release_all(vi);
@@ -257,6 +289,14 @@ static BOOL handle_synchronize(rdpInput *input, UINT32 flags) {
 	}
 	virtual_input_sync_locks(vi, flags & KBD_SYNC_CAPS_LOCK, flags & KBD_SYNC_NUM_LOCK,
 		flags & KBD_SYNC_SCROLL_LOCK);
+}
+
+static BOOL handle_synchronize(rdpInput *input, UINT32 flags) {
+	struct rdp_peer *peer = peer_of(input);
+	/* The lock flags fit in 16 bits (KBD_SYNC_*). */
+	if (!hold(peer, RDP_HELD_SYNC, (UINT16)flags, 0)) {
+		synchronize(peer, flags);
+	}
 	return TRUE;
 }
 
@@ -272,6 +312,29 @@ void rdp_input_init_peer(struct rdp_peer *peer) {
 	input->MouseEvent = handle_mouse;
 	input->ExtendedMouseEvent = handle_extended_mouse;
 	input->SynchronizeEvent = handle_synchronize;
+}
+
+void rdp_input_session_started(struct rdp_peer *peer) {
+	int n = peer->n_held_keys;
+	peer->n_held_keys = 0;
+	if (n > 0) {
+		wlr_log(WLR_INFO, "RDP: %s typed %d key events before its logon was checked: "
+			"they go now", peer->host, n);
+	}
+	for (int i = 0; i < n; i++) {
+		const struct rdp_held_key *key = &peer->held_keys[i];
+		switch (key->kind) {
+		case RDP_HELD_SCANCODE:
+			keyboard(peer, key->flags, key->code);
+			break;
+		case RDP_HELD_UNICODE:
+			unicode(peer, key->flags, key->code);
+			break;
+		case RDP_HELD_SYNC:
+			synchronize(peer, key->flags);
+			break;
+		}
+	}
 }
 
 void rdp_input_peer_gone(struct rdp_peer *peer) {

@@ -129,6 +129,7 @@ static void become_session(struct rdp_peer *peer) {
 	wl_event_source_remove(peer->deadline);
 	peer->deadline = NULL;
 	rdp_server_session_started(rdp, peer);
+	rdp_input_session_started(peer);
 	if (peer->client->activated) {
 		rdp_display_activated(peer);
 		rdp_clipboard_activated(peer);

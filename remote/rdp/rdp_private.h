@@ -135,6 +135,16 @@ enum rdp_peer_state {
 };
 
 #define RDP_PEER_MAX_HANDLES 8
+/* Keys (and lock syncs) held for a client whose logon is being checked. */
+#define RDP_HELD_KEYS_MAX 512
+
+enum rdp_held_key_kind { RDP_HELD_SCANCODE, RDP_HELD_UNICODE, RDP_HELD_SYNC };
+
+struct rdp_held_key {
+	uint8_t kind; /* enum rdp_held_key_kind */
+	uint16_t flags;
+	uint16_t code;
+};
 
 struct rdp_peer {
 	struct rdp_server *rdp;
@@ -213,6 +223,9 @@ struct rdp_peer {
 	/* Its keys through its own layout; NULL: through the session's keymap. */
 	struct client_keymap *keymap;
 	bool keymap_chosen; /* the layout was looked at (on its first key) */
+	/* Keys it sent before its logon was checked, in order: they go once it is a session. */
+	struct rdp_held_key held_keys[RDP_HELD_KEYS_MAX];
+	int n_held_keys;
 
 	/* The clipboard channel (rdp_clipboard.c); NULL: none (yet). */
 	struct rdp_clipboard *clipboard;
@@ -485,6 +498,8 @@ void rdp_disp_close(struct rdp_peer *peer);
 
 /* rdp_input.c */
 void rdp_input_init_peer(struct rdp_peer *peer);
+/* Logged on: the keys it typed meanwhile go to the session, in order. */
+void rdp_input_session_started(struct rdp_peer *peer);
 void rdp_input_peer_gone(struct rdp_peer *peer);
 
 /* rdp_clipboard.c: the cliprdr channel of a logged-on, active client. */

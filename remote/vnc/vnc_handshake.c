@@ -172,7 +172,7 @@ static void admit(struct vnc_handshake *hs) {
 			"(--vnc-insecure): anyone on the way can read and take over the session",
 			guest->host);
 	}
-	struct tls_stream *tls = hs->tls ? tls_stream_from_session(hs->tls) : NULL;
+	struct tls_stream *tls = hs->tls ? tls_stream_records_from_session(hs->tls) : NULL;
 	hs->tls = NULL; /* the relay's now */
 	guest->handshake = NULL;
 	vnc_handshake_destroy(hs);
@@ -275,7 +275,7 @@ static void read_request(struct vnc_handshake *hs) {
 		vnc_guest_drop(guest, why);
 		return;
 	}
-	struct tls_stream *tls = hs->tls ? tls_stream_from_session(hs->tls) : NULL;
+	struct tls_stream *tls = hs->tls ? tls_stream_records_from_session(hs->tls) : NULL;
 	hs->tls = NULL; /* the relay's now */
 	guest->handshake = NULL;
 	struct vnc_admission admission = { .request = xstrdup(hs->request) };

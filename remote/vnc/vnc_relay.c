@@ -68,6 +68,9 @@ struct vnc_relay {
 	size_t in_pipe;
 	uint8_t *queue; /* from queue_start to queue_end */
 	size_t queue_start, queue_end, queue_capacity;
+	/* TLS records the caller sealed, sent before the queue: sealed[sealed_start..sealed_end). */
+	uint8_t *sealed;
+	size_t sealed_start, sealed_end;
 	uint8_t inbound[INBOUND_CHUNK]; /* viewer → libvncserver */
 	size_t inbound_start, inbound_end;
 	bool local_closed;  /* libvncserver closed its end */
@@ -83,6 +86,8 @@ struct vnc_relay {
 	 */
 	pthread_mutex_t lock;
 	uint8_t *handoff;
+	size_t handoff_start;  /* sealed: the bytes before it are sent */
+	bool handoff_sealed;   /* TLS records, not plaintext */
 	atomic_size_t handoff_len;
 	atomic_size_t queued;
 	atomic_size_t max_queued;
@@ -107,6 +112,7 @@ static void relay_unref(struct vnc_relay *relay) {
 	tls_stream_destroy(relay->tls);
 	pthread_mutex_destroy(&relay->lock);
 	free(relay->handoff);
+	free(relay->sealed);
 	free(relay->queue);
 	free(relay);
 }
@@ -151,15 +157,18 @@ static void finish(struct vnc_relay *relay) {
 	relay->finished = true;
 	atomic_store(&relay->queued, 0);
 	relay->queue_start = relay->queue_end = 0;
+	free(relay->sealed);
+	relay->sealed = NULL;
+	relay->sealed_start = relay->sealed_end = 0;
 }
 
 static size_t in_queue(const struct vnc_relay *relay) {
 	return relay->queue_end - relay->queue_start;
 }
 
-/* What libvncserver wrote that the viewer has not taken yet. */
+/* What libvncserver (or the caller) wrote that the viewer has not taken yet. */
 static size_t pending(const struct vnc_relay *relay) {
-	return in_queue(relay) + relay->in_pipe;
+	return relay->sealed_end - relay->sealed_start + in_queue(relay) + relay->in_pipe;
 }
 
 static void publish_pending(struct vnc_relay *relay) {
@@ -311,6 +320,19 @@ static void adopt_handoff(struct vnc_relay *relay) {
 	}
 	pthread_mutex_lock(&relay->lock);
 	size_t len = atomic_load(&relay->handoff_len);
+	if (relay->handoff_sealed) {
+		/* Sealed before anything read since: it goes first, as it is. */
+		free(relay->sealed);
+		relay->sealed = relay->handoff;
+		relay->sealed_start = relay->handoff_start;
+		relay->sealed_end = relay->handoff_start + len;
+		relay->handoff = NULL;
+		relay->handoff_sealed = false;
+		publish_pending(relay);
+		atomic_store(&relay->handoff_len, 0);
+		pthread_mutex_unlock(&relay->lock);
+		return;
+	}
 	size_t queued = in_queue(relay);
 	/* An empty queue takes the handed-over bytes as they are. */
 	uint8_t *queue = queued == 0 ? relay->handoff : malloc(len + queued);
@@ -336,13 +358,20 @@ static void adopt_handoff(struct vnc_relay *relay) {
 }
 
 /*
- * One TLS record of the queue → the viewer; like send(). A record the
- * socket did not take is sent again first, as GnuTLS asks.
+ * TLS records of the queue → the viewer (as many as the stream seals for
+ * one send); like send(). Records the socket did not take are sent again
+ * first, as GnuTLS asks.
  */
 static ssize_t tls_send(struct vnc_relay *relay) {
-	/* A retry pending keeps the bytes where they are: the queue does not shrink. */
+	/*
+	 * A retry pending keeps the bytes where they are: the queue does not
+	 * shrink. The lock orders this after the records the caller sealed
+	 * (write_sealed), whose numbers the stream goes on from.
+	 */
+	pthread_mutex_lock(&relay->lock);
 	ssize_t n = tls_stream_send(relay->tls, relay->queue + relay->queue_start,
-		in_queue(relay) < 16384 ? in_queue(relay) : 16384);
+		in_queue(relay));
+	pthread_mutex_unlock(&relay->lock);
 	if (n > 0) {
 		relay->queue_start += (size_t)n;
 	}
@@ -357,14 +386,31 @@ static ssize_t peer_recv(struct vnc_relay *relay, void *buf, size_t len) {
 	return tls_stream_recv(relay->tls, buf, len);
 }
 
-/* The queue, then the pipe → the viewer. False when it takes nothing more now. */
+/* The caller's sealed records → the viewer; like send(). */
+static ssize_t send_sealed(struct vnc_relay *relay) {
+	ssize_t n = send(relay->peer.fd, relay->sealed + relay->sealed_start,
+		relay->sealed_end - relay->sealed_start, MSG_NOSIGNAL | MSG_DONTWAIT);
+	if (n > 0) {
+		relay->sealed_start += (size_t)n;
+	}
+	if (relay->sealed_start == relay->sealed_end) {
+		free(relay->sealed);
+		relay->sealed = NULL;
+		relay->sealed_start = relay->sealed_end = 0;
+	}
+	return n;
+}
+
+/* Sealed records, the queue, then the pipe → the viewer. False when it takes nothing more now. */
 static bool write_peer(struct vnc_relay *relay) {
 	adopt_handoff(relay);
 	if (pending(relay) == 0 || relay->peer.fd < 0) {
 		return false;
 	}
 	ssize_t n;
-	if (relay->tls || in_queue(relay) > 0) {
+	if (relay->sealed_end > relay->sealed_start) {
+		n = send_sealed(relay);
+	} else if (relay->tls || in_queue(relay) > 0) {
 		if (relay->tls) {
 			n = tls_send(relay);
 		} else {
@@ -771,6 +817,51 @@ static size_t send_now(int fd, const struct iovec *iov, int iovcnt, bool *gone) 
 	return sent;
 }
 
+/* Hands the relay thread what the socket did not take now, to send first. */
+static void hand_over(struct vnc_relay *relay, uint8_t *bytes, size_t start, size_t len,
+		bool sealed) {
+	relay->handoff = bytes;
+	relay->handoff_start = start;
+	relay->handoff_sealed = sealed;
+	atomic_store(&relay->handoff_len, len);
+	uint64_t one = 1;
+	if (write(relay->kick.fd, &one, sizeof(one)) < 0) {
+		/* Saturated: the relay thread is woken anyway. */
+	}
+}
+
+/*
+ * With the TLS record layer: seals the bytes here, straight from iov (no
+ * copy of the plaintext), and sends the records. The relay is idle, so
+ * its thread seals nothing meanwhile. False when the stream cannot seal
+ * ahead (a GnuTLS session) or memory is short: the caller hands over
+ * plaintext then.
+ */
+static bool write_sealed(struct vnc_relay *relay, const struct iovec *iov, int iovcnt,
+		size_t total) {
+	size_t max = tls_stream_sealed_max(relay->tls, total);
+	uint8_t *sealed = max > 0 ? malloc(max) : NULL;
+	if (!sealed) {
+		return false;
+	}
+	size_t len = tls_stream_seal(relay->tls, iov, iovcnt, sealed);
+	if (len == 0) {
+		/* Records were numbered but not sent: the viewer could not read on. */
+		free(sealed);
+		shutdown(relay->peer.fd, SHUT_RDWR);
+		return true;
+	}
+	bool gone = false;
+	struct iovec records = { sealed, len };
+	size_t sent = send_now(relay->peer.fd, &records, 1, &gone);
+	if (sent < len && !gone) {
+		hand_over(relay, sealed, sent, len - sent, true);
+	} else {
+		free(sealed);
+	}
+	return true;
+}
+
 bool vnc_relay_write(struct vnc_relay *relay, const struct iovec *iov, int iovcnt) {
 	if (!vnc_relay_idle(relay)) {
 		return false;
@@ -781,12 +872,16 @@ bool vnc_relay_write(struct vnc_relay *relay, const struct iovec *iov, int iovcn
 		return false;
 	}
 	bool gone = false;
-	/* With TLS the relay thread encrypts: this thread only hands over. */
-	size_t sent = relay->tls ? 0 : send_now(relay->peer.fd, iov, iovcnt, &gone);
 	size_t total = 0;
 	for (int i = 0; i < iovcnt; i++) {
 		total += iov[i].iov_len;
 	}
+	if (relay->tls && write_sealed(relay, iov, iovcnt, total)) {
+		pthread_mutex_unlock(&relay->lock);
+		return true;
+	}
+	/* With a GnuTLS session the relay thread encrypts: this thread only hands over. */
+	size_t sent = relay->tls ? 0 : send_now(relay->peer.fd, iov, iovcnt, &gone);
 	if (sent < total && !gone) {
 		/* The rest waits for the relay thread, which sends it first. */
 		uint8_t *rest = malloc(total - sent);
@@ -800,12 +895,7 @@ bool vnc_relay_write(struct vnc_relay *relay, const struct iovec *iov, int iovcn
 				at += len - from;
 				offset += len;
 			}
-			relay->handoff = rest;
-			atomic_store(&relay->handoff_len, total - sent);
-			uint64_t one = 1;
-			if (write(relay->kick.fd, &one, sizeof(one)) < 0) {
-				/* Saturated: the relay thread is woken anyway. */
-			}
+			hand_over(relay, rest, 0, total - sent, false);
 		} else {
 			/* Out of memory: the viewer misses these bytes, so it must go. */
 			shutdown(relay->peer.fd, SHUT_RDWR);

@@ -73,8 +73,9 @@ bool vnc_relay_idle(struct vnc_relay *relay);
 /*
  * From the caller's thread, when the relay is idle: writes the bytes
  * straight to the viewer's socket, without the copy into libvncserver's
- * socket; what the socket cannot take now is kept and sent by the relay
- * before anything libvncserver writes later. False, having written
+ * socket (over TLS sealed into records here when the stream allows,
+ * else handed to the relay thread); what the socket cannot take now is
+ * kept and sent by the relay before anything libvncserver writes later. False, having written
  * nothing, when the relay is not idle or the viewer is gone.
  */
 struct iovec;

@@ -285,9 +285,21 @@ static bool set_xwayland(struct parser *p, const struct config_key *key,
 	return true;
 }
 
+static bool set_sound_server(struct parser *p, const struct config_key *key,
+		const char *value) {
+	static const char *const names[] = {"auto", "off"};
+	int v = 0;
+	if (!parse_enum(p, key, value, names, ARRAY_LEN(names), &v)) {
+		return false;
+	}
+	p->config->sound_server = (enum config_sound_server)v;
+	return true;
+}
+
 static const struct config_key session_keys[] = {
 	{ .name = "mode", .set = set_mode },
 	{ .name = "xwayland", .set = set_xwayland },
+	{ .name = "sound-server", .set = set_sound_server },
 	{ .name = "x-display", .set = set_int,
 		.offset = offsetof(struct oriel_config, x_display), .min = 0, .max = X_DISPLAY_MAX },
 };
@@ -631,6 +643,32 @@ static bool set_rdp_keyboard(struct parser *p, const struct config_key *key,
 	return true;
 }
 
+static bool set_rdp_audio(struct parser *p, const struct config_key *key,
+		const char *value) {
+	static const char *const names[] = {"on", "off", "playback"};
+	int v = 0;
+	if (!parse_enum(p, key, value, names, ARRAY_LEN(names), &v)) {
+		return false;
+	}
+	p->config->rdp_audio = (enum config_rdp_audio)v;
+	return true;
+}
+
+const char *const config_rdp_codec_names[5] = {
+	"auto", "avc444", "avc420", "progressive", "planar",
+};
+
+static bool set_rdp_codec(struct parser *p, const struct config_key *key,
+		const char *value) {
+	int v = 0;
+	if (!parse_enum(p, key, value, config_rdp_codec_names,
+			ARRAY_LEN(config_rdp_codec_names), &v)) {
+		return false;
+	}
+	p->config->rdp_codec = (enum config_rdp_codec)v;
+	return true;
+}
+
 static const struct config_key rdp_keys[] = {
 	{ .name = "listen", .set = add_rdp_listen, .flags = KEY_REPEATABLE },
 	VNC_STRING("tls-cert", rdp_tls_cert),
@@ -644,6 +682,8 @@ static const struct config_key rdp_keys[] = {
 	VNC_INT("max-clients", rdp_max_clients, 1, 1024),
 	VNC_INT("max-fps", rdp_max_fps, 1, 1000),
 	{ .name = "keyboard", .set = set_rdp_keyboard },
+	{ .name = "audio", .set = set_rdp_audio },
+	{ .name = "codec", .set = set_rdp_codec },
 };
 
 #define SECTION_KEYS(table) .keys = table, .n_keys = ARRAY_LEN(table)

@@ -38,12 +38,37 @@ enum config_xwayland {
 	CONFIG_XWAYLAND_EAGER,
 	CONFIG_XWAYLAND_OFF,
 };
+/* The session's own sound server: started when none runs (auto), or never. */
+enum config_sound_server {
+	CONFIG_SOUND_SERVER_UNSET = 0,
+	CONFIG_SOUND_SERVER_AUTO,
+	CONFIG_SOUND_SERVER_OFF,
+};
+/* What RDP clients get of the session's sound. */
+enum config_rdp_audio {
+	CONFIG_RDP_AUDIO_UNSET = 0,
+	CONFIG_RDP_AUDIO_ON,       /* playback and microphone */
+	CONFIG_RDP_AUDIO_OFF,
+	CONFIG_RDP_AUDIO_PLAYBACK, /* playback only */
+};
 /* Whose layout reads an RDP client's keys: its own, or the session's keymap. */
 enum config_rdp_keyboard {
 	CONFIG_RDP_KEYBOARD_UNSET = 0,
 	CONFIG_RDP_KEYBOARD_CLIENT,
 	CONFIG_RDP_KEYBOARD_SESSION,
 };
+
+/* The graphics pipeline's codec for RDP clients (auto: by their offer). */
+enum config_rdp_codec {
+	CONFIG_RDP_CODEC_UNSET = 0,
+	CONFIG_RDP_CODEC_AUTO,
+	CONFIG_RDP_CODEC_AVC444,
+	CONFIG_RDP_CODEC_AVC420,
+	CONFIG_RDP_CODEC_PROGRESSIVE,
+	CONFIG_RDP_CODEC_PLANAR,
+};
+/* "auto", "avc444"...: the names the option and the key take, in order. */
+extern const char *const config_rdp_codec_names[5];
 
 struct config_output_mode {
 	int width, height;
@@ -54,6 +79,7 @@ struct oriel_config {
 	enum config_mode mode;
 	enum config_xwayland xwayland;
 	int x_display; /* -1 when unset */
+	enum config_sound_server sound_server;
 
 	struct config_output_mode outputs[CONFIG_MAX_OUTPUTS];
 	int n_outputs;
@@ -106,6 +132,8 @@ struct oriel_config {
 	int rdp_handshake_timeout, rdp_max_pending, rdp_max_pending_per_address;
 	int rdp_max_clients, rdp_max_fps;
 	enum config_rdp_keyboard rdp_keyboard;
+	enum config_rdp_audio rdp_audio;
+	enum config_rdp_codec rdp_codec;
 };
 
 void config_init(struct oriel_config *config);

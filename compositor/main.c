@@ -12,6 +12,7 @@
 #include "compositor/options.h"
 #include "compositor/server.h"
 #include "compositor/session_bus.h"
+#include "compositor/sound_server.h"
 #include "compositor/startup_error.h"
 #if HAVE_XWAYLAND
 #include "xwm/xwayland.h"
@@ -87,6 +88,7 @@ int main(int argc, char *argv[]) {
 	struct session_bus bus = {0};
 	struct server server = {0};
 	struct child child = {0};
+	struct sound_server sound = {0};
 	struct wl_event_source *sigterm = NULL, *sigint = NULL;
 
 	if (!session_bus_init(&bus, options.dbus)) {
@@ -105,6 +107,9 @@ int main(int argc, char *argv[]) {
 	}
 	if (!start_xwayland(&server)) {
 		goto out;
+	}
+	if (options.sound_server == CONFIG_SOUND_SERVER_AUTO) {
+		sound_server_start(&sound); /* without it, the session has no sound */
 	}
 	setenv("XDG_SESSION_TYPE", "wayland", 1);
 	setenv("XDG_CURRENT_DESKTOP", "oriel", 1);
@@ -148,6 +153,7 @@ out:
 	remote_servers_stop(&server);
 	virtual_input_destroy(server.virtual_input);
 	server_finish(&server);
+	sound_server_stop(&sound);
 	session_bus_finish(&bus);
 	options_finish(&options);
 	if (!running && !startup_error_print(stderr)) {

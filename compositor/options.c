@@ -6,6 +6,7 @@
 #include <string.h>
 #include "common/address_spec.h"
 #include "compositor/options.h"
+#include "common/util.h"
 #include "common/x_display.h"
 
 static const char usage[] =
@@ -25,6 +26,8 @@ static const char usage[] =
 	"  --config FILE                             settings file\n"
 	"                                            ($XDG_CONFIG_HOME/oriel/oriel.ini)\n"
 	"  --dbus auto|session|spawn|off             session bus to use (auto)\n"
+	"  --sound-server auto|off                   start PipeWire, WirePlumber and\n"
+	"                                            pipewire-pulse when none runs (auto)\n"
 	"  --vnc [ADDR:]PORT                         serve VNC (repeatable; address\n"
 	"                                            127.0.0.1, IPv6 as [::1]:5901)\n"
 	"  --vnc-unix PATH                           serve VNC on a Unix socket\n"
@@ -75,6 +78,11 @@ static const char usage[] =
 	"  --rdp-keyboard client|session             read keys through each client's\n"
 	"                                            layout, or the session's keymap\n"
 	"                                            (client unless [keyboard] has one)\n"
+	"  --rdp-audio on|off|playback               the session's sound to clients and\n"
+	"                                            their microphones to it (on)\n"
+	"  --rdp-codec auto|avc444|avc420|progressive|planar\n"
+	"                                            the graphics pipeline's codec\n"
+	"                                            (auto: the best the client takes)\n"
 	"  --privileged CAPABILITY=PATH              let the program at PATH use a\n"
 	"                                            privileged protocol (repeatable;\n"
 	"                                            screencopy, virtual-input,\n"
@@ -103,7 +111,8 @@ enum { OPT_BACKEND = 256, OPT_RENDERER, OPT_OUTPUT, OPT_XWAYLAND, OPT_X_DISPLAY,
 	OPT_VNC_MAX_PENDING_PER_ADDRESS, OPT_VNC_IDLE_TIMEOUT, OPT_HANDOVER_SOCKET,
 	OPT_EXIT_WITHOUT_CLIENTS, OPT_RDP, OPT_RDP_TLS_CERT,
 	OPT_RDP_TLS_KEY, OPT_RDP_USERS, OPT_RDP_SAM, OPT_RDP_PAM, OPT_RDP_HANDSHAKE_TIMEOUT,
-	OPT_RDP_MAX_CLIENTS, OPT_RDP_MAX_FPS, OPT_RDP_KEYBOARD };
+	OPT_RDP_MAX_CLIENTS, OPT_RDP_MAX_FPS, OPT_RDP_KEYBOARD, OPT_RDP_AUDIO,
+	OPT_SOUND_SERVER, OPT_RDP_CODEC };
 
 static bool parse_count(const char *value, int min, int max, int *out) {
 	char *end;
@@ -151,6 +160,10 @@ static const char *expected_form(int opt) {
 		return "one of auto, session, spawn, off";
 	case OPT_XWAYLAND:
 		return "one of lazy, eager, off";
+	case OPT_SOUND_SERVER:
+		return "one of auto, off";
+	case OPT_RDP_AUDIO:
+		return "one of on, off, playback";
 	case OPT_X_DISPLAY:
 		return "a display number, e.g. 10 or :10 (0-59535)";
 	case OPT_OUTPUT:
@@ -215,6 +228,9 @@ enum options_result options_parse(struct oriel_options *options, int argc, char 
 		{"rdp-max-clients", required_argument, NULL, OPT_RDP_MAX_CLIENTS},
 		{"rdp-max-fps", required_argument, NULL, OPT_RDP_MAX_FPS},
 		{"rdp-keyboard", required_argument, NULL, OPT_RDP_KEYBOARD},
+		{"rdp-audio", required_argument, NULL, OPT_RDP_AUDIO},
+		{"sound-server", required_argument, NULL, OPT_SOUND_SERVER},
+		{"rdp-codec", required_argument, NULL, OPT_RDP_CODEC},
 		{"debug", no_argument, NULL, 'd'},
 		{"help", no_argument, NULL, 'h'},
 		{"version", no_argument, NULL, 'v'},
@@ -224,6 +240,8 @@ enum options_result options_parse(struct oriel_options *options, int argc, char 
 	static const char *const renderers[] = {"auto", "pixman", "gles2"};
 	static const char *const dbus_modes[] = {"auto", "session", "spawn", "off"};
 	static const char *const xwayland_modes[] = {"lazy", "eager", "off"};
+	static const char *const sound_modes[] = {"auto", "off"};
+	static const char *const audio_modes[] = {"on", "off", "playback"};
 
 	memset(options, 0, sizeof(*options));
 	config_init(&options->config);
@@ -257,6 +275,18 @@ enum options_result options_parse(struct oriel_options *options, int argc, char 
 				goto bad_value;
 			}
 			options->dbus = choice;
+			break;
+		case OPT_SOUND_SERVER:
+			if ((choice = parse_choice(optarg, sound_modes, 2)) < 0) {
+				goto bad_value;
+			}
+			options->sound_server = CONFIG_SOUND_SERVER_AUTO + choice;
+			break;
+		case OPT_RDP_AUDIO:
+			if ((choice = parse_choice(optarg, audio_modes, 3)) < 0) {
+				goto bad_value;
+			}
+			options->rdp.audio = CONFIG_RDP_AUDIO_ON + choice;
 			break;
 		case OPT_XWAYLAND:
 			if ((choice = parse_choice(optarg, xwayland_modes, 3)) < 0) {
@@ -459,6 +489,17 @@ enum options_result options_parse(struct oriel_options *options, int argc, char 
 				goto bad_value;
 			}
 			break;
+		case OPT_RDP_CODEC:
+			options->rdp.codec = CONFIG_RDP_CODEC_UNSET;
+			for (size_t i = 0; i < ARRAY_LEN(config_rdp_codec_names); i++) {
+				if (strcmp(optarg, config_rdp_codec_names[i]) == 0) {
+					options->rdp.codec = (enum config_rdp_codec)(i + 1);
+				}
+			}
+			if (!options->rdp.codec) {
+				goto bad_value;
+			}
+			break;
 		case OPT_PRIVILEGED:
 			if (!parse_privileged(&options->config, optarg)) {
 				return OPTIONS_EXIT_FAILURE;
@@ -652,6 +693,14 @@ static bool merge_rdp(struct oriel_options *options) {
 	MERGE_RDP(max_clients, rdp_max_clients)
 	MERGE_RDP(max_fps, rdp_max_fps)
 	MERGE_RDP(keyboard, rdp_keyboard)
+	MERGE_RDP(audio, rdp_audio)
+	if (!rdp->audio) {
+		rdp->audio = CONFIG_RDP_AUDIO_ON;
+	}
+	MERGE_RDP(codec, rdp_codec)
+	if (!rdp->codec) {
+		rdp->codec = CONFIG_RDP_CODEC_AUTO;
+	}
 	if (!rdp->keyboard) {
 		/* A layout the session was given is meant for every client. */
 		rdp->keyboard = config->xkb_layout && config->xkb_layout[0] ?
@@ -730,6 +779,10 @@ bool options_load_config(struct oriel_options *options) {
 	}
 	if (options->x_display < 0) {
 		options->x_display = config->x_display;
+	}
+	if (!options->sound_server) {
+		options->sound_server = config->sound_server ? config->sound_server :
+			CONFIG_SOUND_SERVER_AUTO;
 	}
 	if (options->n_outputs == 0) {
 		options->n_outputs = config->n_outputs;

@@ -61,6 +61,10 @@ struct options_rdp {
 	int max_fps;                    /* frames per client per second (60) */
 	/* Whose layout reads a client's keys; never UNSET once merged. */
 	enum config_rdp_keyboard keyboard;
+	/* What clients get of the session's sound; never UNSET once merged. */
+	enum config_rdp_audio audio;
+	/* The graphics pipeline's codec; never UNSET once merged. */
+	enum config_rdp_codec codec;
 };
 
 struct oriel_options {
@@ -70,6 +74,7 @@ struct oriel_options {
 	bool kiosk;
 	enum config_xwayland xwayland;
 	int x_display; /* the first X display number to try; -1: wlroots' choice */
+	enum config_sound_server sound_server; /* never UNSET once merged */
 	bool debug;
 	const char *config_path; /* NULL: the default location */
 

@@ -214,6 +214,10 @@ static bool set_reconnect(struct gateway_config *c, const char *v, char *e, size
 	return gateway_config_set_reconnect(&c->reconnect, v, e, n);
 }
 
+static bool set_rdp_handover(struct gateway_config *c, const char *v, char *e, size_t n) {
+	return gateway_config_set_rdp_handover(&c->rdp_handover, v, e, n);
+}
+
 static bool set_idle_timeout(struct gateway_config *c, const char *v, char *e, size_t n) {
 	return gateway_config_set_seconds(&c->idle_timeout, v, 0, 365 * 24 * 3600, e, n);
 }
@@ -238,6 +242,7 @@ static const struct gateway_key keys[] = {
 	{ "login", "max-pending", set_max_pending, false },
 	{ "login", "max-pending-per-address", set_max_pending_per_address, false },
 	{ "login", "worker-user", set_worker_user, false },
+	{ "login", "rdp-handover", set_rdp_handover, false },
 	{ "session", "command", set_command, false },
 	{ "session", "oriel", set_oriel, false },
 	{ "session", "runtime-dir", set_runtime_dir, false },
@@ -364,6 +369,28 @@ bool gateway_config_set_reconnect(enum gateway_reconnect *reconnect, const char 
 		}
 	}
 	snprintf(error, error_size, "'%.*s' is not share, take-over or new", SHOWN_MAX, value);
+	return false;
+}
+
+static const char *const rdp_handover_names[] = {
+	[GATEWAY_RDP_AUTO] = "auto",
+	[GATEWAY_RDP_REDIRECT] = "redirect",
+	[GATEWAY_RDP_RELAY] = "relay",
+};
+
+const char *gateway_rdp_handover_name(enum gateway_rdp_handover handover) {
+	return rdp_handover_names[handover];
+}
+
+bool gateway_config_set_rdp_handover(enum gateway_rdp_handover *handover,
+		const char *value, char *error, size_t error_size) {
+	for (size_t i = 0; i < ARRAY_LEN(rdp_handover_names); i++) {
+		if (strcmp(value, rdp_handover_names[i]) == 0) {
+			*handover = (enum gateway_rdp_handover)i;
+			return true;
+		}
+	}
+	snprintf(error, error_size, "'%.*s' is not auto, redirect or relay", SHOWN_MAX, value);
 	return false;
 }
 
@@ -592,6 +619,7 @@ void gateway_config_init(struct gateway_config *config) {
 	config->handshake_timeout = 10;
 	config->max_pending = 64;
 	config->max_pending_per_address = 4;
+	config->rdp_handover = GATEWAY_RDP_AUTO;
 	config->session_command = xstrdup("xterm");
 	config->oriel = xstrdup(ORIEL_BINDIR "/oriel");
 	config->runtime_dir = xstrdup(GATEWAY_RUNTIME_DIR);

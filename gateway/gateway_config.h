@@ -30,6 +30,13 @@ enum gateway_reconnect {
 	GATEWAY_RECONNECT_NEW,       /* a new session every time */
 };
 
+/* How an RDP client that logged in reaches its session. */
+enum gateway_rdp_handover {
+	GATEWAY_RDP_AUTO,     /* redirected when it says it can follow, else relayed */
+	GATEWAY_RDP_REDIRECT, /* always a Server Redirection (a client that cannot is lost) */
+	GATEWAY_RDP_RELAY,    /* always relayed by the network side */
+};
+
 struct gateway_config {
 	/* "ADDR:PORT" (IPv6 as [ADDR]:PORT); a bare PORT means every address. */
 	char *vnc_listen[GATEWAY_MAX_LISTEN];
@@ -54,6 +61,7 @@ struct gateway_config {
 	int max_pending;             /* connections still logging in (64) */
 	int max_pending_per_address; /* of them from one address (4) */
 	char *worker_user;           /* the unprivileged network side's user (_oriel) */
+	enum gateway_rdp_handover rdp_handover;
 
 	char *session_command; /* shell words, for users without ~/.config/oriel/session */
 	char *oriel;           /* the compositor to run */
@@ -95,6 +103,8 @@ bool gateway_config_set_size(int *width, int *height, const char *value,
 	char *error, size_t error_size);
 bool gateway_config_set_reconnect(enum gateway_reconnect *reconnect, const char *value,
 	char *error, size_t error_size);
+bool gateway_config_set_rdp_handover(enum gateway_rdp_handover *handover,
+	const char *value, char *error, size_t error_size);
 bool gateway_config_set_seconds(int *out, const char *value, int min, int max,
 	char *error, size_t error_size);
 void gateway_config_set_string(char **out, const char *value);
@@ -110,6 +120,7 @@ void gateway_config_clear_list(char **list, int *n);
 void gateway_config_apply_defaults(struct gateway_config *config);
 
 const char *gateway_reconnect_name(enum gateway_reconnect reconnect);
+const char *gateway_rdp_handover_name(enum gateway_rdp_handover handover);
 
 /* The command line (gateway_config_args.c). */
 enum gateway_action {

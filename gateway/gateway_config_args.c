@@ -32,6 +32,9 @@ const char gateway_usage[] =
 	"  --handshake-timeout SECONDS            time to log in (10)\n"
 	"  --max-pending N                        connections still logging in (64)\n"
 	"  --max-pending-per-address N            of them from one address (4)\n"
+	"  --rdp-handover auto|redirect|relay     how an RDP client reaches its\n"
+	"                                         session (auto: relayed when it\n"
+	"                                         cannot follow a redirection)\n"
 	"  --session-command COMMAND              what a session runs when the user has\n"
 	"                                         no ~/.config/oriel/session (xterm)\n"
 	"  --oriel PATH                           the compositor to run\n"
@@ -55,8 +58,8 @@ enum {
 	OPT_CONFIG = 256, OPT_VNC, OPT_RDP, OPT_TLS_CERT, OPT_TLS_KEY, OPT_PAM_SERVICE,
 	OPT_ALLOW_USER, OPT_ALLOW_GROUP, OPT_HANDSHAKE_TIMEOUT, OPT_MAX_PENDING,
 	OPT_MAX_PENDING_PER_ADDRESS, OPT_SESSION_COMMAND, OPT_ORIEL, OPT_RUNTIME_DIR,
-	OPT_OUTPUT, OPT_MAX_OUTPUT, OPT_RECONNECT, OPT_IDLE_TIMEOUT, OPT_X_DISPLAY, OPT_LIST, OPT_START,
-	OPT_TERMINATE, OPT_WEB, OPT_WEB_HOST,
+	OPT_OUTPUT, OPT_MAX_OUTPUT, OPT_RECONNECT, OPT_RDP_HANDOVER, OPT_IDLE_TIMEOUT, OPT_X_DISPLAY, OPT_LIST,
+	OPT_START, OPT_TERMINATE, OPT_WEB, OPT_WEB_HOST,
 };
 
 static const struct option options[] = {
@@ -79,6 +82,7 @@ static const struct option options[] = {
 	{"output", required_argument, NULL, OPT_OUTPUT},
 	{"max-output", required_argument, NULL, OPT_MAX_OUTPUT},
 	{"reconnect", required_argument, NULL, OPT_RECONNECT},
+	{"rdp-handover", required_argument, NULL, OPT_RDP_HANDOVER},
 	{"idle-timeout", required_argument, NULL, OPT_IDLE_TIMEOUT},
 	{"x-display", required_argument, NULL, OPT_X_DISPLAY},
 	{"list", no_argument, NULL, OPT_LIST},
@@ -172,6 +176,8 @@ static bool apply(struct gateway_config *c, struct gateway_command *command,
 		return gateway_config_set_size(&c->max_width, &c->max_height, v, e, n);
 	case OPT_RECONNECT:
 		return gateway_config_set_reconnect(&c->reconnect, v, e, n);
+	case OPT_RDP_HANDOVER:
+		return gateway_config_set_rdp_handover(&c->rdp_handover, v, e, n);
 	case OPT_IDLE_TIMEOUT:
 		return gateway_config_set_seconds(&c->idle_timeout, v, 0, 365 * 24 * 3600, e, n);
 	case OPT_X_DISPLAY:

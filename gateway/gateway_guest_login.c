@@ -265,6 +265,11 @@ bool gateway_guest_refusal_logged(const char *why) {
 
 bool gateway_guest_hand_over(struct gateway_guest *guest, int sock,
 		struct handover_message *message, char *why, size_t why_size) {
+	return gateway_guest_hand_over_fd(guest, sock, message, guest->fd, why, why_size);
+}
+
+bool gateway_guest_hand_over_fd(struct gateway_guest *guest, int sock,
+		struct handover_message *message, int fd, char *why, size_t why_size) {
 	if (!gateway_guest_logged_in(guest)) {
 		snprintf(why, why_size, "it gave way to another connection");
 		return false;
@@ -274,7 +279,7 @@ bool gateway_guest_hand_over(struct gateway_guest *guest, int sock,
 	message->request = HANDOVER_CONNECTION;
 	snprintf(message->peer, sizeof(message->peer), "%s", guest->host);
 	struct handover_reply reply;
-	if (!handover_send(sock, message, guest->fd, HANDOVER_REPLY_MS, &reply)) {
+	if (!handover_send(sock, message, fd, HANDOVER_REPLY_MS, &reply)) {
 		snprintf(why, why_size, "the session did not answer: %s", strerror(errno));
 		return false;
 	}

@@ -166,6 +166,17 @@ bool gateway_guest_logged_in(struct gateway_guest *guest) {
 	return in;
 }
 
+void gateway_guest_relaying(struct gateway_guest *guest) {
+	struct gateway_front *front = guest->front;
+	pthread_mutex_lock(&front->lock);
+	guest->relaying = true;
+	/* A stop that came meanwhile did not see it relaying. */
+	if (front->stopping) {
+		shutdown(guest->fd, SHUT_RDWR);
+	}
+	pthread_mutex_unlock(&front->lock);
+}
+
 void gateway_guest_done(struct gateway_guest *guest) {
 	struct gateway_front *front = guest->front;
 	pthread_mutex_lock(&front->lock);
@@ -420,11 +431,11 @@ void gateway_front_stop(struct gateway_front *front) {
 		}
 		pthread_join(front->accept_thread, NULL);
 	}
-	/* Every guest stops; a hand-over already under way finishes first. */
+	/* Every guest stops, and every relay; a hand-over already under way finishes first. */
 	pthread_mutex_lock(&front->lock);
 	front->stopping = true;
 	for (struct gateway_guest *g = front->guests; g; g = g->next) {
-		if (!g->logged_in) {
+		if (!g->logged_in || g->relaying) {
 			g->evicted = true;
 			shutdown(g->fd, SHUT_RDWR);
 		}

@@ -66,6 +66,7 @@ struct gateway_guest {
 	bool checking;  /* its account is being checked: it gives way to nobody */
 	bool evicted;   /* another guest took its place, or its time is up: its socket is shut down */
 	bool logged_in; /* handing over: no longer a guest, and never shut down */
+	bool relaying;  /* logged in, its client relayed by its thread: shut down when the front stops */
 	char reason[GATEWAY_BROKER_REASON_MAX]; /* why its login was refused */
 	struct gateway_guest *next;
 };
@@ -115,6 +116,8 @@ void gateway_guest_reached(struct gateway_guest *guest, enum gateway_guest_stage
 void gateway_guest_progressed(struct gateway_guest *guest);
 /* Its deadline is now ms from now. */
 void gateway_guest_extend(struct gateway_guest *guest, int ms);
+/* Its client is relayed from now on (after gateway_guest_logged_in). */
+void gateway_guest_relaying(struct gateway_guest *guest);
 /* The guest's thread is done with it: closes its socket (the gateway's copy) and frees it. */
 void gateway_guest_done(struct gateway_guest *guest);
 
@@ -176,5 +179,8 @@ void gateway_printable(const char *user, char *out, size_t size);
  */
 bool gateway_guest_hand_over(struct gateway_guest *guest, int sock,
 	struct handover_message *message, char *why, size_t why_size);
+/* The same, passing fd instead of the guest's socket (the RDP relay's socketpair end). */
+bool gateway_guest_hand_over_fd(struct gateway_guest *guest, int sock,
+	struct handover_message *message, int fd, char *why, size_t why_size);
 
 #endif

@@ -5,7 +5,8 @@
 /*
  * The gateway's network side: one process, this program run again with
  * --worker=, that takes every connection from accept() to the hand-over
- * (TLS, RFB and VeNCrypt, X.224, FreeRDP up to Client Info). It starts
+ * (TLS, RFB and VeNCrypt, X.224, FreeRDP up to Client Info or through
+ * the logon screen), and the RDP relay. It starts
  * as root only to load the certificate and key, then, before it reads a
  * byte from the network, runs as an unprivileged user with no
  * capabilities, no new privileges, an empty root and a seccomp filter

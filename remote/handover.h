@@ -64,6 +64,16 @@ enum handover_flags {
 	 * the client sent them, whole.
 	 */
 	HANDOVER_WEBSOCKET = 1 << 2,
+	/*
+	 * RDP, for a client that cannot follow a Server Redirection: the
+	 * gateway logged it in on this very connection and keeps its TLS,
+	 * relaying plaintext over the passed socket (no TLS state comes).
+	 * pending holds all the client sent up to its Client Info (its
+	 * password zeroed), which the gateway's FreeRDP answered already:
+	 * the session's FreeRDP is walked through the same steps, and the
+	 * gateway drops its answers up to there.
+	 */
+	HANDOVER_RELAYED = 1 << 3,
 };
 
 /* One direction of a TLS connection's record layer. */

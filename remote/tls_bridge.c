@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <gnutls/gnutls.h>
+#include <limits.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
@@ -11,6 +12,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 #include "common/io_all.h"
+#include "remote/rdp_pdu.h"
 #include "remote/tls_bridge.h"
 #include "remote/tls_record.h"
 #include "remote/tls_stream.h"
@@ -27,6 +29,8 @@ struct flow {
 	size_t len, off;
 	bool want_read;  /* from had nothing whole */
 	bool want_write; /* to's socket was full */
+	struct tls_bridge_tap *tap; /* NULL, or what the bridge notes of this direction */
+	bool from_client;
 };
 
 struct tls_bridge {
@@ -42,6 +46,8 @@ struct tls_bridge {
 	size_t request_len;
 	uint8_t *pending;
 	size_t pending_len;
+	struct tls_bridge_tap *tap;
+	bool idle; /* stopped with nothing on its way */
 };
 
 /* Waits for fd; false when stopped, at the timeout, or when fd broke. */
@@ -109,6 +115,21 @@ static bool inner_handshake(struct tls_bridge *bridge) {
 	return bridge->inner != NULL;
 }
 
+/* The tap's copy of what came from the client, and its count of what went to it. */
+static void note(struct tls_bridge_tap *tap, bool from_client, const uint8_t *buf,
+		size_t len) {
+	pthread_mutex_lock(&tap->lock);
+	if (!from_client) {
+		rdp_pdu_counter_feed(&tap->to_client, buf, len, UINT_MAX);
+	} else if (len > tap->capacity - tap->len) {
+		tap->overflowed = true;
+	} else {
+		memcpy(tap->client + tap->len, buf, len);
+		tap->len += len;
+	}
+	pthread_mutex_unlock(&tap->lock);
+}
+
 /* Moves what it can; false when a side closed or broke. */
 static bool flow(struct flow *f) {
 	for (;;) {
@@ -123,6 +144,9 @@ static bool flow(struct flow *f) {
 			}
 			f->len = (size_t)n;
 			f->off = 0;
+			if (f->tap) {
+				note(f->tap, f->from_client, f->buf, f->len);
+			}
 		}
 		ssize_t n = tls_stream_send(f->to, f->buf + f->off, f->len - f->off);
 		f->want_write = n < 0 && errno == EAGAIN;
@@ -145,12 +169,16 @@ static void pump(struct tls_bridge *bridge) {
 		goto out;
 	}
 	*up = (struct flow){ .from = bridge->client, .to = bridge->inner,
-		.from_fd = bridge->client_fd, .to_fd = bridge->inner_fd };
+		.from_fd = bridge->client_fd, .to_fd = bridge->inner_fd,
+		.tap = bridge->tap, .from_client = true };
 	*down = (struct flow){ .from = bridge->inner, .to = bridge->client,
-		.from_fd = bridge->inner_fd, .to_fd = bridge->client_fd };
+		.from_fd = bridge->inner_fd, .to_fd = bridge->client_fd, .tap = bridge->tap };
 	/* What the gateway read after its handshake goes first. */
 	memcpy(up->buf, bridge->pending, bridge->pending_len);
 	up->len = bridge->pending_len;
+	if (up->tap) {
+		note(up->tap, true, up->buf, up->len);
+	}
 	for (;;) {
 		if (!flow(up) || !flow(down)) {
 			break;
@@ -164,6 +192,7 @@ static void pump(struct tls_bridge *bridge) {
 		};
 		int rc = poll(fds, 3, -1);
 		if ((rc < 0 && errno != EINTR) || fds[2].revents) {
+			bridge->idle = fds[2].revents && up->len == 0 && down->len == 0;
 			break;
 		}
 	}
@@ -184,8 +213,10 @@ static void *bridge_thread(void *data) {
 			drop_confirm(bridge) && inner_handshake(bridge)) {
 		pump(bridge);
 	}
-	/* Either side gone: the other learns it now. */
-	shutdown(bridge->client_fd, SHUT_RDWR);
+	/* Either side gone: the other learns it now (a detached client goes on). */
+	if (!bridge->idle || !bridge->tap) {
+		shutdown(bridge->client_fd, SHUT_RDWR);
+	}
 	shutdown(bridge->inner_fd, SHUT_RDWR);
 	uint64_t one = 1;
 	if (write(bridge->done_fd, &one, sizeof(one)) < 0) {
@@ -197,6 +228,13 @@ static void *bridge_thread(void *data) {
 struct tls_bridge *tls_bridge_start(struct tls_stream *client, int client_fd,
 		const uint8_t *request, size_t request_len, const uint8_t *pending,
 		size_t pending_len, int *local_fd) {
+	return tls_bridge_start_tapped(client, client_fd, request, request_len, pending,
+		pending_len, NULL, local_fd);
+}
+
+struct tls_bridge *tls_bridge_start_tapped(struct tls_stream *client, int client_fd,
+		const uint8_t *request, size_t request_len, const uint8_t *pending,
+		size_t pending_len, struct tls_bridge_tap *tap, int *local_fd) {
 	struct tls_bridge *bridge = calloc(1, sizeof(*bridge));
 	int pair[2] = { -1, -1 };
 	if (!bridge || pending_len > TLS_RECORD_PLAINTEXT_MAX ||
@@ -205,6 +243,7 @@ struct tls_bridge *tls_bridge_start(struct tls_stream *client, int client_fd,
 	}
 	bridge->client = client;
 	bridge->client_fd = client_fd;
+	bridge->tap = tap;
 	bridge->inner_fd = pair[0];
 	bridge->stop_fd = eventfd(0, EFD_CLOEXEC);
 	bridge->done_fd = eventfd(0, EFD_CLOEXEC);
@@ -255,28 +294,53 @@ fail:
 	return NULL;
 }
 
-void tls_bridge_destroy(struct tls_bridge *bridge) {
-	if (!bridge) {
-		return;
-	}
-	uint64_t one = 1;
-	if (write(bridge->stop_fd, &one, sizeof(one)) < 0) {
-		/* A fresh eventfd takes it. */
-	}
-	pthread_join(bridge->thread, NULL);
+/* After the thread ended: closes and frees what the bridge holds. */
+static void release(struct tls_bridge *bridge) {
 	tls_stream_destroy(bridge->inner);
 	tls_stream_destroy(bridge->client);
 	if (bridge->credentials) {
 		gnutls_certificate_free_credentials(bridge->credentials);
 	}
 	close(bridge->inner_fd);
-	close(bridge->client_fd);
+	if (bridge->client_fd >= 0) {
+		close(bridge->client_fd);
+	}
 	close(bridge->stop_fd);
 	close(bridge->done_fd);
 	explicit_bzero(bridge->pending, bridge->pending_len);
 	free(bridge->request);
 	free(bridge->pending);
 	free(bridge);
+}
+
+static void stop(struct tls_bridge *bridge) {
+	uint64_t one = 1;
+	if (write(bridge->stop_fd, &one, sizeof(one)) < 0) {
+		/* A fresh eventfd takes it. */
+	}
+	pthread_join(bridge->thread, NULL);
+}
+
+void tls_bridge_destroy(struct tls_bridge *bridge) {
+	if (!bridge) {
+		return;
+	}
+	stop(bridge);
+	release(bridge);
+}
+
+bool tls_bridge_detach(struct tls_bridge *bridge, struct tls_stream **client,
+		int *client_fd) {
+	stop(bridge);
+	bool idle = bridge->idle;
+	if (idle) {
+		*client = bridge->client;
+		*client_fd = bridge->client_fd;
+		bridge->client = NULL;
+		bridge->client_fd = -1;
+	}
+	release(bridge);
+	return idle;
 }
 
 void tls_bridge_finish(struct tls_bridge *bridge, int timeout_ms) {

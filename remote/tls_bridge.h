@@ -23,9 +23,12 @@
  * bridge ends when either side closes. Pure: no wlroots.
  */
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "remote/rdp_pdu.h"
 
 struct tls_stream;
 struct tls_bridge;
@@ -40,6 +43,34 @@ struct tls_bridge;
 struct tls_bridge *tls_bridge_start(struct tls_stream *client, int client_fd,
 	const uint8_t *request, size_t request_len, const uint8_t *pending,
 	size_t pending_len, int *local_fd);
+/*
+ * oriel-gateway's relay of a client that cannot follow a Server
+ * Redirection: the gateway's FreeRDP logs the client in through a
+ * bridge, whose tap keeps a copy of the plaintext it passed from the
+ * client (up to capacity) and counts the PDUs it passed to it, so that
+ * the session's FreeRDP can be walked through the same steps. Read it
+ * under its lock, or after tls_bridge_detach.
+ */
+struct tls_bridge_tap {
+	pthread_mutex_t lock; /* held by the bridge while it notes */
+	uint8_t *client; /* capacity bytes */
+	size_t capacity, len;
+	bool overflowed; /* the client sent more than capacity */
+	struct rdp_pdu_counter to_client;
+};
+
+/* tls_bridge_start, with tap (the caller's, until the bridge is gone). */
+struct tls_bridge *tls_bridge_start_tapped(struct tls_stream *client, int client_fd,
+	const uint8_t *request, size_t request_len, const uint8_t *pending,
+	size_t pending_len, struct tls_bridge_tap *tap, int *local_fd);
+/*
+ * Stops the thread and gives the client's TLS and socket back into
+ * *client and *client_fd, for the caller to go on with; closes the rest.
+ * Only a tapped bridge, and only when nothing was on its way either way:
+ * false otherwise (then everything is closed).
+ */
+bool tls_bridge_detach(struct tls_bridge *bridge, struct tls_stream **client,
+	int *client_fd);
 /* Stops the thread if it still runs, waits for it, closes what it holds. NULL: no-op. */
 void tls_bridge_destroy(struct tls_bridge *bridge);
 /*

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/socket.h>
 #include "remote/tls_record.h"
 #include "remote/tls_stream.h"
 
@@ -9,6 +10,8 @@ struct tls_stream {
 	gnutls_session_t session; /* or */
 	struct tls_record *record;
 	bool retry; /* GnuTLS: the last send must be repeated */
+	bool plain; /* or plaintext on fd */
+	int fd;
 };
 
 struct tls_stream *tls_stream_from_session(gnutls_session_t session) {
@@ -41,6 +44,15 @@ struct tls_stream *tls_stream_from_handover(const struct handover_tls *state, in
 	return stream;
 }
 
+struct tls_stream *tls_stream_plain(int fd) {
+	struct tls_stream *stream = calloc(1, sizeof(*stream));
+	if (stream) {
+		stream->plain = true;
+		stream->fd = fd;
+	}
+	return stream;
+}
+
 void tls_stream_destroy(struct tls_stream *stream) {
 	if (!stream) {
 		return;
@@ -53,6 +65,9 @@ void tls_stream_destroy(struct tls_stream *stream) {
 }
 
 ssize_t tls_stream_send(struct tls_stream *stream, const void *buf, size_t len) {
+	if (stream->plain) {
+		return send(stream->fd, buf, len, MSG_NOSIGNAL);
+	}
 	if (stream->record) {
 		return tls_record_send(stream->record, buf, len);
 	}
@@ -67,6 +82,9 @@ ssize_t tls_stream_send(struct tls_stream *stream, const void *buf, size_t len) 
 }
 
 ssize_t tls_stream_recv(struct tls_stream *stream, void *buf, size_t len) {
+	if (stream->plain) {
+		return recv(stream->fd, buf, len, 0);
+	}
 	if (stream->record) {
 		return tls_record_recv(stream->record, buf, len);
 	}

@@ -28,6 +28,11 @@ struct tls_stream *tls_stream_from_record(struct tls_record *record);
 struct handover_tls;
 struct tls_stream *tls_stream_from_handover(const struct handover_tls *state, int fd,
 	char *error, size_t error_size);
+/*
+ * Plaintext on fd (not owned), as a stream: a client whose TLS
+ * oriel-gateway keeps, relaying what it decrypts. NULL on failure.
+ */
+struct tls_stream *tls_stream_plain(int fd);
 void tls_stream_destroy(struct tls_stream *stream);
 
 /*

@@ -4,6 +4,7 @@
 #include <winpr/wtsapi.h>
 #include <wlr/util/log.h>
 #include "remote/rdp/rdp_private.h"
+#include "compositor/options.h"
 #include "compositor/server.h"
 
 /*
@@ -11,10 +12,11 @@
  * Channel writes only queue in the manager; they reach the client when
  * the manager is checked: right after a write (rdp_channels_flush), and
  * when its queue's event fires (writes from channel threads). Static
- * channels (cliprdr, rdp_clipboard.c) use this manager too. The
- * dynamic channels (graphics pipeline, display control) open once the
- * client answered drdynvc's capabilities, which FreeRDP reads within
- * the peer's own dispatch: rdp_channels_check runs after each.
+ * channels (cliprdr, rdp_clipboard.c; rdpsnd, rdp_sound.c) use this
+ * manager too. The dynamic channels (graphics pipeline, display control,
+ * sound and the microphone) open once the client answered drdynvc's
+ * capabilities, which FreeRDP reads within the peer's own dispatch:
+ * rdp_channels_check runs after each.
  */
 
 /* A write into the client's socket may wait this long for a stalled client. */
@@ -46,6 +48,8 @@ bool rdp_channels_watch(struct rdp_peer *peer) {
 }
 
 void rdp_channels_finish_peer(struct rdp_peer *peer) {
+	rdp_sound_mic_close(peer);
+	rdp_sound_close(peer);
 	rdp_disp_close(peer);
 	rdp_gfx_close(peer);
 	rdp_unserved_probe_close(peer);
@@ -88,7 +92,16 @@ static void open_dynamic_channels(struct rdp_peer *peer) {
 	if (!rdp_disp_open(peer)) {
 		wlr_log(WLR_ERROR, "RDP: cannot open display control to %s", peer->host);
 	}
-	rdp_unserved_probe_open(peer);
+	if (!rdp_sound_open(peer)) {
+		wlr_log(WLR_ERROR, "RDP: cannot open sound to %s", peer->host);
+	}
+	if (peer->rdp->options->audio == CONFIG_RDP_AUDIO_ON) {
+		if (!rdp_sound_mic_open(peer)) {
+			wlr_log(WLR_ERROR, "RDP: cannot open the microphone of %s", peer->host);
+		}
+	} else {
+		rdp_unserved_probe_open(peer);
+	}
 	/* A client without drdynvc gets classic bitmap updates. */
 	rdp_display_schedule(peer);
 }
@@ -113,6 +126,9 @@ bool rdp_channels_check(struct rdp_peer *peer) {
 	if (!WTSVirtualChannelManagerIsChannelJoined(peer->vcm, "drdynvc")) {
 		peer->dynamic_channels_opened = true;
 		peer->client->settings->SupportGraphicsPipeline = FALSE;
+		if (!rdp_sound_open(peer)) {
+			wlr_log(WLR_ERROR, "RDP: cannot open sound to %s", peer->host);
+		}
 		rdp_display_schedule(peer);
 		return true;
 	}

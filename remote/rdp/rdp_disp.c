@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/eventfd.h>
 #include <unistd.h>
+#include <freerdp/channels/wtsvc.h>
 #include <freerdp/server/disp.h>
 #include <wlr/util/log.h>
 #include "remote/rdp/rdp_private.h"
@@ -34,6 +35,8 @@ struct rdp_disp {
 	bool pending;
 	struct remote_monitor monitors[MAX_MONITORS];
 	int count;
+	UINT32 channel_id; /* FreeRDP's, once assigned */
+	bool has_channel_id;
 };
 
 /* FreeRDP's channel thread: keep the wish, wake the loop. */
@@ -83,6 +86,37 @@ static int handle_wakeup(int fd, uint32_t mask, void *data) {
 	return 0;
 }
 
+static BOOL handle_channel_id(DispServerContext *context, UINT32 channel_id) {
+	struct rdp_disp *disp = context->custom;
+	disp->channel_id = channel_id;
+	disp->has_channel_id = true;
+	return TRUE;
+}
+
+/*
+ * The capabilities go once the client accepted the channel: a client
+ * without display control (xfreerdp without /dynamic-resolution)
+ * refuses it, and data sent on it anyway made it log "ChannelId N not
+ * found!" at every connection. FreeRDP reads the client's answer in the
+ * peer's dispatch, in the loop. (The connection's only DVC creation
+ * callback: no other channel of oriel's needs one.)
+ */
+static BOOL handle_creation_status(void *data, UINT32 channel_id, INT32 status) {
+	struct rdp_disp *disp = data;
+	if (!disp->has_channel_id || channel_id != disp->channel_id) {
+		return TRUE;
+	}
+	if (status < 0) {
+		wlr_log(WLR_DEBUG, "RDP: %s has no display control", disp->peer->host);
+		return TRUE;
+	}
+	if (disp->context->DisplayControlCaps(disp->context) != CHANNEL_RC_OK) {
+		wlr_log(WLR_ERROR, "RDP: cannot send display control's capabilities to %s",
+			disp->peer->host);
+	}
+	return TRUE;
+}
+
 bool rdp_disp_open(struct rdp_peer *peer) {
 	struct rdp_disp *disp = zalloc(sizeof(*disp));
 	disp->peer = peer;
@@ -107,8 +141,9 @@ bool rdp_disp_open(struct rdp_peer *peer) {
 	context->MaxMonitorAreaFactorA = MAX_AREA_FACTOR;
 	context->MaxMonitorAreaFactorB = MAX_AREA_FACTOR;
 	context->DispMonitorLayout = handle_monitor_layout;
-	return context->Open(context) == CHANNEL_RC_OK &&
-		context->DisplayControlCaps(context) == CHANNEL_RC_OK;
+	context->ChannelIdAssigned = handle_channel_id;
+	WTSVirtualChannelManagerSetDVCCreationCallback(peer->vcm, handle_creation_status, disp);
+	return context->Open(context) == CHANNEL_RC_OK;
 }
 
 void rdp_disp_close(struct rdp_peer *peer) {
@@ -116,6 +151,7 @@ void rdp_disp_close(struct rdp_peer *peer) {
 	if (!disp) {
 		return;
 	}
+	WTSVirtualChannelManagerSetDVCCreationCallback(peer->vcm, NULL, NULL);
 	/* Stops FreeRDP's thread first: no callback comes after. */
 	disp_server_context_free(disp->context);
 	if (disp->source) {

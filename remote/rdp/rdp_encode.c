@@ -25,6 +25,9 @@
  */
 
 #define TILE 64
+/* MS-RDPBCGR 2.2.9.1.1.3.1.2.2 TS_BITMAP_DATA flags (FreeRDP keeps them private). */
+#define BITMAP_COMPRESSION 0x0001
+#define NO_BITMAP_COMPRESSION_HDR 0x0400
 /* Bitmap tiles per bitmap update, at most. */
 #define BITMAP_BATCH 64
 /* What the interleaved compressor may write for a tile, at most. */
@@ -121,8 +124,16 @@ bool rdp_encoder_prepare(struct rdp_peer *peer) {
 		rfx_context_set_pixel_format(enc->rfx, PIXEL_FORMAT_BGRX32);
 		return true;
 	case RDP_CODEC_PLANAR:
-		enc->planar = freerdp_bitmap_planar_context_new(
-			PLANAR_FORMAT_HEADER_NA | PLANAR_FORMAT_HEADER_RLE, TILE, TILE);
+		/*
+		 * Without the alpha plane only for a client that says it may be
+		 * skipped (its Bitmap Capability Set's DRAW_ALLOW_SKIP_ALPHA, as
+		 * FreeRDP's do: they would read a sent one with red and blue
+		 * swapped). rdesktop does not, and decodes planar bitmaps only
+		 * with all four planes; an opaque alpha plane costs a few bytes a
+		 * row with RLE.
+		 */
+		enc->planar = freerdp_bitmap_planar_context_new(PLANAR_FORMAT_HEADER_RLE |
+			(settings->DrawAllowSkipAlpha ? PLANAR_FORMAT_HEADER_NA : 0), TILE, TILE);
 		return enc->planar != NULL;
 	case RDP_CODEC_INTERLEAVED:
 		enc->interleaved = bitmap_interleaved_context_new(TRUE);
@@ -225,6 +236,12 @@ static bool send_bitmaps(struct rdp_peer *peer, int n) {
 		.count = (UINT32)n,
 		.rectangles = enc->bitmaps,
 	};
+	/*
+	 * The tiles' flags are oriel's (send_bitmap_tiles): FreeRDP's own add
+	 * NO_BITMAP_COMPRESSION_HDR to uncompressed ones too, which rdesktop
+	 * takes for compressed data it cannot decode.
+	 */
+	update->autoCalculateBitmapData = FALSE;
 	bool ok = n == 0 || update->BitmapUpdate(update->context, &bitmap_update);
 	for (int i = 0; i < n; i++) {
 		free(enc->bitmaps[i].bitmapDataStream);
@@ -343,6 +360,9 @@ static bool send_bitmap_tiles(struct rdp_peer *peer, const pixman_region32_t *da
 					.bitmapLength = size,
 					.bitmapDataStream = data,
 					.compressed = compressed,
+					.flags = compressed ? BITMAP_COMPRESSION |
+						(settings->NoBitmapCompressionHeader ?
+							NO_BITMAP_COMPRESSION_HDR : 0) : 0,
 					.cbCompMainBodySize = compressed ? size : 0,
 					.cbScanWidth = (UINT32)(w * bytes_pp),
 					.cbUncompressedSize = (UINT32)(w * h * bytes_pp),

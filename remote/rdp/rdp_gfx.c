@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 #include <inttypes.h>
 #include <stdlib.h>
+#include <linux/sockios.h>
+#include <sys/ioctl.h>
 #include <freerdp/server/rdpgfx.h>
 #include <freerdp/version.h>
 #include <winpr/synch.h>
@@ -14,9 +16,10 @@
 /*
  * The graphics pipeline (MS-RDPEGFX) for clients that announce it. Once
  * the client advertised its capabilities, the best version both know is
- * confirmed, with H.264 when the client takes it and FreeRDP encodes it
- * here. Then one surface, the desktop's size padded to 16, is mapped to
- * the output at 0,0; its frames are rdp_gfx_frame.c's. With several
+ * confirmed, with H.264 when the client takes it and x264 encodes here
+ * (AVC444v2 or AVC420, by the client's offer and --rdp-codec). Then one
+ * surface, the desktop's size padded to 16, is mapped to the output at
+ * 0,0; its frames are rdp_gfx_frame.c's. With several
  * outputs the desktop is their bounding box, and the graphics reset
  * names them as the client's monitors; one surface for the whole desktop
  * is what FreeRDP 2's clients (GDI, xfreerdp /multimon) draw across
@@ -33,6 +36,13 @@
  */
 
 #define MAX_UNACKED 2
+/*
+ * auto gives AVC444v2 to the clients that take it up to this size: its two
+ * pictures cost about 3.5 times AVC420's CPU (bench/h264), which two
+ * cores keep up with at 1280x720 (about 18 ms a frame of full motion),
+ * not at 1080p; --rdp-codec avc444 asks for it at any size.
+ */
+#define AUTO_AVC444_MAX_PIXELS (1280 * 720)
 /* A client that opens the channel but says nothing gets classic updates. */
 #define CAPS_TIMEOUT_MS 5000
 
@@ -102,7 +112,7 @@ static bool create_surface(struct rdp_gfx *gfx) {
 	gfx->encoder = rdp_gfx_encoder_create(rdp->padded_width, rdp->padded_height);
 	if (gfx->h264) {
 		gfx->h264_encoder = rdp_h264_create(rdp->padded_width, rdp->padded_height,
-			rdp->server->loop, rdp_gfx_handle_encoded, gfx);
+			gfx->avc444, rdp->server->loop, rdp_gfx_handle_encoded, gfx);
 		if (!gfx->h264_encoder) {
 			return false;
 		}
@@ -126,9 +136,12 @@ static UINT handle_caps_advertise(RdpgfxServerContext *context,
 	if (gfx->failed) {
 		return CHANNEL_RC_OK; /* too late: it has classic updates now */
 	}
+	enum config_rdp_codec codec = peer->rdp->options->codec;
+	bool want_h264 = codec == CONFIG_RDP_CODEC_AUTO || codec == CONFIG_RDP_CODEC_AVC444 ||
+		codec == CONFIG_RDP_CODEC_AVC420;
 	RDPGFX_CAPSET caps;
 	if (!rdp_gfx_caps_choose(advertise->capsSets, advertise->capsSetCount,
-			rdp_h264_available(), &caps, &gfx->h264)) {
+			want_h264 && rdp_h264_available(), &caps, &gfx->h264)) {
 		wlr_log(WLR_INFO, "RDP: %s offers no graphics pipeline version we know", peer->host);
 		return CHANNEL_RC_UNSUPPORTED_VERSION;
 	}
@@ -142,14 +155,23 @@ static UINT handle_caps_advertise(RdpgfxServerContext *context,
 		wl_event_source_remove(gfx->caps_deadline);
 		gfx->caps_deadline = NULL;
 	}
+	bool offers_avc444 = rdp_gfx_caps_offer_avc444(advertise->capsSets,
+		advertise->capsSetCount);
+	uint64_t pixels = (uint64_t)peer->rdp->padded_width * (uint64_t)peer->rdp->padded_height;
+	gfx->avc444 = gfx->h264 && offers_avc444 && (codec == CONFIG_RDP_CODEC_AVC444 ||
+		(codec == CONFIG_RDP_CODEC_AUTO && pixels <= AUTO_AVC444_MAX_PIXELS));
+	gfx->lossless = codec == CONFIG_RDP_CODEC_PLANAR;
+	const char *name = gfx->avc444 ? "AVC444v2" : gfx->h264 ? "AVC420" :
+		gfx->lossless ? "planar" : "progressive RemoteFX";
 	wlr_log(WLR_INFO, "RDP: %s: graphics pipeline %s, %s", peer->host,
-		rdp_gfx_caps_version_name(caps.version), gfx->h264 ? "AVC420" : "progressive RemoteFX");
-	if (rdp_gfx_caps_offer_avc444(advertise->capsSets, advertise->capsSetCount)) {
-		/* Nothing in the confirmed set can say so: the codec of each frame is ours. */
-		wlr_log(WLR_INFO, "RDP: %s asked for AVC444 (graphics pipeline %s); oriel does "
-			"not serve AVC444: it gets %s", peer->host,
-			rdp_gfx_caps_version_name(caps.version),
-			gfx->h264 ? "AVC420" : "progressive RemoteFX");
+		rdp_gfx_caps_version_name(caps.version), name);
+	if (codec == CONFIG_RDP_CODEC_AVC444 && !gfx->avc444) {
+		wlr_log(WLR_INFO, "RDP: %s does not take AVC444 (--rdp-codec avc444): it gets %s",
+			peer->host, name);
+	} else if ((codec == CONFIG_RDP_CODEC_AVC420 || codec == CONFIG_RDP_CODEC_AVC444) &&
+			!gfx->h264) {
+		wlr_log(WLR_INFO, "RDP: %s does not take H.264 (--rdp-codec %s): it gets %s",
+			peer->host, config_rdp_codec_names[codec - 1], name);
 	}
 	return create_surface(gfx) ? CHANNEL_RC_OK : ERROR_INTERNAL_ERROR;
 }
@@ -159,6 +181,11 @@ static UINT handle_frame_acknowledge(RdpgfxServerContext *context,
 	struct rdp_gfx *gfx = gfx_of(context);
 	gfx->acks_suspended = ack->queueDepth == SUSPEND_FRAME_ACKNOWLEDGEMENT;
 	gfx->acked_id = ack->frameId;
+	int queued = 0;
+	if (gfx->h264_encoder &&
+			ioctl(gfx->peer->client->sockfd, SIOCOUTQ, &queued) == 0 && queued >= 0) {
+		rdp_h264_acked(gfx->h264_encoder, (size_t)queued);
+	}
 	if (gfx->holding) {
 		gfx->holding = false;
 		wlr_log(WLR_DEBUG, "RDP: client %" PRIu64 " (%s) acknowledged frame %u: "

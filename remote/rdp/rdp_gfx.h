@@ -20,6 +20,8 @@ struct rdp_gfx {
 	bool failed;       /* classic updates instead */
 	bool confirmed;    /* capabilities confirmed */
 	bool h264;
+	bool avc444;       /* AVC444v2 rather than AVC420 (with h264) */
+	bool lossless;     /* planar only (--rdp-codec planar) */
 	bool surface;      /* created and mapped */
 	int width, height; /* the desktop the surface is for */
 	uint32_t layout_serial; /* and its outputs' places (rdp_server.layout_serial) */

@@ -19,6 +19,6 @@ const char *rdp_gfx_caps_version_name(UINT32 version);
 bool rdp_gfx_caps_choose(const RDPGFX_CAPSET *sets, size_t n, bool server_h264,
 	RDPGFX_CAPSET *confirm, bool *h264);
 
-/* Whether one of the n sets takes AVC444 (which oriel does not send). */
+/* Whether one of the n sets takes AVC444. */
 bool rdp_gfx_caps_offer_avc444(const RDPGFX_CAPSET *sets, size_t n);
 #endif

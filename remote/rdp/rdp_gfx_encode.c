@@ -10,7 +10,7 @@
 #include "common/util.h"
 
 /*
- * The graphics pipeline's codecs that run in the loop (AVC420 has its
+ * The graphics pipeline's codecs that run in the loop (H.264 has its
  * thread, rdp_gfx_h264.c), through FreeRDP's codec layer:
  * - progressive RemoteFX, for clients without H.264: only the 64x64
  *   tiles the damage touches, in one pass at full quality;

@@ -11,8 +11,9 @@
  * - small damage goes losslessly as planar tiles: a full-surface H.264
  *   frame costs about as much however little changed (tens of ms at
  *   1080p), and typing or a blinking cursor then stays exact and cheap;
- * - more goes as AVC420 (encoded in its thread, rdp_gfx_h264.c) or, for
- *   clients without H.264, progressive RemoteFX.
+ * - more goes as H.264, AVC420 or AVC444v2 (encoded in its thread,
+ *   rdp_gfx_h264.c) or, for clients without H.264, progressive RemoteFX;
+ *   with --rdp-codec planar, everything goes as planar tiles.
  * Both of the latter lose detail: what they sent is refined with planar
  * tiles once it stayed still for REFINE_AFTER_MS, so moving content
  * costs few bytes and what stays on screen is exact.
@@ -71,9 +72,11 @@ void rdp_gfx_handle_encoded(void *data) {
 	}
 	RDPGFX_SURFACE_COMMAND cmd = { 0 };
 	if (!rdp_h264_result(gfx->h264_encoder, &cmd)) {
-		rdp_peer_drop(peer, "cannot encode a frame (AVC420)");
+		rdp_peer_drop(peer, gfx->avc444 ? "cannot encode a frame (AVC444v2)" :
+			"cannot encode a frame (AVC420)");
 		return;
 	}
+	rdp_h264_sent(gfx->h264_encoder, cmd.length);
 	rdp_peer_enter_freerdp(peer);
 	bool ok = send_lossy_frame(gfx, &cmd, gfx->encoding_id, &gfx->encoding_damage);
 	if (ok) {
@@ -154,7 +157,7 @@ bool rdp_gfx_send_frame(struct rdp_peer *peer, const pixman_region32_t *damage) 
 		return true;
 	}
 	uint64_t desktop = (uint64_t)rdp->width * (uint64_t)rdp->height;
-	if (region_area(damage) * LOSSLESS_SHARE < desktop) {
+	if (gfx->lossless || region_area(damage) * LOSSLESS_SHARE < desktop) {
 		/* H.264's copy of the surface catches up with its next frame. */
 		pixman_region32_union(&gfx->h264_stale, &gfx->h264_stale, damage);
 		return send_lossless_frame(gfx, peer->frame_id, damage, INT32_MAX);

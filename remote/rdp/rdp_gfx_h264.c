@@ -6,43 +6,64 @@
 #include <sys/eventfd.h>
 #include <unistd.h>
 #include <freerdp/codec/color.h>
-#include <freerdp/codec/h264.h>
-#include <winpr/crt.h>
+#include <freerdp/primitives.h>
 #include <wlr/util/log.h>
+#include "remote/rdp/rdp_h264_x264.h"
 #include "remote/rdp/rdp_private.h"
 #include "common/util.h"
 
 /*
- * AVC420 frames of one client, encoded by FreeRDP's H.264 layer (Debian's
- * FreeRDP: libavcodec with x264, preset "medium", which FreeRDP fixes).
- * A frame takes tens of milliseconds at 1080p, so it is encoded in a
- * thread of the encoder's own, which sleeps between frames; the loop
- * gets the result through an eventfd and sends it.
+ * H.264 frames of one client, AVC420 or AVC444v2, encoded by x264 through
+ * rdp_h264_x264.c in a thread of their own, which sleeps between frames;
+ * the loop gets the result through an eventfd and sends it.
  *
- * The encoder keeps its own copy of the surface, brought up to date
- * with what changed since its last frame before the thread starts: the
- * thread never reads the framebuffer that captures write meanwhile. The whole surface
- * is encoded (FreeRDP's client decodes AVC420 at the surface's size; a
- * P-frame costs few bits where nothing changed); the damage goes as the
+ * The encoder's input pictures are the only copy of the surface: before
+ * the thread starts, the loop converts what changed since the last frame
+ * from the framebuffer straight into them (FreeRDP's SIMD primitives), so
+ * the thread never reads the framebuffer that captures write meanwhile.
+ * - AVC420: one 4:2:0 picture, converted in 16-pixel-wide columns (the
+ *   primitives' SIMD width) around the change;
+ * - AVC444v2 (MS-RDPEGFX 3.3.8.3.3): the same 4:2:0 picture (luma) and a
+ *   second one carrying the chroma that 4:2:0 drops, encoded one after
+ *   the other as frames of one stream (the client decodes both with one
+ *   decoder); the split lays rows out whole, so the change is converted
+ *   in full rows.
+ * The whole picture is encoded (the client decodes at the surface's size;
+ * a P-frame costs few bits where nothing changed); the damage goes as the
  * frame's region rectangles, which are all the client copies to its
- * screen. The first frame of an encoder covers everything.
+ * screen. The first frame of an encoder is a key frame and covers all.
+ *
+ * The rate follows the link to the client: when the client acknowledges
+ * a frame, the bytes still queued in oriel's socket (not yet taken by the
+ * client's TCP) say whether the link keeps up. More than two frames' worth
+ * queued lowers the rate cap by a quarter (a slow link gets coarser
+ * frames, not a queue); an empty queue lets it grow back to the ceiling.
+ * How long acknowledgements take is no signal here: a client busy
+ * decoding is slow to acknowledge while its link is idle, and coarser
+ * frames would not help it.
  */
 
 /* More damage rectangles than this go as their bounding box. */
 #define MAX_REGION_RECTS 64
-/* The quality the client is told of (the encoder's is by bit rate). */
-#define H264_QP 22
+/* The quality the client is told of (x264 runs at constant quality). */
+#define H264_QP 23
+#define FRAME_RATE 60
 
 struct rdp_h264 {
-	H264_CONTEXT *avc;
-	int width, height, stride;
-	uint8_t *surface; /* the encoder's copy */
+	struct rdp_x264 *encoder; /* AVC444v2: luma, then chroma pictures */
+	bool avc444;
+	int width, height;
 	bool started;     /* sent a first frame */
 
 	/* The frame being encoded: its region rectangles and result. */
 	RECTANGLE_16 rects[MAX_REGION_RECTS];
 	RDPGFX_H264_QUANT_QUALITY quality[MAX_REGION_RECTS];
-	RDPGFX_AVC420_BITMAP_STREAM stream;
+	RDPGFX_AVC420_BITMAP_STREAM stream[2];
+	RDPGFX_AVC444_BITMAP_STREAM avc444_stream;
+
+	/* The rate (kbit/s), and the frames' mean size (bytes). */
+	unsigned kbit_rate, kbit_ceiling;
+	uint64_t frame_bytes;
 
 	pthread_t thread;
 	bool thread_started;
@@ -55,69 +76,35 @@ struct rdp_h264 {
 	void *data;
 };
 
-/* Bits per second: about 4 a pixel (8 Mbit/s at 1080p), within limits. */
-static UINT32 bit_rate(int width, int height) {
-	uint64_t rate = (uint64_t)width * height * 4;
-	if (rate < 2000000) {
-		rate = 2000000;
+/* The rate cap's ceiling: about 4 bits a pixel a second, within limits. */
+static unsigned rate_ceiling(int width, int height) {
+	uint64_t kbit = (uint64_t)width * height * 4 / 1000;
+	if (kbit < 2000) {
+		kbit = 2000;
 	}
-	if (rate > 20000000) {
-		rate = 20000000;
+	if (kbit > 20000) {
+		kbit = 20000;
 	}
-	return (UINT32)rate;
+	return (unsigned)kbit;
 }
-
-/* FreeRDP 2.11's h264_context_free leaves the YUV planes that an encoding
- * context's avc420_compress allocated. */
-static void context_free(H264_CONTEXT *avc) {
-	if (!avc) {
-		return;
-	}
-	for (int i = 0; i < 3; i++) {
-		_aligned_free(avc->pYUVData[i]);
-		avc->pYUVData[i] = NULL;
-	}
-	h264_context_free(avc);
-}
-
-static H264_CONTEXT *context_create(int width, int height) {
-	H264_CONTEXT *avc = h264_context_new(TRUE);
-	if (!avc) {
-		return NULL;
-	}
-	avc->RateControlMode = H264_RATECONTROL_VBR;
-	avc->BitRate = bit_rate(width, height);
-	avc->FrameRate = 60;
-	avc->QP = H264_QP;
-	if (!h264_context_reset(avc, (UINT32)width, (UINT32)height)) {
-		context_free(avc);
-		return NULL;
-	}
-	return avc;
-}
+#define RATE_FLOOR 500
 
 bool rdp_h264_available(void) {
 	static int available = -1;
 	if (available >= 0) {
 		return available;
 	}
-	available = 0;
-	enum { SIZE = 64 };
-	uint8_t *black = calloc(SIZE * SIZE, 4);
-	H264_CONTEXT *avc = black ? context_create(SIZE, SIZE) : NULL;
-	BYTE *data = NULL;
-	UINT32 length = 0;
-	if (avc && avc420_compress(avc, black, PIXEL_FORMAT_BGRX32, SIZE * 4, SIZE, SIZE,
-			&data, &length) >= 0 && length > 0) {
-		available = 1;
-		wlr_log(WLR_INFO, "RDP: H.264 (AVC420) encodes through FreeRDP's %s",
-			avc->subsystem && avc->subsystem->name ? avc->subsystem->name : "codec");
+	struct rdp_x264 *enc = rdp_x264_create(64, 64, FRAME_RATE, RATE_FLOOR, 1);
+	const uint8_t *data;
+	size_t length;
+	available = enc && rdp_x264_encode(enc, 0, &data, &length) && length > 0;
+	rdp_x264_destroy(enc);
+	if (available) {
+		wlr_log(WLR_INFO, "RDP: H.264 (AVC420, AVC444v2) encodes through x264");
 	} else {
-		wlr_log(WLR_INFO, "RDP: FreeRDP cannot encode H.264 here: graphics pipeline "
+		wlr_log(WLR_INFO, "RDP: x264 cannot encode here: graphics pipeline "
 			"clients get progressive RemoteFX");
 	}
-	context_free(avc);
-	free(black);
 	return available;
 }
 
@@ -132,10 +119,14 @@ static void *encode_thread(void *arg) {
 			break;
 		}
 		pthread_mutex_unlock(&h264->lock);
-		RDPGFX_AVC420_BITMAP_STREAM *stream = &h264->stream;
-		bool ok = avc420_compress(h264->avc, h264->surface, PIXEL_FORMAT_BGRX32,
-			(UINT32)h264->stride, (UINT32)h264->width, (UINT32)h264->height,
-			&stream->data, &stream->length) >= 0;
+		bool ok = true;
+		for (int i = 0; i < (h264->avc444 ? 2 : 1) && ok; i++) {
+			const uint8_t *data;
+			size_t length;
+			ok = rdp_x264_encode(h264->encoder, i, &data, &length);
+			h264->stream[i].data = (BYTE *)data;
+			h264->stream[i].length = ok ? (UINT32)length : 0;
+		}
 		pthread_mutex_lock(&h264->lock);
 		h264->job = false;
 		h264->ok = ok;
@@ -158,21 +149,23 @@ static int handle_done(int fd, uint32_t mask, void *data) {
 	return 0;
 }
 
-struct rdp_h264 *rdp_h264_create(int width, int height, struct wl_event_loop *loop,
-		void (*encoded)(void *data), void *data) {
+struct rdp_h264 *rdp_h264_create(int width, int height, bool avc444,
+		struct wl_event_loop *loop, void (*encoded)(void *data), void *data) {
 	struct rdp_h264 *h264 = zalloc(sizeof(*h264));
 	h264->width = width;
 	h264->height = height;
-	h264->stride = width * 4;
+	h264->avc444 = avc444;
 	h264->encoded = encoded;
 	h264->data = data;
 	h264->done_fd = -1;
+	h264->kbit_ceiling = h264->kbit_rate = rate_ceiling(width, height);
 	pthread_mutex_init(&h264->lock, NULL);
 	pthread_cond_init(&h264->wake, NULL);
-	h264->avc = context_create(width, height);
-	h264->surface = calloc((size_t)width * height, 4);
+	h264->encoder = rdp_x264_create(width, height, FRAME_RATE, h264->kbit_rate,
+		avc444 ? 2 : 1);
+	bool ok = h264->encoder;
 	h264->done_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-	if (!h264->avc || !h264->surface || h264->done_fd < 0) {
+	if (!ok || h264->done_fd < 0) {
 		rdp_h264_destroy(h264);
 		return NULL;
 	}
@@ -207,8 +200,7 @@ void rdp_h264_destroy(struct rdp_h264 *h264) {
 	}
 	pthread_cond_destroy(&h264->wake);
 	pthread_mutex_destroy(&h264->lock);
-	context_free(h264->avc);
-	free(h264->surface);
+	rdp_x264_destroy(h264->encoder);
 	free(h264);
 }
 
@@ -216,21 +208,71 @@ static RECTANGLE_16 rect16(const pixman_box32_t *box) {
 	return (RECTANGLE_16){ (UINT16)box->x1, (UINT16)box->y1, (UINT16)box->x2, (UINT16)box->y2 };
 }
 
-bool rdp_h264_start(struct rdp_h264 *h264, const uint8_t *fb, int stride,
-		const pixman_region32_t *changed, const pixman_region32_t *damage) {
+static int align_down(int v, int to) {
+	return v / to * to;
+}
+
+static int align_up(int v, int to, int limit) {
+	v = (v + to - 1) / to * to;
+	return v < limit ? v : limit;
+}
+
+/* Converts changed from fb into the encoders' pictures. */
+static void convert(struct rdp_h264 *h264, const uint8_t *fb, int stride,
+		const pixman_region32_t *changed) {
+	/* The SIMD conversion takes 16 pixels at once and 4:2:0 two rows. */
+	pixman_region32_t aligned;
+	pixman_region32_init(&aligned);
 	int n_boxes;
 	const pixman_box32_t *boxes = pixman_region32_rectangles(
 		(pixman_region32_t *)changed, &n_boxes);
-	/* The thread is idle: the copy and the rectangles are the loop's. */
 	for (int i = 0; i < n_boxes; i++) {
-		const pixman_box32_t *box = &boxes[i];
-		size_t bytes = (size_t)(box->x2 - box->x1) * 4;
-		for (int y = box->y1; y < box->y2; y++) {
-			memcpy(h264->surface + (size_t)y * h264->stride + (size_t)box->x1 * 4,
-				fb + (size_t)y * stride + (size_t)box->x1 * 4, bytes);
+		int x1 = h264->avc444 ? 0 : align_down(boxes[i].x1, 16);
+		int x2 = h264->avc444 ? h264->width : align_up(boxes[i].x2, 16, h264->width);
+		int y1 = align_down(boxes[i].y1, 2);
+		int y2 = align_up(boxes[i].y2, 2, h264->height);
+		if (x2 > x1 && y2 > y1) {
+			pixman_region32_union_rect(&aligned, &aligned, x1, y1,
+				(unsigned)(x2 - x1), (unsigned)(y2 - y1));
 		}
 	}
-	boxes = pixman_region32_rectangles((pixman_region32_t *)damage, &n_boxes);
+	uint8_t *planes[2][3];
+	uint32_t strides[2][3];
+	for (int i = 0; i < (h264->avc444 ? 2 : 1); i++) {
+		rdp_x264_planes(h264->encoder, i, planes[i], strides[i]);
+	}
+	primitives_t *prims = primitives_get();
+	boxes = pixman_region32_rectangles(&aligned, &n_boxes);
+	for (int i = 0; i < n_boxes; i++) {
+		const pixman_box32_t *box = &boxes[i];
+		const BYTE *src = fb + (size_t)box->y1 * stride + (size_t)box->x1 * 4;
+		prim_size_t roi = { (UINT32)(box->x2 - box->x1), (UINT32)(box->y2 - box->y1) };
+		BYTE *dst[2][3];
+		for (int e = 0; e < (h264->avc444 ? 2 : 1); e++) {
+			dst[e][0] = planes[e][0] + (size_t)box->y1 * strides[e][0] + box->x1;
+			for (int p = 1; p < 3; p++) {
+				dst[e][p] = planes[e][p] + (size_t)(box->y1 / 2) * strides[e][p] +
+					box->x1 / 2;
+			}
+		}
+		if (h264->avc444) {
+			prims->RGBToAVC444YUVv2(src, PIXEL_FORMAT_BGRX32, (UINT32)stride,
+				dst[0], strides[0], dst[1], strides[1], &roi);
+		} else {
+			prims->RGBToYUV420_8u_P3AC4R(src, PIXEL_FORMAT_BGRX32, (UINT32)stride,
+				dst[0], strides[0], &roi);
+		}
+	}
+	pixman_region32_fini(&aligned);
+}
+
+bool rdp_h264_start(struct rdp_h264 *h264, const uint8_t *fb, int stride,
+		const pixman_region32_t *changed, const pixman_region32_t *damage) {
+	/* The thread is idle: the pictures and the rectangles are the loop's. */
+	convert(h264, fb, stride, changed);
+	int n_boxes;
+	const pixman_box32_t *boxes = pixman_region32_rectangles(
+		(pixman_region32_t *)damage, &n_boxes);
 	pixman_box32_t all = { 0, 0, h264->width, h264->height };
 	if (!h264->started) {
 		/* A key frame: the client has nothing of this stream yet. */
@@ -247,9 +289,12 @@ bool rdp_h264_start(struct rdp_h264 *h264, const uint8_t *fb, int stride,
 			.qp = H264_QP, .qualityVal = 100 - H264_QP,
 		};
 	}
-	h264->stream.meta.numRegionRects = (UINT32)n_boxes;
-	h264->stream.meta.regionRects = h264->rects;
-	h264->stream.meta.quantQualityVals = h264->quality;
+	for (int i = 0; i < 2; i++) {
+		h264->stream[i].meta.numRegionRects = (UINT32)n_boxes;
+		h264->stream[i].meta.regionRects = h264->rects;
+		h264->stream[i].meta.quantQualityVals = h264->quality;
+	}
+	rdp_x264_set_rate(h264->encoder, h264->kbit_rate);
 	pthread_mutex_lock(&h264->lock);
 	h264->job = true;
 	pthread_cond_signal(&h264->wake);
@@ -264,7 +309,6 @@ bool rdp_h264_result(struct rdp_h264 *h264, RDPGFX_SURFACE_COMMAND *cmd) {
 	if (!ok) {
 		return false;
 	}
-	cmd->codecId = RDPGFX_CODECID_AVC420;
 	cmd->format = PIXEL_FORMAT_BGRX32;
 	cmd->left = 0;
 	cmd->top = 0;
@@ -272,7 +316,46 @@ bool rdp_h264_result(struct rdp_h264 *h264, RDPGFX_SURFACE_COMMAND *cmd) {
 	cmd->bottom = (UINT32)h264->height;
 	cmd->width = (UINT32)h264->width;
 	cmd->height = (UINT32)h264->height;
-	cmd->extra = &h264->stream;
-	cmd->length = h264->stream.length;
+	if (!h264->avc444) {
+		cmd->codecId = RDPGFX_CODECID_AVC420;
+		cmd->extra = &h264->stream[0];
+		cmd->length = h264->stream[0].length;
+		return true;
+	}
+	/* Both streams, luma first; its size counts its metablock (MS-RDPEGFX 2.2.4.6). */
+	RDPGFX_AVC444_BITMAP_STREAM *avc444 = &h264->avc444_stream;
+	avc444->LC = 0;
+	avc444->bitstream[0] = h264->stream[0];
+	avc444->bitstream[1] = h264->stream[1];
+	avc444->cbAvc420EncodedBitstream1 = 4 + h264->stream[0].meta.numRegionRects * 10 +
+		h264->stream[0].length;
+	cmd->codecId = RDPGFX_CODECID_AVC444v2;
+	cmd->extra = avc444;
+	cmd->length = h264->stream[0].length + h264->stream[1].length;
 	return true;
+}
+
+void rdp_h264_sent(struct rdp_h264 *h264, size_t bytes) {
+	/* A moving mean over about 8 frames. */
+	h264->frame_bytes = h264->frame_bytes ? (h264->frame_bytes * 7 + bytes) / 8 : bytes;
+}
+
+void rdp_h264_acked(struct rdp_h264 *h264, size_t queued) {
+	unsigned rate = h264->kbit_rate;
+	if (queued > 2 * h264->frame_bytes) {
+		rate = rate * 3 / 4;
+		if (rate < RATE_FLOOR) {
+			rate = RATE_FLOOR;
+		}
+	} else if (queued == 0 && rate < h264->kbit_ceiling) {
+		rate += h264->kbit_ceiling / 20;
+		if (rate > h264->kbit_ceiling) {
+			rate = h264->kbit_ceiling;
+		}
+	}
+	if (rate != h264->kbit_rate) {
+		wlr_log(WLR_DEBUG, "RDP: H.264 rate %u kbit/s (%zu bytes queued to the client)",
+			rate, queued);
+		h264->kbit_rate = rate;
+	}
 }

@@ -38,6 +38,7 @@ struct rdp_handover_login {
 	char user[sizeof(((struct handover_message *)0)->user)];
 	char cookie[HANDOVER_COOKIE_MAX];
 	bool view_only;
+	bool relayed; /* the gateway logged it in on this connection: no cookie comes */
 	struct tls_bridge *bridge;
 };
 
@@ -70,9 +71,10 @@ static const char *take_connection(void *data, const struct handover_message *me
 		close(fd);
 		return "no X.224 Connection Request came along";
 	}
-	char error[160];
-	struct tls_stream *tls = tls_stream_from_handover(&message->tls, fd, error,
-		sizeof(error));
+	char error[160] = "out of memory";
+	bool relayed = (message->flags & HANDOVER_RELAYED) != 0;
+	struct tls_stream *tls = relayed ? tls_stream_plain(fd) :
+		tls_stream_from_handover(&message->tls, fd, error, sizeof(error));
 	if (!tls) {
 		wlr_log(WLR_ERROR, "RDP: the gateway's client %s: %s", message->peer, error);
 		close(fd);
@@ -82,6 +84,11 @@ static const char *take_connection(void *data, const struct handover_message *me
 	memcpy(login->user, message->user, sizeof(login->user));
 	memcpy(login->cookie, message->cookie, sizeof(login->cookie));
 	login->view_only = (message->flags & HANDOVER_VIEW_ONLY) != 0;
+	login->relayed = relayed;
+	if (relayed) {
+		wlr_log(WLR_INFO, "RDP: oriel-gateway relays %s, which stays on its first "
+			"connection, logged in as \"%s\"", message->peer, message->user);
+	}
 	int local_fd = -1;
 	/* The bridge takes tls and fd, also when it fails. */
 	login->bridge = tls_bridge_start(tls, fd, message->pending, request_len,
@@ -97,6 +104,14 @@ static const char *take_connection(void *data, const struct handover_message *me
 
 bool rdp_handover_logon_ok(struct rdp_peer *peer, const char *user, const char *password) {
 	const struct rdp_handover_login *login = peer->handover;
+	if (login->relayed) {
+		/*
+		 * Logged in on this connection (maybe on the gateway's logon screen,
+		 * so the Client Info may name someone else); only the gateway can
+		 * pass one here.
+		 */
+		return true;
+	}
 	size_t len = strlen(login->cookie);
 	if (strcmp(user, login->user) != 0 || strlen(password) != len) {
 		return false;

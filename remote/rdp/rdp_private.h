@@ -30,6 +30,9 @@ struct rdp_prelogon;
 struct virtual_output;
 struct remote_monitor;
 struct client_keymap;
+struct audio_sink;
+struct rdp_sound;
+struct rdp_microphone;
 
 /* One served output per client monitor at most (RDP's limit). */
 #define RDP_MAX_SCREENS 16
@@ -107,6 +110,12 @@ struct rdp_server {
 
 	/* Ends calls into FreeRDP that wait on a stalled client (rdp_watchdog.c). */
 	struct rdp_watchdog *watchdog;
+
+	/* The session's sound, while clients play it (rdp_sound.c). */
+	struct audio_sink *sound_sink;
+	int n_sound_clients;
+	/* Whose microphone the session hears (rdp_sound_mic.c); NULL: nobody's. */
+	struct rdp_microphone *microphone;
 };
 
 enum rdp_peer_state {
@@ -207,6 +216,11 @@ struct rdp_peer {
 
 	/* The clipboard channel (rdp_clipboard.c); NULL: none (yet). */
 	struct rdp_clipboard *clipboard;
+
+	/* Sound (rdp_sound.c); NULL: the client takes none (yet). */
+	struct rdp_sound *sound;
+	/* Its microphone (rdp_sound_mic.c); NULL: none offered (yet). */
+	struct rdp_microphone *microphone;
 };
 
 /* rdp_server.c */
@@ -400,13 +414,13 @@ bool rdp_gfx_refine_due(struct rdp_peer *peer);
 /* Sends the refinement as one frame. */
 bool rdp_gfx_send_refine(struct rdp_peer *peer);
 
-/* rdp_gfx_h264.c: AVC420 frames, encoded in a thread of their own. */
+/* rdp_gfx_h264.c: AVC420 and AVC444v2 frames, encoded in a thread of their own. */
 struct rdp_h264;
-/* Whether FreeRDP's H.264 encoder works here (tried once, then known). */
+/* Whether x264 encodes here (tried once, then known). */
 bool rdp_h264_available(void);
 /* encoded(data) runs in the loop when a frame started is encoded. */
-struct rdp_h264 *rdp_h264_create(int width, int height, struct wl_event_loop *loop,
-	void (*encoded)(void *data), void *data);
+struct rdp_h264 *rdp_h264_create(int width, int height, bool avc444,
+	struct wl_event_loop *loop, void (*encoded)(void *data), void *data);
 /* Waits for a frame being encoded. NULL is a no-op. */
 void rdp_h264_destroy(struct rdp_h264 *h264);
 /*
@@ -418,6 +432,10 @@ bool rdp_h264_start(struct rdp_h264 *h264, const uint8_t *fb, int stride,
 	const pixman_region32_t *changed, const pixman_region32_t *damage);
 /* Once encoded: fills cmd with the frame (valid until the next start). */
 bool rdp_h264_result(struct rdp_h264 *h264, RDPGFX_SURFACE_COMMAND *cmd);
+/* A frame of bytes went; the client acknowledged a frame with queued bytes
+ * still in oriel's socket: the rate follows the link. */
+void rdp_h264_sent(struct rdp_h264 *h264, size_t bytes);
+void rdp_h264_acked(struct rdp_h264 *h264, size_t queued);
 
 /* rdp_gfx_encode.c: the codecs of GFX frames that run in the loop. */
 struct rdp_gfx_encoder;
@@ -435,6 +453,18 @@ bool rdp_gfx_encode_progressive(struct rdp_gfx_encoder *encoder, const uint8_t *
 /* Fills cmd with box (at most a tile) losslessly (planar); false on failure. */
 bool rdp_gfx_encode_lossless(struct rdp_gfx_encoder *encoder, const uint8_t *fb, int stride,
 	const pixman_box32_t *box, RDPGFX_SURFACE_COMMAND *cmd);
+
+/* rdp_sound.c: the session's sound to the client (rdpsnd). */
+/* Opens it when the client takes sound and its channel is there; false on failure. */
+bool rdp_sound_open(struct rdp_peer *peer);
+void rdp_sound_close(struct rdp_peer *peer);
+/* PCM from the session's sink: 48 kHz, stereo, 16 bits; NULL once silence follows. */
+void rdp_sound_send(struct rdp_sound *sound, const int16_t *samples, size_t frames);
+
+/* rdp_sound_mic.c: the client's microphone (audin) as the session's source. */
+/* Opens AUDIO_INPUT when the client offers a microphone; false on failure. */
+bool rdp_sound_mic_open(struct rdp_peer *peer);
+void rdp_sound_mic_close(struct rdp_peer *peer);
 
 /* rdp_disp.c: the Display Control channel. */
 bool rdp_disp_open(struct rdp_peer *peer);

@@ -7,17 +7,20 @@
 #include <winpr/wtsapi.h>
 #include <wlr/util/log.h>
 #include "remote/rdp/rdp_private.h"
+#include "compositor/options.h"
 
 /*
  * What a client asked for that oriel does not serve, said once per
  * connection in oriel's log. Static virtual channels are asked for in the
  * client's Client Network Data; FreeRDP joins them all, and a channel
- * oriel never opens stays silent: sound (rdpsnd) and device redirection
- * (rdpdr: drives, printers, smartcards, ports) start with a PDU from the
- * server, which never comes, so the client plays and shares nothing.
+ * oriel never opens stays silent: sound (rdpsnd, with --rdp-audio off)
+ * and device redirection (rdpdr: drives, printers, smartcards, ports)
+ * start with a PDU from the server, which never comes, so the client
+ * plays and shares nothing.
  *
  * A microphone (audin) is a dynamic channel: a client only says it has
- * one when the server opens AUDIO_INPUT. oriel opens it to find out, and
+ * one when the server opens AUDIO_INPUT. Where oriel does not take it
+ * (--rdp-audio playback or off), it opens the channel to find out, and
  * closes it again at once: the client's audin sees its channel closed and
  * never opens its device.
  */
@@ -37,9 +40,11 @@ static const struct unserved unserved[] = {
 	{ "remdesk", "remote assistance" },
 };
 
-/* The static channels oriel serves (rdp_clipboard.c, rdp_channels.c). */
-static bool served(const char *channel) {
-	return strcasecmp(channel, "cliprdr") == 0 || strcasecmp(channel, "drdynvc") == 0;
+/* The static channels oriel serves (rdp_clipboard.c, rdp_channels.c, rdp_sound.c). */
+static bool served(const struct rdp_peer *peer, const char *channel) {
+	return strcasecmp(channel, "cliprdr") == 0 || strcasecmp(channel, "drdynvc") == 0 ||
+		(strcasecmp(channel, "rdpsnd") == 0 &&
+			peer->rdp->options->audio != CONFIG_RDP_AUDIO_OFF);
 }
 
 void rdp_unserved_log_channels(struct rdp_peer *peer) {
@@ -51,7 +56,7 @@ void rdp_unserved_log_channels(struct rdp_peer *peer) {
 	for (size_t i = 0; i < n; i++) {
 		char channel[CHANNEL_NAME_LEN + 1];
 		snprintf(channel, sizeof(channel), "%s", names[i]);
-		if (served(channel)) {
+		if (served(peer, channel)) {
 			continue;
 		}
 		const char *what = NULL;

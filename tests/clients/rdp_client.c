@@ -42,6 +42,18 @@
  *                         an IPv4 address too), through a relay in this
  *                         process: FreeRDP connects to the relay as
  *                         localhost (a name TLS may send), redirections too
+ *   --sound FILE          take sound (rdpsnd, the static channel and the
+ *                         dynamic one): what is played is appended to FILE
+ *                         as raw PCM, and said in `sound` lines
+ *   --sound-dvc           with --sound: offer only AUDIO_PLAYBACK_DVC
+ *   --sound-slow FACTOR   with --sound: playing a block takes FACTOR times
+ *                         its length (a client too slow for the sound)
+ *   --microphone FREQ     offer a microphone (audin) that hears a sine of
+ *                         FREQ Hz at half full scale, 48 kHz stereo
+ *   --no-redirection      announce no support for Server Redirection (no
+ *                         REDIRECTION_SUPPORTED in the cluster data), as
+ *                         macOS's client: libfreerdp always announces it,
+ *                         so the flag is cleared on its way out
  *   --bad-cookie          when the server redirects the client with a
  *                         password cookie (oriel-gateway), send it back
  *                         altered: an attacker holding the routing token
@@ -88,6 +100,9 @@
  *   resize W H            the desktop size changed
  *   redirected TOKEN      a Server Redirection came, with this routing
  *                         token (after "Cookie: msts="); FreeRDP follows it
+ *   sound-open TAG RATE CHANNELS BITS  --sound: the server chose this format
+ *   sound BYTES T         --sound: a block to play arrived at T (ns)
+ *   microphone-open RATE CHANNELS  --microphone: the server opened it
  *   stats PAINTS RECTS BYTES COUNTERS
  *   done COMMAND
  *   auth-failed           the logon was refused (exit 2)
@@ -99,6 +114,7 @@
  */
 
 #include <dirent.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <getopt.h>
 #include <arpa/inet.h>
@@ -129,6 +145,7 @@
 #include <freerdp/freerdp.h>
 #include <freerdp/gdi/gdi.h>
 #include <freerdp/gdi/gfx.h>
+#include "rdp_client_sound.h"
 #include <winpr/synch.h>
 
 /* bench/apps/animate's counter: BITS blocks of BLOCK px, MSB first, white
@@ -146,6 +163,10 @@ struct opts {
 	const char *user, *password_file, *fingerprint;
 	enum gfx_mode gfx;
 	bool rfx, no_rects, counter, bad_cookie;
+	const char *sound; /* --sound FILE */
+	bool sound_dvc;
+	double sound_slow;
+	double microphone; /* --microphone FREQ; 0: none */
 	int bpp;
 	uint32_t kbd;
 	int cursor_w, cursor_h;
@@ -191,11 +212,13 @@ static uint64_t now_ns(void)
 
 static void say(const char *fmt, ...)
 {
+	/* One call: the sound device's lines come from another thread. */
+	char line[4096];
 	va_list ap;
 	va_start(ap, fmt);
-	vprintf(fmt, ap);
+	vsnprintf(line, sizeof line, fmt, ap);
 	va_end(ap);
-	putchar('\n');
+	printf("%s\n", line);
 	fflush(stdout);
 }
 
@@ -573,6 +596,41 @@ static void channel_disconnected(void *ctx, ChannelDisconnectedEventArgs *e)
 		gdi_graphics_pipeline_uninit(c->context.gdi, e->pInterface);
 }
 
+/* ---- --no-redirection ------------------------------------------------ */
+
+static bool clear_redirection_flag;
+
+/*
+ * libfreerdp 2 writes REDIRECTION_SUPPORTED into its cluster data
+ * (TS_UD_CS_CLUSTER) whatever its settings say. This program's SSL_write
+ * comes before OpenSSL's for libfreerdp too: with --no-redirection it
+ * clears the flag in the MCS Connect Initial on its way into TLS.
+ */
+struct ssl_st;
+int SSL_write(struct ssl_st *ssl, const void *buf, int num);
+int SSL_write(struct ssl_st *ssl, const void *buf, int num)
+{
+	static int (*real)(struct ssl_st *, const void *, int);
+	if (!real)
+		real = (int (*)(struct ssl_st *, const void *, int))dlsym(RTLD_NEXT, "SSL_write");
+	const uint8_t *p = buf;
+	/* TPKT, X.224 Data, BER Connect-Initial */
+	if (!clear_redirection_flag || num < 9 || p[0] != 3 || p[4] != 2 || p[5] != 0xf0 ||
+	    p[7] != 0x7f || p[8] != 0x65)
+		return real(ssl, buf, num);
+	static const uint8_t cluster_header[] = {0x04, 0xc0, 0x0c, 0x00}; /* CS_CLUSTER, 12 */
+	uint8_t *copy = malloc((size_t)num);
+	if (!copy)
+		return -1;
+	memcpy(copy, buf, (size_t)num);
+	uint8_t *block = memmem(copy, (size_t)num, cluster_header, sizeof cluster_header);
+	if (block && block + 8 <= copy + num)
+		block[4] &= (uint8_t)~0x01; /* REDIRECTION_SUPPORTED */
+	int rc = real(ssl, copy, num);
+	free(copy);
+	return rc;
+}
+
 /* ---- connection ------------------------------------------------------ */
 
 static DWORD check_certificate(struct client *c, const char *fingerprint)
@@ -635,14 +693,17 @@ static BOOL pre_connect(freerdp *instance)
 	rdpSettings *s = instance->settings;
 	s->OsMajorType = OSMAJORTYPE_UNIX;
 	s->OsMinorType = OSMINORTYPE_NATIVE_WAYLAND;
-	/* Pixels only: no sound, clipboard or drives, whichever server. */
+	/* Pixels only (and sound with --sound): no clipboard or drives, whichever server. */
 	s->AudioPlayback = FALSE;
 	s->AudioCapture = FALSE;
 	s->RedirectClipboard = FALSE;
 	s->DeviceRedirection = FALSE;
 	PubSub_SubscribeChannelConnected(instance->context->pubSub, channel_connected);
 	PubSub_SubscribeChannelDisconnected(instance->context->pubSub, channel_disconnected);
-	(void)c;
+	if (c->opts->sound && !rdp_client_sound_settings(s, c->opts->sound_dvc))
+		return FALSE;
+	if (c->opts->microphone > 0 && !rdp_client_microphone_settings(s, c->opts->microphone))
+		return FALSE;
 	return freerdp_client_load_addins(instance->context->channels, s);
 }
 
@@ -1058,7 +1119,9 @@ static void usage(void)
 		"         [--fingerprint FP] [--gfx off|avc420|avc444|nonh264] [--rfx]\n"
 		"         [--size WxH] [--bpp N] [--monitors WxH+X+Y,...] [--no-rects]\n"
 		"         [--counter | --cursor WxH]\n"
-		"         [--timeout SECONDS] [--bad-cookie] [--bind ADDR] [--kbd ID]\n"
+		"         [--timeout SECONDS] [--bad-cookie] [--no-redirection] [--bind ADDR]\n"
+		"         [--kbd ID] [--sound FILE [--sound-dvc] [--sound-slow FACTOR]]\n"
+		"         [--microphone FREQ]\n"
 		"         HOST:PORT snapshot FILE.ppm | watch\n");
 }
 
@@ -1163,9 +1226,14 @@ int main(int argc, char **argv)
 		{"cursor", required_argument, 0, 'C'},
 		{"timeout", required_argument, 0, 't'},
 		{"bad-cookie", no_argument, 0, 'B'},
+		{"no-redirection", no_argument, 0, 'R'},
 		{"kbd", required_argument, 0, 'k'},
 		{"bind", required_argument, 0, 'b'},
 		{"bpp", required_argument, 0, 'd'},
+		{"sound", required_argument, 0, 'S'},
+		{"sound-dvc", no_argument, 0, 'D'},
+		{"microphone", required_argument, 0, 'M'},
+		{"sound-slow", required_argument, 0, 'L'},
 		{"help", no_argument, 0, 'h'},
 		{0, 0, 0, 0},
 	};
@@ -1221,8 +1289,13 @@ int main(int argc, char **argv)
 			break;
 		case 't': o.timeout = atof(optarg); break;
 		case 'B': o.bad_cookie = true; break;
+		case 'R': clear_redirection_flag = true; break;
 		case 'k': o.kbd = (uint32_t)strtoul(optarg, NULL, 0); break;
 		case 'b': bind_addr = optarg; break;
+		case 'S': o.sound = optarg; break;
+		case 'D': o.sound_dvc = true; break;
+		case 'M': o.microphone = atof(optarg); break;
+		case 'L': o.sound_slow = atof(optarg); break;
 		default: usage(); return opt == 'h' ? 0 : 1;
 		}
 	}
@@ -1251,7 +1324,10 @@ int main(int argc, char **argv)
 		return 1;
 	}
 
-	freerdp_register_addin_provider(freerdp_channels_load_static_addin_entry, 0);
+	if (o.sound && !rdp_client_sound_init(o.sound, o.sound_slow)) {
+		say("error cannot write %s", o.sound);
+		return 1;
+	}
 	RDP_CLIENT_ENTRY_POINTS ep;
 	entry_points(&ep);
 	rdpContext *context = freerdp_client_context_new(&ep);
@@ -1259,6 +1335,8 @@ int main(int argc, char **argv)
 		say("error cannot make a FreeRDP context");
 		return 1;
 	}
+	/* After the context, which registers FreeRDP's own provider. */
+	freerdp_register_addin_provider(rdp_client_sound_addins, 0);
 	struct client *c = (struct client *)context;
 	c->opts = &o;
 	c->sock = -1;

@@ -771,8 +771,10 @@ class Session:
 
     def __init__(self, outputs=("1280x720",), xwayland=None, kiosk=False,
                  config=None, args=(), command=None, wait_ready=True,
-                 debug=None, env=None, name=None, check_exit=True):
+                 debug=None, env=None, name=None, check_exit=True, sound=False):
         self.outputs_arg = list(outputs or [])
+        # Sessions start no sound server of their own unless the test wants one.
+        self.sound = sound
         self.xwayland = xwayland
         self.kiosk = kiosk
         self.config = config
@@ -902,6 +904,8 @@ class Session:
             argv += ["--config", str(self.config)]
         if self.debug:
             argv.append("-d")
+        if not self.sound:
+            argv += ["--sound-server", "off"]
         argv += self.extra_args
         if self.command is None:
             argv += ["--", "sh", "-c", DEFAULT_ENV_COMMAND, str(self.env_file)]

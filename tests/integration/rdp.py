@@ -196,17 +196,19 @@ def decode_xwd(data):
 
 
 class XFreeRDP:
-    """xfreerdp in an Xvfb, connected to oriel as user with password."""
+    """xfreerdp in an Xvfb, connected to oriel as user with password (None:
+    none given)."""
 
     def __init__(self, session, xvfb, port, user, password, extra=(),
                  cert="/cert:ignore", name="xfreerdp"):
         self.session = session
         self.xvfb = xvfb
         self.log_path = session.tmp / ("%s.log" % name)
-        argv = [harness.tool("xfreerdp"), "/v:%s:%d" % (LOCALHOST, port),
-                "/u:%s" % user, "/p:%s" % password, cert, "/sec:tls",
-                "-clipboard", "-grab-keyboard",
-                "/log-level:INFO"] + list(extra)
+        argv = [harness.tool("xfreerdp"), "/v:%s:%d" % (LOCALHOST, port)]
+        argv += ["/u:%s" % user] if user is not None else []
+        argv += ["/p:%s" % password] if password is not None else []
+        argv += [cert, "/sec:tls", "-clipboard", "-grab-keyboard",
+                 "/log-level:INFO"] + list(extra)
         log("starting", " ".join(a if not a.startswith("/p:") else "/p:***" for a in argv))
         self.proc = subprocess.Popen(argv, env=xvfb.env(), stdout=open(self.log_path, "wb"),
                                      stderr=subprocess.STDOUT, start_new_session=True)

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 """tools/demo, as the README runs it: the session comes up, and from
 another shell (its env file sourced) `orielctl cast start` gives a
-PipeWire node, because the demo started pipewire and wireplumber. Its
+PipeWire node, because oriel started the session's PipeWire. Its
 VNC serves the user who started it (root here), up to the ServerInit,
 and refuses `nobody`, as the demo says. Ctrl-C stops it, and its
 /tmp/oriel-demo.* folder and every process it started are gone."""

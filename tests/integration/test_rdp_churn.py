@@ -8,10 +8,9 @@ time: first with classic bitmap updates, then through the graphics
 pipeline (AVC420 asked for). oriel's resident set (VmRSS in
 /proc/PID/status) is read once oriel has let go of the first 50
 connections of each kind, and after the last: it may grow by less than
-2 MB with classic updates (12 MB through the pipeline: see LIMIT_KB_GFX).
-The CI runs 150 of each after the first 50, so a leak of more than
-about 14 KB a connection fails (80 KB through the pipeline); bench/run-rdp-churn runs 1000
-(ORIEL_CHURN_CONNECTIONS).
+2 MB, with classic updates and through the pipeline alike. The CI runs
+150 of each after the first 50, so a leak of more than about 14 KB a
+connection fails; bench/run-rdp-churn runs 1000 (ORIEL_CHURN_CONNECTIONS).
 
 Under AddressSanitizer the resident set says nothing (freed memory waits
 in its quarantine): a few connections run, and LeakSanitizer's report at
@@ -33,13 +32,6 @@ WARMUP = 50
 CONNECTIONS = int(os.environ.get("ORIEL_CHURN_CONNECTIONS", "150"))
 PARALLEL = 4
 LIMIT_KB = 2048
-# The graphics pipeline is not within 2 MB yet: FreeRDP 2.11's libavcodec
-# encoder keeps its last packet (about 1.7 KB) per connection in private
-# state, and its encoders' buffers leave glibc's heaps more fragmented
-# from run to run (+0.7 to +6.8 MB over 150 to 1000 connections here, see
-# bench/README.md). This bound still fails on a leak of the kind that was
-# (about 160 KB a connection: 24 MB over 150).
-LIMIT_KB_GFX = 12 * 1024
 
 
 def rss_kb(s):
@@ -97,7 +89,7 @@ def main():
                                 gfx, before, WARMUP, after, CONNECTIONS, after - before,
                                 (after - before) / CONNECTIONS))
             for gfx, before, after in report:
-                expect(after - before < (LIMIT_KB if gfx == "off" else LIMIT_KB_GFX),
+                expect(after - before < LIMIT_KB,
                        "--gfx %s: oriel's RSS grew by %d kB over %d connections "
                        "(%d -> %d kB)" % (gfx, after - before, CONNECTIONS, before, after))
 

@@ -3,8 +3,8 @@
 """xfreerdp shows the session through the graphics pipeline (RDPGFX).
 
 oriel serves RDP with a users file; xfreerdp, in an Xvfb of its own,
-logs in once with `/gfx:avc420` (H.264 frames, encoded by FreeRDP's
-codec layer on the CPU), once with `/gfx:rfx` (GFX without H.264:
+logs in once with `/gfx:avc420` (H.264 frames, encoded by x264 on the
+CPU), once with `/gfx:rfx` (GFX without H.264:
 progressive RemoteFX), and once with `/network:lan /rfx` (classic RemoteFX surface
 bits). Each time oriel logs the pipeline and codec it confirmed (none
 for the last), and xfreerdp's window shows the colour window at its place,

@@ -2,11 +2,15 @@
 # SPDX-License-Identifier: MIT
 """A client that asks for what oriel does not serve still gets in, and oriel says what.
 
-xfreerdp asks for AVC444 (/gfx:avc444), sound (/sound: the rdpsnd static
+xfreerdp asks for sound (/sound: the rdpsnd static
 channel), a microphone (/microphone: the audin dynamic channel) and a
-shared drive (/drive: the rdpdr static channel). It connects normally: its
+shared drive (/drive: the rdpdr static channel), with /gfx:avc444, of a
+session whose sound is off (--rdp-audio off). It connects normally: its
 window shows the colour window at its place, through the graphics
-pipeline with AVC420. oriel's log names each refused request exactly once.
+pipeline with AVC444v2. oriel's log names each refused request exactly
+once. Without /dynamic-resolution xfreerdp refuses display control, and
+oriel sends nothing on that channel: xfreerdp's log has no "ChannelId N
+not found!".
 """
 import tempfile
 from pathlib import Path
@@ -20,7 +24,6 @@ COLOUR = (0xc0, 0x50, 0x30)
 POS, SIZE = (240, 160), (300, 200)
 PASSWORD = "unserved-Pass-4471"
 REFUSED = [
-    "asked for AVC444 (graphics pipeline",
     "asked for sound (rdpsnd); oriel does not serve sound",
     "asked for a microphone (AUDIO_INPUT); oriel does not serve a microphone",
     "asked for drives, printers and smartcards (rdpdr); oriel does not serve",
@@ -31,7 +34,7 @@ def main():
     with tempfile.TemporaryDirectory(prefix="oriel-rdp-unserved-") as d:
         users = vnc.write_users_file(Path(d), [("uma", PASSWORD)])
         port = vnc.free_port()
-        with Session(outputs=["800x600"], args=rdp.rdp_args(port, "--rdp-users", users)) as s:
+        with Session(outputs=["800x600"], args=rdp.rdp_args(port, "--rdp-users", users, "--rdp-audio", "off")) as s:
             s.colour_window_at(COLOUR, SIZE, POS, "colour", "org.oriel.test.u")
             rdp.wait_listening(s, port)
             s.park_pointer()
@@ -53,6 +56,8 @@ def main():
                     expect_eq(text.count(r), 1, "times oriel's log says %r" % r)
                 expect('logged on as "uma"' in text, "oriel did not log uma's logon")
                 expect(client.alive(), "xfreerdp exited:\n%s" % client.log())
+                expect("not found!" not in client.log(),
+                       "xfreerdp got data on a channel it refused:\n%s" % client.log())
             finally:
                 xvfb.close()
 

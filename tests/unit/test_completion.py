@@ -23,6 +23,7 @@ CASES = [
      set()),
     ("_oriel", ["oriel", "--xwayland", "e"], {"eager"}, {"lazy"}),
     ("_oriel", ["oriel", "--rdp-keyboard", ""], {"client", "session"}, set()),
+    ("_oriel", ["oriel", "--rdp-codec", "avc"], {"avc444", "avc420"}, {"auto", "planar"}),
     ("_oriel", ["oriel", "--privileged", "out"], {"output-management="}, set()),
     ("_orielctl", ["orielctl", ""], {"outputs", "windows", "screenshot", "cast", "vnc",
                                      "key", "pointer", "grants", "revoke"}, set()),

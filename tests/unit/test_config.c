@@ -532,6 +532,14 @@ static void test_rdp(void) {
 		config.rdp_keyboard);
 	config_finish(&config);
 	EXPECT_ERROR("[rdp]\nkeyboard = de\n", 2, "[rdp] keyboard", "client, session");
+	EXPECT(parse(&config, "[rdp]\ncodec = avc444\n", err, sizeof(err)), "%s", err);
+	EXPECT(config.rdp_codec == CONFIG_RDP_CODEC_AVC444, "[rdp] codec %d", config.rdp_codec);
+	config_finish(&config);
+	EXPECT(parse(&config, "[rdp]\ncodec = planar\n", err, sizeof(err)), "%s", err);
+	EXPECT(config.rdp_codec == CONFIG_RDP_CODEC_PLANAR, "[rdp] codec %d", config.rdp_codec);
+	config_finish(&config);
+	EXPECT_ERROR("[rdp]\ncodec = h265\n", 2, "[rdp] codec",
+		"auto, avc444, avc420, progressive, planar");
 	EXPECT_ERROR("[rdp]\nlisten = 70000\n", 2, "[rdp] listen", "70000");
 	EXPECT_ERROR("[rdp]\nmax-fps = 0\n", 2, "[rdp] max-fps");
 	EXPECT_ERROR("[rdp]\nvnc-only = 1\n", 2, "vnc-only");

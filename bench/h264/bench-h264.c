@@ -1,0 +1,155 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * bench-h264 — the H.264 encoders alone, on the same frames: the floor
+ * under bench/run-rdp's AVC figures.
+ *
+ * Frames: bench/apps/animate's (its pattern scrolled by 4 px a frame, its
+ * counter blocks), made here in memory at --size. Each encoder gets the
+ * same sequence as BGRX with a stride, as rdp_gfx_h264.c has it, and does
+ * all its work: colour conversion included.
+ * - x264-ultrafast, x264-superfast: oriel's encoder (rdp_h264_x264.c,
+ *   compiled in with the preset named) after FreeRDP's SIMD RGB to
+ *   YUV 4:2:0 (the conversion is timed apart);
+ * - avc444v2: FreeRDP's RGB to AVC444v2 split, then oriel's encoder on
+ *   both pictures (luma and chroma, one stream);
+ * - freerdp: FreeRDP 2's H.264 context (avc420_compress: libavcodec's
+ *   libx264, its own settings).
+ * Prints per encoder: wall ms/frame (convert, encode), CPU ms/frame (all
+ * threads, getrusage), KiB/frame.
+ *
+ * Build: see bench/README.md (run from the repository root).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <freerdp/codec/h264.h>
+#include <freerdp/primitives.h>
+#include <winpr/crt.h>
+#include "remote/rdp/rdp_h264_x264.h"
+
+#define PATTERN_PERIOD 256
+#define BITS 20
+#define BLOCK 32
+
+static double now_ms(void) {
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static double cpu_ms(void) {
+	struct rusage ru;
+	getrusage(RUSAGE_SELF, &ru);
+	return (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e3 +
+		(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e3;
+}
+
+static void draw_frame(uint32_t *pixels, const uint32_t *pattern, int w, int h, uint32_t n) {
+	int pw = w + PATTERN_PERIOD;
+	int shift = (int)((n * 4) % PATTERN_PERIOD);
+	for (int y = 0; y < h; y++) {
+		memcpy(pixels + (size_t)y * w, pattern + (size_t)y * pw + shift, (size_t)w * 4);
+	}
+	for (int i = 0; i < BITS; i++) {
+		int bit = (n >> (BITS - 1 - i)) & 1;
+		for (int row = 0; row < 2; row++) {
+			uint32_t col = (bit ^ row) ? 0xffffff : 0x000000;
+			for (int y = row * BLOCK; y < (row + 1) * BLOCK && y < h; y++) {
+				for (int x = i * BLOCK; x < (i + 1) * BLOCK && x < w; x++) {
+					pixels[(size_t)y * w + x] = col;
+				}
+			}
+		}
+	}
+}
+
+int main(int argc, char **argv) {
+	int w = 1920, h = 1080, frames = 120;
+	const char *which = "x264";
+	for (int i = 1; i + 1 < argc; i += 2) {
+		if (!strcmp(argv[i], "--size")) {
+			sscanf(argv[i + 1], "%dx%d", &w, &h);
+		} else if (!strcmp(argv[i], "--frames")) {
+			frames = atoi(argv[i + 1]);
+		} else if (!strcmp(argv[i], "--encoder")) {
+			which = argv[i + 1];
+		}
+	}
+	int pw = w + PATTERN_PERIOD;
+	uint32_t *pattern = malloc((size_t)pw * h * 4);
+	uint32_t *pixels = malloc((size_t)w * h * 4);
+	for (int y = 0; y < h; y++) {
+		for (int x = 0; x < pw; x++) {
+			uint32_t r = (uint32_t)(x % PATTERN_PERIOD);
+			uint32_t g = (uint32_t)((y * 255) / (h - 1));
+			uint32_t bl = (uint32_t)(((x / 16) ^ (y / 16)) & 1 ? 200 : 60);
+			pattern[(size_t)y * pw + x] = (r << 16) | (g << 8) | bl;
+		}
+	}
+	primitives_t *prims = primitives_get();
+	unsigned kbit = (unsigned)((uint64_t)w * h * 4 / 1000);
+	bool avc444 = !strcmp(which, "avc444v2");
+	struct rdp_x264 *enc = NULL;
+	H264_CONTEXT *avc = NULL;
+	if (!strcmp(which, "freerdp")) {
+		avc = h264_context_new(TRUE);
+		avc->RateControlMode = H264_RATECONTROL_VBR;
+		avc->BitRate = kbit * 1000;
+		avc->FrameRate = 60;
+		avc->QP = 22;
+		h264_context_reset(avc, (UINT32)w, (UINT32)h);
+	} else {
+		enc = rdp_x264_create(w, h, 60, kbit, avc444 ? 2 : 1);
+	}
+	double convert = 0, encode = 0, bytes = 0;
+	double cpu0 = 0;
+	for (int n = 0; n < frames; n++) {
+		draw_frame(pixels, pattern, w, h, (uint32_t)n);
+		if (n == 1) {
+			/* The key frame apart. */
+			cpu0 = cpu_ms();
+			convert = encode = bytes = 0;
+		}
+		double t0 = now_ms();
+		size_t length = 0;
+		if (avc) {
+			BYTE *data;
+			UINT32 len;
+			avc420_compress(avc, (BYTE *)pixels, PIXEL_FORMAT_BGRX32, (UINT32)w * 4,
+				(UINT32)w, (UINT32)h, &data, &len);
+			length = len;
+		} else {
+			uint8_t *planes[2][3];
+			uint32_t strides[2][3];
+			for (int i = 0; i < (avc444 ? 2 : 1); i++) {
+				rdp_x264_planes(enc, i, planes[i], strides[i]);
+			}
+			prim_size_t roi = { (UINT32)w, (UINT32)h };
+			if (avc444) {
+				prims->RGBToAVC444YUVv2((BYTE *)pixels, PIXEL_FORMAT_BGRX32, (UINT32)w * 4,
+					planes[0], strides[0], planes[1], strides[1], &roi);
+			} else {
+				prims->RGBToYUV420_8u_P3AC4R((BYTE *)pixels, PIXEL_FORMAT_BGRX32,
+					(UINT32)w * 4, planes[0], strides[0], &roi);
+			}
+			convert += now_ms() - t0;
+			t0 = now_ms();
+			for (int i = 0; i < (avc444 ? 2 : 1); i++) {
+				const uint8_t *data;
+				size_t len;
+				rdp_x264_encode(enc, i, &data, &len);
+				length += len;
+			}
+		}
+		encode += now_ms() - t0;
+		bytes += (double)length;
+	}
+	int counted = frames - 1;
+	printf("%s %dx%d: convert %.2f ms, encode %.2f ms, wall %.2f ms/frame, "
+		"CPU %.2f ms/frame, %.1f KiB/frame\n", which, w, h, convert / counted,
+		encode / counted, (convert + encode) / counted, (cpu_ms() - cpu0) / counted,
+		bytes / counted / 1024);
+	return 0;
+}

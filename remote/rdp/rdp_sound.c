@@ -1,0 +1,376 @@
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+#include <freerdp/codec/dsp.h>
+#include <freerdp/server/rdpsnd.h>
+#include <winpr/wtsapi.h>
+#include <wlr/util/log.h>
+#include "oriel-config.h"
+#include "remote/rdp/rdp_private.h"
+#include "compositor/options.h"
+#include "compositor/server.h"
+#include "common/util.h"
+#if HAVE_PIPEWIRE
+#include "capture/pipewire/audio_sink.h"
+_Static_assert(AUDIO_SINK_RATE == 48000 && AUDIO_SINK_CHANNELS == 2, "the sink's PCM");
+#endif
+
+/*
+ * Sound to the client (MS-RDPEA), through FreeRDP's rdpsnd server on the
+ * static channel, or AUDIO_PLAYBACK_DVC when the client has only that.
+ * Every client that takes sound hears the session's "Remote audio
+ * (oriel)" sink (audio_sink.h), which exists while there is one. PCM
+ * goes in blocks of BLOCK_MS; the client confirms each, and while
+ * MAX_UNCONFIRMED blocks wait for theirs, new sound is dropped: a slow
+ * client loses samples instead of falling behind. A block that sound
+ * stopped in the middle of goes after FLUSH_MS. FreeRDP reads the
+ * channel on a thread of its own, which only notes what the client said
+ * (its formats, its confirmations) and wakes the loop; the loop sends.
+ *
+ * Blocks go as they are, in Wave2 PDUs (SendSamples2), to clients of
+ * version 8 and later at 48 kHz. FreeRDP's own encoder (SendSamples)
+ * serves the others, resampling to 44.1 kHz; as Debian builds it (its
+ * DSP through libavcodec), it writes 16-bit PCM as unsigned, so those
+ * blocks go with their sign bits flipped, which it flips back (tried
+ * once, dsp_flips_sign).
+ */
+
+#define BLOCK_MS 20
+#define MAX_UNCONFIRMED 10 /* 200 ms of sound */
+#define FLUSH_MS 30
+#define PCM_BITS 16
+/* What the session's sink gives (audio_sink.h). */
+#define SOURCE_RATE 48000
+#define BLOCK_FRAMES (SOURCE_RATE * BLOCK_MS / 1000)
+/* MS-RDPEA: clients take Wave2 PDUs from version 8 (Windows 8) on. */
+#define VERSION_WAVE2 8
+
+struct rdp_sound {
+	struct rdp_peer *peer;
+	RdpsndServerContext *context;
+	AUDIO_FORMAT source; /* what the sink gives */
+	bool dynamic;
+	int wakeup_fd;
+	struct wl_event_source *wakeup;
+	/* Written by FreeRDP's thread. */
+	bool activated;
+	uint8_t confirmed; /* the last block confirmed */
+	/* When each block number went (the loop), and how long until its confirmation. */
+	int64_t sent_ms[256];
+	int64_t rtt_sum_ms, rtt_max_ms;
+	uint32_t rtt_count;
+	/* The loop's. */
+	bool playing;       /* a format was chosen: sound goes */
+	bool attached;      /* counted among the sink's clients */
+	bool wave2;         /* blocks go as they are (SendSamples2) */
+	bool flip_sign;     /* through FreeRDP's encoder, which flips them back */
+	UINT16 format_no;
+	int16_t block[BLOCK_FRAMES * 2];
+	size_t pending;     /* frames in block */
+	struct wl_event_source *flush_timer;
+	uint64_t dropped;   /* frames dropped for a slow client */
+};
+
+/*
+ * Whether FreeRDP's encoder, PCM to the same PCM, flips sign bits (it
+ * writes unsigned 16-bit samples where libavcodec does its work).
+ */
+static bool dsp_flips_sign(void) {
+	static int flips = -1;
+	if (flips >= 0) {
+		return flips;
+	}
+	flips = 0;
+	AUDIO_FORMAT format = {
+		.wFormatTag = WAVE_FORMAT_PCM, .nChannels = 2, .nSamplesPerSec = SOURCE_RATE,
+		.nAvgBytesPerSec = SOURCE_RATE * 4, .nBlockAlign = 4, .wBitsPerSample = PCM_BITS,
+	};
+	FREERDP_DSP_CONTEXT *dsp = freerdp_dsp_context_new(TRUE);
+	wStream *out = Stream_New(NULL, 4096);
+	int16_t samples[BLOCK_FRAMES * 2] = { 0 };
+	samples[0] = 1000;
+	if (dsp && out && freerdp_dsp_context_reset(dsp, &format) &&
+			freerdp_dsp_encode(dsp, &format, (const BYTE *)samples, sizeof(samples), out) &&
+			Stream_GetPosition(out) >= 2) {
+		const BYTE *b = Stream_Buffer(out);
+		flips = (int16_t)(b[0] | b[1] << 8) == (int16_t)(1000 ^ 0x8000);
+	}
+	Stream_Free(out, TRUE);
+	freerdp_dsp_context_free(dsp);
+	return flips;
+}
+
+static bool pcm_format(const AUDIO_FORMAT *f, uint32_t rate) {
+	return f->wFormatTag == WAVE_FORMAT_PCM && f->nChannels == 2 &&
+		f->wBitsPerSample == PCM_BITS && f->nSamplesPerSec == rate;
+}
+
+static AUDIO_FORMAT pcm(uint32_t rate) {
+	return (AUDIO_FORMAT){
+		.wFormatTag = WAVE_FORMAT_PCM,
+		.nChannels = 2,
+		.nSamplesPerSec = rate,
+		.nAvgBytesPerSec = rate * 4,
+		.nBlockAlign = 4,
+		.wBitsPerSample = PCM_BITS,
+	};
+}
+
+static void wake(struct rdp_sound *sound) {
+	uint64_t one = 1;
+	if (write(sound->wakeup_fd, &one, sizeof(one)) < 0 && errno != EAGAIN) {
+		wlr_log_errno(WLR_ERROR, "RDP: cannot wake the loop for sound");
+	}
+}
+
+/* FreeRDP's thread: the client's formats came. */
+static void handle_activated(RdpsndServerContext *context) {
+	struct rdp_sound *sound = context->data;
+	__atomic_store_n(&sound->activated, true, __ATOMIC_RELEASE);
+	wake(sound);
+}
+
+/*
+ * FreeRDP's thread: a block arrived, or was played (clients confirm
+ * both; a block played may be confirmed before the next one arrived).
+ */
+static UINT handle_confirm(RdpsndServerContext *context, BYTE block, UINT16 timestamp) {
+	struct rdp_sound *sound = context->data;
+	if (__atomic_load_n(&sound->confirmed, __ATOMIC_ACQUIRE) != block) {
+		/* The first of its confirmations: the block arrived. */
+		int64_t sent = __atomic_load_n(&sound->sent_ms[block], __ATOMIC_ACQUIRE);
+		int64_t rtt = sent > 0 ? monotonic_ms() - sent : 0;
+		sound->rtt_sum_ms += rtt;
+		sound->rtt_max_ms = rtt > sound->rtt_max_ms ? rtt : sound->rtt_max_ms;
+		sound->rtt_count++;
+	}
+	__atomic_store_n(&sound->confirmed, block, __ATOMIC_RELEASE);
+	return CHANNEL_RC_OK;
+}
+
+#if HAVE_PIPEWIRE
+static void handle_pcm(void *data, const int16_t *samples, size_t frames) {
+	struct rdp_server *rdp = data;
+	struct rdp_peer *peer;
+	wl_list_for_each(peer, &rdp->peers, link) {
+		if (peer->sound && peer->sound->playing && !peer->closing) {
+			rdp_sound_send(peer->sound, samples, frames);
+		}
+	}
+}
+#endif
+
+/* The sink exists while a client plays. */
+static void sink_attach(struct rdp_server *rdp) {
+#if HAVE_PIPEWIRE
+	if (rdp->n_sound_clients++ == 0) {
+		rdp->sound_sink = audio_sink_create(rdp->server->loop, handle_pcm, rdp);
+	}
+#endif
+}
+
+static void sink_detach(struct rdp_server *rdp) {
+#if HAVE_PIPEWIRE
+	if (--rdp->n_sound_clients == 0) {
+		audio_sink_destroy(rdp->sound_sink);
+		rdp->sound_sink = NULL;
+	}
+#endif
+}
+
+/* The loop, once the client said what it plays: PCM at 48 kHz, else 44.1 kHz. */
+static void choose_format(struct rdp_sound *sound) {
+	RdpsndServerContext *context = sound->context;
+	int chosen = -1;
+	for (int i = 0; i < context->num_client_formats && chosen < 0; i++) {
+		if (pcm_format(&context->client_formats[i], 48000)) {
+			chosen = i;
+		}
+	}
+	for (int i = 0; i < context->num_client_formats && chosen < 0; i++) {
+		if (pcm_format(&context->client_formats[i], 44100)) {
+			chosen = i;
+		}
+	}
+	struct rdp_peer *peer = sound->peer;
+	if (chosen < 0 || context->SelectFormat(context, (UINT16)chosen) != CHANNEL_RC_OK) {
+		wlr_log(WLR_INFO, "RDP: %s plays no 16-bit stereo PCM: no sound", peer->host);
+		return;
+	}
+	const AUDIO_FORMAT *f = &context->client_formats[chosen];
+	sound->format_no = (UINT16)chosen;
+	sound->wave2 = context->clientVersion >= VERSION_WAVE2 && f->nSamplesPerSec == SOURCE_RATE;
+	sound->flip_sign = !sound->wave2 && dsp_flips_sign();
+	wlr_log(WLR_INFO, "RDP: sound to %s (%s, version %u): PCM, %u Hz, stereo, 16 bits%s",
+		peer->host, sound->dynamic ? "AUDIO_PLAYBACK_DVC" : "rdpsnd",
+		context->clientVersion, f->nSamplesPerSec,
+		sound->wave2 ? "" : ", through FreeRDP's encoder");
+	sound->playing = true;
+	sound->attached = true;
+	sink_attach(peer->rdp);
+}
+
+static int handle_wakeup(int fd, uint32_t mask, void *data) {
+	struct rdp_sound *sound = data;
+	uint64_t n;
+	if (read(fd, &n, sizeof(n)) < 0 && errno != EAGAIN) {
+		return 0;
+	}
+	if (!sound->playing && __atomic_load_n(&sound->activated, __ATOMIC_ACQUIRE)) {
+		choose_format(sound);
+	}
+	return 0;
+}
+
+/* Sends the block (its first frames), or drops it for a client that lags. */
+static void send_block(struct rdp_sound *sound, size_t frames) {
+	RdpsndServerContext *context = sound->context;
+	/* Block numbers go round at 256; those after the last confirmed wait. */
+	uint8_t waiting = (uint8_t)(context->block_no - 1 -
+		__atomic_load_n(&sound->confirmed, __ATOMIC_ACQUIRE));
+	if (waiting >= MAX_UNCONFIRMED) {
+		sound->dropped += frames;
+		return;
+	}
+	int64_t now = monotonic_ms();
+	__atomic_store_n(&sound->sent_ms[context->block_no], now, __ATOMIC_RELEASE);
+	UINT16 timestamp = (UINT16)now;
+	UINT result;
+	if (sound->wave2) {
+		result = context->SendSamples2(context, sound->format_no, sound->block,
+			frames * 2 * sizeof(int16_t), timestamp, timestamp);
+	} else {
+		if (sound->flip_sign) {
+			for (size_t i = 0; i < frames * 2; i++) {
+				sound->block[i] ^= (int16_t)0x8000;
+			}
+		}
+		result = context->SendSamples(context, sound->block, (int)frames, timestamp);
+	}
+	if (result != CHANNEL_RC_OK) {
+		/* The sink stays until the client goes: this runs in its callback. */
+		wlr_log(WLR_ERROR, "RDP: cannot send sound to %s", sound->peer->host);
+		sound->playing = false;
+	}
+}
+
+static void flush(struct rdp_sound *sound) {
+	if (sound->pending > 0 && sound->playing) {
+		send_block(sound, sound->pending);
+	}
+	sound->pending = 0;
+}
+
+static int handle_flush_timer(void *data) {
+	flush(data);
+	return 0;
+}
+
+void rdp_sound_send(struct rdp_sound *sound, const int16_t *samples, size_t frames) {
+	if (!samples) {
+		flush(sound); /* silence follows */
+		return;
+	}
+	while (frames > 0 && sound->playing) {
+		size_t take = BLOCK_FRAMES - sound->pending;
+		take = take < frames ? take : frames;
+		memcpy(sound->block + sound->pending * 2, samples, take * 2 * sizeof(int16_t));
+		sound->pending += take;
+		samples += take * 2;
+		frames -= take;
+		if (sound->pending == BLOCK_FRAMES) {
+			send_block(sound, BLOCK_FRAMES);
+			sound->pending = 0;
+		}
+	}
+	if (sound->pending > 0) {
+		wl_event_source_timer_update(sound->flush_timer, FLUSH_MS);
+	}
+}
+
+bool rdp_sound_open(struct rdp_peer *peer) {
+	const struct options_rdp *options = peer->rdp->options;
+	rdpSettings *settings = peer->client->settings;
+	if (peer->sound || options->audio == CONFIG_RDP_AUDIO_OFF || !settings->AudioPlayback) {
+		return true;
+	}
+	bool on_static = WTSVirtualChannelManagerIsChannelJoined(peer->vcm, "rdpsnd");
+	bool dynamic_ready = WTSVirtualChannelManagerIsChannelJoined(peer->vcm, "drdynvc") &&
+		WTSVirtualChannelManagerGetDrdynvcState(peer->vcm) == DRDYNVC_STATE_READY;
+	if (!on_static && !dynamic_ready) {
+		return true; /* perhaps once drdynvc is ready */
+	}
+	struct rdp_sound *sound = zalloc(sizeof(*sound));
+	sound->peer = peer;
+	sound->wakeup_fd = -1;
+	sound->dynamic = !on_static;
+	sound->source = pcm(SOURCE_RATE);
+	peer->sound = sound;
+	sound->wakeup_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (sound->wakeup_fd < 0) {
+		return false;
+	}
+	sound->wakeup = wl_event_loop_add_fd(peer->rdp->server->loop, sound->wakeup_fd,
+		WL_EVENT_READABLE, handle_wakeup, sound);
+	sound->flush_timer = wl_event_loop_add_timer(peer->rdp->server->loop,
+		handle_flush_timer, sound);
+	RdpsndServerContext *context = rdpsnd_server_context_new(peer->vcm);
+	if (!sound->wakeup || !sound->flush_timer || !context) {
+		rdpsnd_server_context_free(context);
+		return false;
+	}
+	sound->context = context;
+	context->data = sound;
+	context->rdpcontext = peer->client->context;
+	context->use_dynamic_virtual_channel = sound->dynamic;
+	/* FreeRDP frees them with the context. */
+	context->server_formats = calloc(2, sizeof(AUDIO_FORMAT));
+	if (!context->server_formats) {
+		return false;
+	}
+	context->server_formats[0] = pcm(48000);
+	context->server_formats[1] = pcm(44100);
+	context->num_server_formats = 2;
+	context->src_format = &sound->source;
+	context->latency = BLOCK_MS;
+	context->Activated = handle_activated;
+	context->ConfirmBlock = handle_confirm;
+	/* None waits for its confirmation yet. */
+	sound->confirmed = (uint8_t)(context->block_no - 1);
+	/* Its thread reads what the client says. */
+	return context->Initialize(context, TRUE) == CHANNEL_RC_OK;
+}
+
+void rdp_sound_close(struct rdp_peer *peer) {
+	struct rdp_sound *sound = peer->sound;
+	if (!sound) {
+		return;
+	}
+	if (sound->context) {
+		/* Stops FreeRDP's thread first: no callback comes after. */
+		rdpsnd_server_context_free(sound->context);
+	}
+	if (sound->attached) {
+		wlr_log(WLR_INFO, "RDP: sound to %s: %u blocks confirmed, %.0f ms on average "
+			"after they went (at most %" PRId64 "), %.1f s dropped for a late client",
+			peer->host, sound->rtt_count, sound->rtt_count ?
+			(double)sound->rtt_sum_ms / sound->rtt_count : 0.0, sound->rtt_max_ms,
+			(double)sound->dropped / SOURCE_RATE);
+		sink_detach(peer->rdp);
+	}
+	if (sound->wakeup) {
+		wl_event_source_remove(sound->wakeup);
+	}
+	if (sound->flush_timer) {
+		wl_event_source_remove(sound->flush_timer);
+	}
+	if (sound->wakeup_fd >= 0) {
+		close(sound->wakeup_fd);
+	}
+	free(sound);
+	peer->sound = NULL;
+}

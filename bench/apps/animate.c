@@ -26,6 +26,12 @@
  * so it alternates between two reds (the blink) and a consumer that finds
  * the rectangle reads the frame number from any pixel.
  *
+ * --photo: a photo-like picture instead of the pattern (smooth shapes from
+ * a few octaves of value noise, a sky, soft edges and a little sensor
+ * grain), made here, not read from a file. It pans left and right by
+ * PHOTO_STEP px a frame over PATTERN_PERIOD px, so every pixel still
+ * changes every frame, as a camera pan does; the counter is drawn as usual.
+ *
  * SIGUSR1 toggles pause (the window keeps its last frame: a static app).
  * SIGTERM/SIGINT exit.
  *
@@ -56,6 +62,69 @@
 #define CURSOR_X 24
 #define CURSOR_Y 24
 #define CURSOR_BED 8
+#define PHOTO_STEP 2
+
+static int photo; /* --photo */
+
+static uint32_t hash2(int x, int y)
+{
+	uint32_t h = (uint32_t)x * 374761393u + (uint32_t)y * 668265263u;
+	h = (h ^ (h >> 13)) * 1274126177u;
+	return h ^ (h >> 16);
+}
+
+/* Value noise in [0, 1): the lattice's hashed values, smoothly blended. */
+static double value_noise(double x, double y)
+{
+	int xi = (int)x, yi = (int)y;
+	double fx = x - xi, fy = y - yi;
+	fx = fx * fx * (3 - 2 * fx);
+	fy = fy * fy * (3 - 2 * fy);
+	double a = (hash2(xi, yi) & 0xffff) / 65536.0, b = (hash2(xi + 1, yi) & 0xffff) / 65536.0;
+	double c = (hash2(xi, yi + 1) & 0xffff) / 65536.0;
+	double d = (hash2(xi + 1, yi + 1) & 0xffff) / 65536.0;
+	return a + (b - a) * fx + (c - a) * fy + (a - b - c + d) * fx * fy;
+}
+
+static double fractal(double x, double y)
+{
+	double v = 0, amp = 0.5, f = 1.0 / 256;
+	for (int i = 0; i < 6; i++, amp /= 2, f *= 2)
+		v += amp * value_noise(x * f + i * 17.1, y * f + i * 31.7);
+	return v;
+}
+
+static uint8_t clamp8(double v)
+{
+	return v < 0 ? 0 : v > 255 ? 255 : (uint8_t)v;
+}
+
+/* A landscape: sky above a ridge line, textured ground below it. */
+static uint32_t photo_pixel(int x, int y, int h)
+{
+	double ridge = h * (0.35 + 0.25 * fractal(x * 0.7, 1000));
+	double grain = (double)(hash2(x * 3 + 7, y * 5 + 11) % 13) - 6;
+	double r, g, b;
+	if (y < ridge) {
+		double t = (double)y / (ridge > 1 ? ridge : 1);
+		double cloud = fractal(x * 1.5, y * 3);
+		cloud = cloud > 0.55 ? (cloud - 0.55) * 4 : 0;
+		r = 90 + 80 * t + 150 * cloud;
+		g = 140 + 60 * t + 110 * cloud;
+		b = 220 + 20 * t + 30 * cloud;
+	} else {
+		double n = fractal(x * 4, y * 4), m = fractal(x + 500, y + 500);
+		double shade = 0.6 + 0.6 * n;
+		r = (70 + 90 * m) * shade;
+		g = (90 + 70 * (1 - m)) * shade;
+		b = (40 + 40 * n) * shade;
+		if (y - ridge < 3) /* the ridge's sharp edge */
+			r *= 0.5, g *= 0.5, b *= 0.5;
+	}
+	return (uint32_t)clamp8(r + grain) << 16 | (uint32_t)clamp8(g + grain) << 8 |
+	       clamp8(b + grain);
+}
+
 
 static uint32_t cursor_value(uint32_t n)
 {
@@ -126,6 +195,10 @@ static int shmbuf_alloc(xcb_connection_t *c, struct shmbuf *b, int w, int h)
 		return -1;
 	for (int y = 0; y < h; y++) {
 		for (int x = 0; x < pw; x++) {
+			if (photo) {
+				b->pattern[(size_t)y * pw + x] = photo_pixel(x, y, h);
+				continue;
+			}
 			uint32_t r = (uint32_t)(x % PATTERN_PERIOD);
 			uint32_t g = (uint32_t)((y * 255) / (h > 1 ? h - 1 : 1));
 			uint32_t bl = (uint32_t)(((x / 16) ^ (y / 16)) & 1 ? 200 : 60);
@@ -139,6 +212,12 @@ static void draw_frame(struct shmbuf *b, uint32_t n)
 {
 	int pw = b->w + PATTERN_PERIOD;
 	int shift = (int)((n * 4) % PATTERN_PERIOD);
+	if (photo) { /* back and forth, with no jump */
+		int s = (int)((n * PHOTO_STEP) % (2 * PATTERN_PERIOD));
+		shift = s < PATTERN_PERIOD ? s : 2 * PATTERN_PERIOD - s;
+		if (shift >= PATTERN_PERIOD)
+			shift = PATTERN_PERIOD - 1;
+	}
 	for (int y = 0; y < b->h; y++)
 		memcpy(b->pixels + (size_t)y * b->w,
 		       b->pattern + (size_t)y * pw + shift, (size_t)b->w * 4);
@@ -184,7 +263,7 @@ static void usage(void)
 {
 	fprintf(stderr,
 		"usage: animate [--size WxH] [--fps N] [--log FILE] [--no-fullscreen]\n"
-		"               [--frames N] [--paused] [--cursor WxH]\n");
+		"               [--frames N] [--paused] [--cursor WxH] [--photo]\n");
 }
 
 int main(int argc, char **argv)
@@ -201,11 +280,12 @@ int main(int argc, char **argv)
 		{"frames", required_argument, 0, 'N'},
 		{"paused", no_argument, 0, 'p'},
 		{"cursor", required_argument, 0, 'c'},
+		{"photo", no_argument, 0, 'P'},
 		{"help", no_argument, 0, 'h'},
 		{0, 0, 0, 0},
 	};
 	int o;
-	while ((o = getopt_long(argc, argv, "s:f:l:nN:pc:h", opts, NULL)) != -1) {
+	while ((o = getopt_long(argc, argv, "s:f:l:nN:pc:Ph", opts, NULL)) != -1) {
 		switch (o) {
 		case 's':
 			if (sscanf(optarg, "%dx%d", &w, &h) != 2 || w <= 0 || h <= 0) {
@@ -218,6 +298,7 @@ int main(int argc, char **argv)
 		case 'n': fullscreen = 0; break;
 		case 'N': max_frames = atol(optarg); break;
 		case 'p': start_paused = 1; break;
+		case 'P': photo = 1; break;
 		case 'c':
 			if (sscanf(optarg, "%dx%d", &cw, &ch) != 2 || cw <= 0 || ch <= 0) {
 				usage();

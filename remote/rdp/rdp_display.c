@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 #include <inttypes.h>
 #include <stdlib.h>
+#include <string.h>
+#include <time.h>
 #include <freerdp/update.h>
 #include <wlr/util/log.h>
 #include "remote/rdp/rdp_private.h"
@@ -20,22 +22,52 @@
 /* Frames a client may have unacknowledged. */
 #define MAX_UNACKED 2
 
-/* Every this many frames, a debug line says what they cost. */
+/* Every this many frames, or this often, a debug line says what they cost. */
 #define STAT_FRAMES 300
+#define STAT_MS 5000
+
+/* What held a frame's damage last before it was encoded. */
+enum rdp_display_hold {
+	HOLD_NONE,   /* nothing: encoded when it came */
+	HOLD_ACK,    /* the client had not acknowledged enough frames */
+	HOLD_SOCKET, /* FreeRDP's output buffer was not sent yet */
+	HOLD_PACE,   /* --rdp-max-fps */
+};
+
+static int64_t monotonic_us(void) {
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+static void hold(struct rdp_peer *peer, enum rdp_display_hold why) {
+	peer->held_by = why;
+}
 
 static void count_frame(struct rdp_peer *peer) {
 	int64_t now = monotonic_ms();
 	if (peer->stat_frames == 0) {
 		peer->stat_since_ms = now;
 	}
-	if (++peer->stat_frames < STAT_FRAMES) {
+	int64_t ms = now - peer->stat_since_ms;
+	if (++peer->stat_frames < STAT_FRAMES && ms < STAT_MS) {
 		return;
 	}
-	int64_t ms = now - peer->stat_since_ms;
-	wlr_log(WLR_DEBUG, "RDP: %s: %u frames in %" PRId64 " ms, %" PRIu64 " bytes each",
-		peer->host, peer->stat_frames, ms, peer->stat_bytes / peer->stat_frames);
+	uint32_t n = peer->stat_frames;
+	wlr_log(WLR_DEBUG, "RDP: %s: %u frames in %" PRId64 " ms, %" PRIu64 " bytes each; "
+		"a frame's damage waited %.1f ms for nothing, %.1f for acknowledgements, "
+		"%.1f for the socket, %.1f for the frame rate; encoding and sending took "
+		"%.1f ms, the acknowledgement came %.1f ms after", peer->host, n, ms,
+		peer->stat_bytes / n, peer->stat_held_us[HOLD_NONE] / 1e3 / n,
+		peer->stat_held_us[HOLD_ACK] / 1e3 / n, peer->stat_held_us[HOLD_SOCKET] / 1e3 / n,
+		peer->stat_held_us[HOLD_PACE] / 1e3 / n, peer->stat_encode_us / 1e3 / n,
+		peer->stat_acks ? peer->stat_ack_us / 1e3 / peer->stat_acks : 0.0);
 	peer->stat_frames = 0;
 	peer->stat_bytes = 0;
+	memset(peer->stat_held_us, 0, sizeof(peer->stat_held_us));
+	peer->stat_encode_us = 0;
+	peer->stat_ack_us = 0;
+	peer->stat_acks = 0;
 }
 
 /* What stayed still after lossy frames, losslessly (graphics pipeline). */
@@ -55,9 +87,18 @@ static bool send_frame(struct rdp_peer *peer) {
 	pixman_region32_clear(&peer->damage);
 	peer->frame_id++;
 	peer->last_frame_ms = monotonic_ms();
+	int64_t start = monotonic_us();
+	if (peer->pending_since_us) {
+		peer->stat_held_us[peer->held_by] += start - peer->pending_since_us;
+	}
+	peer->pending_since_us = 0;
+	peer->held_by = HOLD_NONE;
 	bool ok = rdp_gfx_ready(peer) ? rdp_gfx_send_frame(peer, &damage) :
 		rdp_encoder_send(peer, &damage);
 	pixman_region32_fini(&damage);
+	int64_t end = monotonic_us();
+	peer->stat_encode_us += end - start;
+	peer->sent_us[peer->frame_id % 4] = end;
 	count_frame(peer);
 	return ok;
 }
@@ -128,21 +169,28 @@ static void send_due(struct rdp_peer *peer) {
 	}
 	bool damaged = pixman_region32_not_empty(&peer->damage);
 	bool refine = !damaged && rdp_gfx_ready(peer) && rdp_gfx_refine_due(peer);
-	if (!peer->output_enabled || (!damaged && !refine) || peer->writable) {
+	if (!peer->output_enabled || (!damaged && !refine)) {
+		return;
+	}
+	if (peer->writable) {
+		hold(peer, HOLD_SOCKET);
 		return;
 	}
 	if (rdp_gfx_ready(peer)) {
 		if (!rdp_gfx_may_send(peer)) {
+			hold(peer, HOLD_ACK);
 			return; /* the acknowledgement schedules again */
 		}
 	} else if (rdp_gfx_expected(peer)) {
 		return; /* its graphics pipeline is being set up */
 	} else if (rdp_peer_uses_acks(peer) && peer->frame_id - peer->acked_id >= MAX_UNACKED) {
+		hold(peer, HOLD_ACK);
 		return; /* the acknowledgement schedules again */
 	}
 	int64_t interval = 1000 / peer->rdp->options->max_fps;
 	int64_t since = monotonic_ms() - peer->last_frame_ms;
 	if (since >= 0 && since < interval) {
+		hold(peer, HOLD_PACE);
 		if (!peer->pace_armed) {
 			peer->pace_armed = true;
 			wl_event_source_timer_update(peer->pace_timer, (int)(interval - since));
@@ -208,6 +256,10 @@ static BOOL handle_frame_acknowledge(rdpContext *context, UINT32 frame_id) {
 		return TRUE; /* a guest's thread: no frames yet */
 	}
 	peer->acked_id = frame_id;
+	if (peer->sent_us[frame_id % 4] && peer->frame_id - frame_id < 4) {
+		peer->stat_ack_us += monotonic_us() - peer->sent_us[frame_id % 4];
+		peer->stat_acks++;
+	}
 	rdp_display_schedule(peer);
 	return TRUE;
 }
@@ -288,6 +340,9 @@ void rdp_display_damage(struct rdp_server *rdp, const pixman_region32_t *damage)
 	wl_list_for_each_safe(peer, tmp, &rdp->peers, link) {
 		if (peer->state != RDP_PEER_SESSION) {
 			continue;
+		}
+		if (!peer->pending_since_us && pixman_region32_not_empty(damage)) {
+			peer->pending_since_us = monotonic_us();
 		}
 		pixman_region32_union(&peer->damage, &peer->damage, damage);
 		rdp_display_schedule(peer);

@@ -200,6 +200,16 @@ struct rdp_peer {
 	uint32_t stat_frames;
 	uint64_t stat_bytes;
 	int64_t stat_since_ms;
+	/* Where a frame's time goes (rdp_display.c): since its first damage,
+	 * until its encoding starts, by what held it last; encoding and
+	 * sending; and from then until the client acknowledged it. */
+	int64_t pending_since_us;  /* 0: no damage waiting */
+	int held_by;               /* enum rdp_display_hold */
+	int64_t stat_held_us[4];
+	int64_t stat_encode_us;
+	int64_t stat_ack_us;
+	uint32_t stat_acks;
+	int64_t sent_us[4];        /* by frame_id % 4 */
 
 	/* Channels (rdp_channels.c): the peer's virtual channel manager. */
 	HANDLE vcm;

@@ -131,8 +131,9 @@ def main():
                 # A browser's way in: VeNCrypt Plain inside wss, as noVNC does.
                 expect_eq(wss_plain(port, cert, allowed, passwords[allowed], "127.0.0.24"),
                           0, "the PAM user's SecurityResult over wss")
-                expect('logged in as "%s" over WebSocket (Plain)' % allowed in s.log_text(),
-                       "oriel did not log the PAM user's login over wss")
+                # Logged just after the SecurityResult went out.
+                s.wait_for(lambda: 'logged in as "%s" over WebSocket (Plain)' % allowed
+                           in s.log_text(), what="oriel logging the PAM user's login over wss")
                 expect_eq(wss_plain(port, cert, other, passwords[other], "127.0.0.25"), 1,
                           "the user not allowed, over wss: refused as a wrong password is")
 

@@ -339,23 +339,24 @@ static bool send_screen(freerdp_peer *client, const struct logon_screen *screen,
 	if (bpp == 0) {
 		return false;
 	}
+	/* One tile's buffer, padded rows included, for every tile. */
+	uint8_t *data = malloc((size_t)TILE * TILE * (size_t)bytes_pp);
+	if (!data) {
+		return false;
+	}
 	for (int ty = y; ty < y + h; ty += TILE) {
 		for (int tx = x; tx < x + w; tx += TILE) {
 			int tw = x + w - tx < TILE ? x + w - tx : TILE;
 			int th = y + h - ty < TILE ? y + h - ty : TILE;
 			int padded = (tw + 3) & ~3; /* rows of a multiple of 4 bytes */
 			size_t row = (size_t)padded * (size_t)bytes_pp, size = row * (size_t)th;
-			uint8_t *data = calloc(1, size);
-			if (!data) {
-				return false;
-			}
+			memset(data, 0, size);
 			for (int r = 0; r < th; r++) {
 				/* Bottom-up. */
-				const uint32_t *src = screen->pixels + (size_t)(ty + th - 1 - r) *
-					(size_t)screen->width;
+				int sy = ty + th - 1 - r;
 				uint8_t *dst = data + (size_t)r * row;
 				for (int c = 0; c < tw; c++) {
-					uint32_t p = src[tx + c];
+					uint32_t p = logon_screen_pixel(screen, tx + c, sy);
 					uint32_t red = (p >> 16) & 0xff, green = (p >> 8) & 0xff, blue = p & 0xff;
 					if (bpp == 24) {
 						dst[c * 3] = (uint8_t)blue;
@@ -379,13 +380,14 @@ static bool send_screen(freerdp_peer *client, const struct logon_screen *screen,
 				.cbScanWidth = (UINT32)row, .cbUncompressedSize = (UINT32)size,
 			};
 			BITMAP_UPDATE update = { .count = 1, .number = 1, .rectangles = &tile };
-			bool ok = client->update->BitmapUpdate(client->context, &update);
-			if (!ok) 			free(data);
-			if (!ok) {
+			/* FreeRDP copies the tile into its stream; the buffer stays ours. */
+			if (!client->update->BitmapUpdate(client->context, &update)) {
+				free(data);
 				return false;
 			}
 		}
 	}
+	free(data);
 	return true;
 }
 
@@ -484,6 +486,8 @@ static BOOL logon_input(freerdp_peer *client, struct first_leg *leg, enum logon_
 	if (input == LOGON_UNCHANGED) {
 		return TRUE;
 	}
+	/* A person typing is a guest that moves: it never gives way to stalled ones. */
+	gateway_guest_progressed(leg->guest);
 	if (input == LOGON_SUBMITTED) {
 		const char *reason = NULL;
 		/* The check wipes the password. */

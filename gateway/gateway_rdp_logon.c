@@ -139,13 +139,30 @@ bool logon_screen_init(struct logon_screen *s, const struct logon_font *font,
 	if (width <= 0 || height <= 0) {
 		return false;
 	}
-	s->pixels = calloc((size_t)width * (size_t)height, sizeof(*s->pixels));
 	int cw = font->cell_w, ch = font->cell_h;
 	s->panel_w = cw * 44 < width ? cw * 44 : width;
 	s->panel_h = ch * 10 < height ? ch * 10 : height;
 	s->panel_x = (width - s->panel_w) / 2;
 	s->panel_y = (height - s->panel_h) / 2;
+	s->pixels = calloc((size_t)s->panel_w * (size_t)s->panel_h, sizeof(*s->pixels));
 	return s->pixels != NULL;
+}
+
+uint32_t logon_screen_pixel(const struct logon_screen *s, int x, int y) {
+	int px = x - s->panel_x, py = y - s->panel_y;
+	if (px < 0 || py < 0 || px >= s->panel_w || py >= s->panel_h) {
+		return BACKGROUND;
+	}
+	return s->pixels[(size_t)py * (size_t)s->panel_w + (size_t)px];
+}
+
+/* The panel's pixel at screen coordinates x, y, or NULL outside it. */
+static uint32_t *panel_pixel(struct logon_screen *s, int x, int y) {
+	int px = x - s->panel_x, py = y - s->panel_y;
+	if (px < 0 || py < 0 || px >= s->panel_w || py >= s->panel_h) {
+		return NULL;
+	}
+	return &s->pixels[(size_t)py * (size_t)s->panel_w + (size_t)px];
 }
 
 void logon_screen_finish(struct logon_screen *s) {
@@ -153,10 +170,14 @@ void logon_screen_finish(struct logon_screen *s) {
 	explicit_bzero(s, sizeof(*s));
 }
 
+/* Fills what of x, y, w, h lies on the panel. */
 static void fill(struct logon_screen *s, int x, int y, int w, int h, uint32_t colour) {
-	for (int j = y < 0 ? 0 : y; j < y + h && j < s->height; j++) {
-		for (int i = x < 0 ? 0 : x; i < x + w && i < s->width; i++) {
-			s->pixels[(size_t)j * (size_t)s->width + (size_t)i] = colour;
+	for (int j = y; j < y + h; j++) {
+		for (int i = x; i < x + w; i++) {
+			uint32_t *p = panel_pixel(s, i, j);
+			if (p) {
+				*p = colour;
+			}
 		}
 	}
 }
@@ -184,10 +205,9 @@ static void text(struct logon_screen *s, int x, int y, const char *str, uint32_t
 		int gx = x + (int)n * f->cell_w;
 		for (int j = 0; j < f->cell_h; j++) {
 			for (int i = 0; i < f->cell_w; i++) {
-				int px = gx + i, py = y + j;
 				uint8_t a = glyph[j * f->cell_w + i];
-				if (a && px >= 0 && py >= 0 && px < s->width && py < s->height) {
-					uint32_t *p = &s->pixels[(size_t)py * (size_t)s->width + (size_t)px];
+				uint32_t *p = a ? panel_pixel(s, gx + i, y + j) : NULL;
+				if (p) {
 					*p = blend(*p, colour, a);
 				}
 			}
@@ -224,7 +244,6 @@ static void field(struct logon_screen *s, int row, const char *label, const char
 
 void logon_screen_draw(struct logon_screen *s) {
 	const struct logon_font *f = s->font;
-	fill(s, 0, 0, s->width, s->height, BACKGROUND);
 	fill(s, s->panel_x, s->panel_y, s->panel_w, s->panel_h, PANEL);
 	char title[96];
 	snprintf(title, sizeof(title), "Log in to %s", s->host);

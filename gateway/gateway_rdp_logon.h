@@ -56,7 +56,11 @@ struct logon_screen {
 	const struct logon_layout *layout; /* NULL: US positions */
 	char host[64];
 	int width, height;
-	uint32_t *pixels; /* XRGB, width x height */
+	/*
+	 * XRGB, the panel's only (panel_w x panel_h): the rest of the screen is
+	 * one colour, so that a guest's screen costs the same at any size.
+	 */
+	uint32_t *pixels;
 	char user[LOGON_USER_MAX + 1];
 	char password[LOGON_PASSWORD_MAX + 1];
 	bool on_password; /* the field that takes keys */
@@ -67,6 +71,8 @@ struct logon_screen {
 	int panel_x, panel_y, panel_w, panel_h;
 };
 
+/* The colour of the screen at x, y (inside it). */
+uint32_t logon_screen_pixel(const struct logon_screen *screen, int x, int y);
 /* A screen of width x height, with user filled in (may be ""). False when out of memory. */
 bool logon_screen_init(struct logon_screen *screen, const struct logon_font *font,
 	const char *host, int width, int height, const char *user);

@@ -377,7 +377,7 @@ static int check_request(struct web_conn *conn, bool upgrade, char *why, size_t 
 	};
 	int status = vnc_http_check(conn->request, &site, why, why_size);
 	/* The session's options that the sentence names are not the gateway's. */
-	char *hint = strstr(why, "; --vnc-allow-");
+	char *hint = status ? strstr(why, "; --vnc-allow-") : NULL;
 	if (status && hint) {
 		snprintf(hint, why_size - (size_t)(hint - why), "%s",
 			strstr(hint, "-host") ? "; the gateway's web-host allows a name" : "");
@@ -386,13 +386,15 @@ static int check_request(struct web_conn *conn, bool upgrade, char *why, size_t 
 }
 
 static void serve_page(struct web_conn *conn) {
-	char why[384];
+	char why[384] = "";
 	int status = check_request(conn, false, why, sizeof(why));
 	if (status) {
 		gateway_log("VNC: refusing a page to %s: %s", conn->guest->host, why);
 		respond_text(conn, status, why);
 		return;
 	}
+	/* A browser that named this host: its next connections come at once. */
+	remember_browser(conn->web, conn->guest->host);
 	bool head;
 	char path[VNC_HTTP_PATH_MAX];
 	status = vnc_http_parse_request(conn->request, &head, path);
@@ -646,7 +648,6 @@ static void serve_tls(struct gateway_web *web, struct gateway_guest *guest) {
 		snprintf(why, sizeof(why), "no whole HTTP request over TLS in time");
 		goto out;
 	}
-	remember_browser(web, guest->host);
 	if (vnc_http_is_plain_get(conn->request, conn->request_len)) {
 		serve_page(conn);
 		goto out;
@@ -656,6 +657,7 @@ static void serve_tls(struct gateway_web *web, struct gateway_guest *guest) {
 		respond_text(conn, status, why);
 		goto out;
 	}
+	remember_browser(web, guest->host);
 	if (!accept_upgrade(conn, why, sizeof(why))) {
 		goto out;
 	}
@@ -714,7 +716,6 @@ bool gateway_web_takes(struct gateway_web *web, struct gateway_guest *guest) {
 		return true;
 	}
 	if (first == 'G' || first == 'H' || first == 'P' || first == 'O') {
-		remember_browser(web, guest->host);
 		refuse_http(guest);
 		return true;
 	}

@@ -6,7 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
+#include <linux/openat2.h>
 #include "gateway/gateway_web.h"
 
 /*
@@ -70,6 +72,11 @@ static bool add_file(struct gateway_web_files *files, const char *path, int fd,
 }
 
 /* Regular files under dir_fd, whose path is prefix; hidden names left out. */
+/* Root's own files only: what anyone else could write is not served before a login. */
+static bool served_safely(const struct stat *st) {
+	return st->st_uid == 0 && !(st->st_mode & (S_IWGRP | S_IWOTH));
+}
+
 static bool load_dir(struct gateway_web_files *files, int dir_fd, const char *prefix,
 		int depth, char *error, size_t error_size) {
 	DIR *dir = fdopendir(dir_fd);
@@ -90,10 +97,18 @@ static bool load_dir(struct gateway_web_files *files, int dir_fd, const char *pr
 				sizeof(path)) {
 			continue;
 		}
-		/* Links are followed: Debian's noVNC has some (vnc_auto.html). */
-		int fd = openat(dirfd(dir), entry->d_name, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+		/*
+		 * Links are followed, but only within their folder: Debian's
+		 * noVNC has some (vnc_auto.html), and this runs as root, before
+		 * the sandbox, so a link must not reach a file outside.
+		 */
+		struct open_how how = {
+			.flags = O_RDONLY | O_CLOEXEC | O_NOCTTY,
+			.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS,
+		};
+		int fd = (int)syscall(SYS_openat2, dirfd(dir), entry->d_name, &how, sizeof(how));
 		struct stat st;
-		if (fd < 0 || fstat(fd, &st) < 0) {
+		if (fd < 0 || fstat(fd, &st) < 0 || !served_safely(&st)) {
 			if (fd >= 0) {
 				close(fd);
 			}

@@ -99,14 +99,16 @@ struct rdp_sound {
 };
 
 static bool pcm_format(const AUDIO_FORMAT *f, uint32_t rate) {
+	/* FreeRDP divides by nBlockAlign: a client's 0 must not reach it. */
 	return f->wFormatTag == WAVE_FORMAT_PCM && f->nChannels == 2 &&
-		f->wBitsPerSample == PCM_BITS && f->nSamplesPerSec == rate;
+		f->wBitsPerSample == PCM_BITS && f->nSamplesPerSec == rate &&
+		f->nBlockAlign == 2 * PCM_BITS / 8;
 }
 
 #if HAVE_AAC
 static bool aac_format(const AUDIO_FORMAT *f) {
 	return f->wFormatTag == WAVE_FORMAT_AAC_MS && f->nChannels == 2 &&
-		f->nSamplesPerSec == SOURCE_RATE;
+		f->nSamplesPerSec == SOURCE_RATE && f->nBlockAlign != 0;
 }
 
 static AUDIO_FORMAT aac(void) {
@@ -257,7 +259,7 @@ static void choose_format(struct rdp_sound *sound) {
 static int handle_wakeup(int fd, uint32_t mask, void *data) {
 	struct rdp_sound *sound = data;
 	uint64_t n;
-	if (read(fd, &n, sizeof(n)) < 0 && errno != EAGAIN) {
+	if ((read(fd, &n, sizeof(n)) < 0 && errno != EAGAIN) || !rdp_peer_alive(sound->peer)) {
 		return 0;
 	}
 	if (!sound->playing && __atomic_load_n(&sound->activated, __ATOMIC_ACQUIRE)) {

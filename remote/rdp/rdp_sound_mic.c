@@ -63,6 +63,13 @@ static bool pcm16(const AUDIO_FORMAT *f, uint32_t rate, uint16_t channels) {
 /* FreeRDP's thread: the client's formats came; stereo before mono, 48 kHz before 44.1. */
 static UINT handle_opening(audin_server_context *context) {
 	struct rdp_microphone *mic = context->data;
+	pthread_mutex_lock(&mic->lock);
+	bool chosen = mic->rate != 0;
+	pthread_mutex_unlock(&mic->lock);
+	if (chosen) {
+		/* The source was made for the first format: no other comes after it. */
+		return ERROR_INVALID_DATA;
+	}
 	static const struct { uint32_t rate; uint16_t channels; } wanted[] = {
 		{ 48000, 2 }, { 44100, 2 }, { 48000, 1 }, { 44100, 1 },
 	};
@@ -86,10 +93,11 @@ static UINT handle_opening(audin_server_context *context) {
 /* FreeRDP's thread: the client opened its microphone (or could not). */
 static UINT handle_open_result(audin_server_context *context, UINT32 result) {
 	struct rdp_microphone *mic = context->data;
-	if (result == 0) {
-		pthread_mutex_lock(&mic->lock);
-		mic->opened = true;
-		pthread_mutex_unlock(&mic->lock);
+	pthread_mutex_lock(&mic->lock);
+	bool opened = result == 0 && mic->rate != 0; /* a format was chosen first */
+	mic->opened = mic->opened || opened;
+	pthread_mutex_unlock(&mic->lock);
+	if (opened) {
 		wake(mic);
 	}
 	return CHANNEL_RC_OK;
@@ -111,7 +119,8 @@ static UINT handle_samples(audin_server_context *context, const AUDIO_FORMAT *fo
 	}
 	pthread_mutex_lock(&mic->lock);
 #if HAVE_PIPEWIRE
-	if (mic->source && format->nChannels == mic->channels) {
+	if (mic->source && format->nChannels == mic->channels &&
+			format->nSamplesPerSec == mic->rate) {
 		audio_source_push(mic->source, samples, frames);
 	}
 #endif
@@ -158,7 +167,7 @@ static void make_current(struct rdp_server *rdp, struct rdp_microphone *mic) {
 static int handle_wakeup(int fd, uint32_t mask, void *data) {
 	struct rdp_microphone *mic = data;
 	uint64_t n;
-	if (read(fd, &n, sizeof(n)) < 0 && errno != EAGAIN) {
+	if ((read(fd, &n, sizeof(n)) < 0 && errno != EAGAIN) || !rdp_peer_alive(mic->peer)) {
 		return 0;
 	}
 	pthread_mutex_lock(&mic->lock);
@@ -173,6 +182,11 @@ static int handle_wakeup(int fd, uint32_t mask, void *data) {
 bool rdp_sound_mic_open(struct rdp_peer *peer) {
 	if (peer->microphone || peer->rdp->options->audio != CONFIG_RDP_AUDIO_ON ||
 			!peer->client->settings->AudioCapture) {
+		return true;
+	}
+	if (peer->view_only) {
+		/* A microphone is input into the session, which a view-only client has none of. */
+		wlr_log(WLR_INFO, "RDP: %s is view-only: its microphone is not used", peer->host);
 		return true;
 	}
 	struct rdp_microphone *mic = zalloc(sizeof(*mic));

@@ -18,6 +18,7 @@
 #include "remote/vnc/rfb_security.h"
 #include "remote/vnc/vnc_http_origin.h"
 #include "remote/vnc/vnc_http_request.h"
+#include "remote/vnc/vnc_http_response.h"
 #include "common/util.h"
 #include "gateway/gateway_config.h"
 #include "gateway/gateway_guests.h"
@@ -288,57 +289,13 @@ static bool read_request(struct web_conn *conn) {
 	}
 }
 
-static const char *status_reason(int status) {
-	switch (status) {
-	case 200:
-		return "OK";
-	case 400:
-		return "Bad Request";
-	case 403:
-		return "Forbidden";
-	case 405:
-		return "Method Not Allowed";
-	case 421:
-		return "Misdirected Request";
-	default:
-		return "Not Found";
-	}
-}
-
-static const char *content_type(const char *path) {
-	static const struct { const char *ext, *type; } types[] = {
-		{ ".html", "text/html; charset=utf-8" },
-		{ ".js", "text/javascript; charset=utf-8" },
-		{ ".css", "text/css; charset=utf-8" },
-		{ ".json", "application/json" },
-		{ ".svg", "image/svg+xml" },
-		{ ".png", "image/png" },
-		{ ".ico", "image/x-icon" },
-		{ ".woff", "font/woff" },
-		{ ".woff2", "font/woff2" },
-		{ ".ttf", "font/ttf" },
-		{ ".oga", "audio/ogg" },
-		{ ".mp3", "audio/mpeg" },
-		{ ".txt", "text/plain; charset=utf-8" },
-	};
-	const char *dot = strrchr(path, '.');
-	for (size_t i = 0; dot && i < ARRAY_LEN(types); i++) {
-		if (strcasecmp(dot, types[i].ext) == 0) {
-			return types[i].type;
-		}
-	}
-	return "application/octet-stream";
-}
-
 /* One answer, and the connection ends (as a session's file server does). */
 static void respond(struct web_conn *conn, int status, const char *type, const char *body,
 		size_t body_len, bool head) {
 	char header[512];
-	int n = snprintf(header, sizeof(header),
-		"HTTP/1.1 %d %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\n"
-		"Cache-Control: no-cache\r\nX-Content-Type-Options: nosniff\r\n"
-		"Connection: close\r\n\r\n", status, status_reason(status), type, body_len);
-	if (tls_send_all(conn, header, (size_t)n) && !head && body_len > 0) {
+	int n = vnc_http_format_header(header, sizeof(header), status,
+		vnc_http_status_reason(status), type, body_len);
+	if (n > 0 && tls_send_all(conn, header, (size_t)n) && !head && body_len > 0) {
 		tls_send_all(conn, body, body_len);
 	}
 	gnutls_bye(conn->tls, GNUTLS_SHUT_WR);
@@ -346,7 +303,7 @@ static void respond(struct web_conn *conn, int status, const char *type, const c
 
 static void respond_text(struct web_conn *conn, int status, const char *why) {
 	char body[512];
-	int n = snprintf(body, sizeof(body), "%d %s%s%s\n", status, status_reason(status),
+	int n = snprintf(body, sizeof(body), "%d %s%s%s\n", status, vnc_http_status_reason(status),
 		why ? ": " : "", why ? why : "");
 	respond(conn, status, "text/plain; charset=utf-8", body,
 		(size_t)n < sizeof(body) ? (size_t)n : sizeof(body) - 1, false);
@@ -404,7 +361,7 @@ static void serve_page(struct web_conn *conn) {
 		respond_text(conn, status ? status : 404, NULL);
 		return;
 	}
-	respond(conn, 200, content_type(path), data, len, head);
+	respond(conn, 200, vnc_http_content_type(path), data, len, head);
 }
 
 static bool header_has_token(const char *request, const char *name, const char *token) {

@@ -14,6 +14,7 @@
 #include <wlr/util/log.h>
 #include "remote/vnc/vnc_http_origin.h"
 #include "remote/vnc/vnc_http_request.h"
+#include "remote/vnc/vnc_http_response.h"
 #include "remote/vnc/vnc_private.h"
 #include "compositor/options.h"
 #include "compositor/server.h"
@@ -50,19 +51,6 @@ struct vnc_http_conn {
 	size_t out_len, out_pos;
 	struct wl_list link;
 };
-
-static const char *status_reason(int status) {
-	switch (status) {
-	case 400:
-		return "Bad Request";
-	case 403:
-		return "Forbidden";
-	case 421:
-		return "Misdirected Request";
-	default:
-		return "Not Found";
-	}
-}
 
 /* A socket address as a host in normal form; an IPv4-mapped one as IPv4. */
 static bool address_host(const struct sockaddr *addr, char out[VNC_HTTP_HOST_MAX]) {
@@ -142,13 +130,13 @@ static int check_request(struct vnc_server *vnc, int fd, bool tls, bool upgrade,
 static size_t format_refusal(int status, const char *why, char *out, size_t size) {
 	char body[512];
 	int body_len = snprintf(body, sizeof(body), "%d %s: %s\n", status,
-		status_reason(status), why);
+		vnc_http_status_reason(status), why);
 	if (body_len < 0 || (size_t)body_len >= sizeof(body)) {
 		body_len = (int)strlen(body);
 	}
 	int n = snprintf(out, size, "HTTP/1.1 %d %s\r\nContent-Type: text/plain; "
 		"charset=utf-8\r\nContent-Length: %d\r\nCache-Control: no-cache\r\n"
-		"Connection: close\r\n\r\n%s", status, status_reason(status), body_len, body);
+		"Connection: close\r\n\r\n%s", status, vnc_http_status_reason(status), body_len, body);
 	return n < 0 ? 0 : (size_t)n < size ? (size_t)n : size - 1;
 }
 
@@ -211,38 +199,14 @@ static void conn_destroy(struct vnc_http_conn *conn) {
 	free(conn);
 }
 
-static const char *content_type(const char *path) {
-	static const struct { const char *ext, *type; } types[] = {
-		{ ".html", "text/html; charset=utf-8" },
-		{ ".js", "text/javascript; charset=utf-8" },
-		{ ".css", "text/css; charset=utf-8" },
-		{ ".json", "application/json" },
-		{ ".svg", "image/svg+xml" },
-		{ ".png", "image/png" },
-		{ ".ico", "image/x-icon" },
-		{ ".woff", "font/woff" },
-		{ ".woff2", "font/woff2" },
-		{ ".ttf", "font/ttf" },
-		{ ".oga", "audio/ogg" },
-		{ ".mp3", "audio/mpeg" },
-		{ ".txt", "text/plain; charset=utf-8" },
-	};
-	const char *dot = strrchr(path, '.');
-	for (size_t i = 0; dot && i < ARRAY_LEN(types); i++) {
-		if (strcasecmp(dot, types[i].ext) == 0) {
-			return types[i].type;
-		}
-	}
-	return "application/octet-stream";
-}
-
 static void respond(struct vnc_http_conn *conn, int status, const char *reason,
 		const char *type, const char *body, size_t body_len, bool head) {
 	char header[512];
-	int n = snprintf(header, sizeof(header),
-		"HTTP/1.1 %d %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\n"
-		"Cache-Control: no-cache\r\nX-Content-Type-Options: nosniff\r\n"
-		"Connection: close\r\n\r\n", status, reason, type, body_len);
+	int n = vnc_http_format_header(header, sizeof(header), status, reason, type, body_len);
+	if (n < 0) {
+		conn->out_len = 0;
+		return;
+	}
 	size_t total = (size_t)n + (head ? 0 : body_len);
 	conn->out = malloc(total);
 	if (!conn->out) {
@@ -330,7 +294,7 @@ static void handle_request(struct vnc_http_conn *conn) {
 		respond_error(conn, 404, "Not Found");
 		return;
 	}
-	respond(conn, 200, "OK", content_type(path), data, len, head);
+	respond(conn, 200, "OK", vnc_http_content_type(path), data, len, head);
 	free(data);
 }
 

@@ -16,6 +16,7 @@
 #include "remote/handover.h"
 #include "remote/tls_record.h"
 #include "remote/vnc/rfb_security.h"
+#include "remote/vnc/vnc_browser_hosts.h"
 #include "remote/vnc/vnc_http_origin.h"
 #include "remote/vnc/vnc_http_request.h"
 #include "remote/vnc/vnc_http_response.h"
@@ -54,11 +55,6 @@
 #define FRAME_MAX 1024
 #define MAX_LOCAL_HOSTS 64
 
-struct browser {
-	char host[64];
-	int64_t seen_ms;
-};
-
 struct gateway_web {
 	struct gateway_web_files *files; /* NULL: no pages */
 	/* Names this gateway is reached by, normal form: "localhost", its own, web-hosts. */
@@ -68,7 +64,7 @@ struct gateway_web {
 	char *local[MAX_LOCAL_HOSTS];
 	size_t n_local;
 	pthread_mutex_t lock; /* browsers */
-	struct browser browsers[BROWSERS];
+	struct vnc_browser_host browsers[BROWSERS];
 };
 
 /* A socket address as a host in normal form; an IPv4-mapped one as IPv4. */
@@ -163,19 +159,7 @@ static bool is_browser(struct gateway_web *web, const char *host);
 
 static void remember_browser(struct gateway_web *web, const char *host) {
 	pthread_mutex_lock(&web->lock);
-	struct browser *slot = &web->browsers[0];
-	for (size_t i = 0; i < BROWSERS; i++) {
-		struct browser *b = &web->browsers[i];
-		if (strcmp(b->host, host) == 0) {
-			slot = b;
-			break;
-		}
-		if (b->seen_ms < slot->seen_ms) {
-			slot = b; /* the oldest gives way */
-		}
-	}
-	snprintf(slot->host, sizeof(slot->host), "%s", host);
-	slot->seen_ms = monotonic_ms();
+	vnc_browser_hosts_remember(web->browsers, BROWSERS, host);
 	pthread_mutex_unlock(&web->lock);
 }
 
@@ -186,13 +170,8 @@ int gateway_web_pending_per_address(struct gateway_web *web, const char *host,
 }
 
 static bool is_browser(struct gateway_web *web, const char *host) {
-	bool found = false;
 	pthread_mutex_lock(&web->lock);
-	for (size_t i = 0; i < BROWSERS && !found; i++) {
-		const struct browser *b = &web->browsers[i];
-		found = b->seen_ms && strcmp(b->host, host) == 0 &&
-			monotonic_ms() - b->seen_ms < BROWSER_MEMORY_MS;
-	}
+	bool found = vnc_browser_hosts_has(web->browsers, BROWSERS, host, BROWSER_MEMORY_MS);
 	pthread_mutex_unlock(&web->lock);
 	return found;
 }

@@ -22,6 +22,7 @@
 #include "remote/tls_stream.h"
 #include "remote/users_file.h"
 #include "remote/vnc/rfb_security.h"
+#include "remote/vnc/vnc_browser_hosts.h"
 
 struct output;
 struct output_capture;
@@ -96,10 +97,7 @@ struct vnc_server {
 	struct wl_list guests;     /* vnc_guest.link */
 	int n_guests;
 	/* Addresses that sent HTTP requests lately: browsers (vnc_browsers.c). */
-	struct vnc_browser_host {
-		char host[64];
-		int64_t seen_ms;
-	} browsers[16];
+	struct vnc_browser_host browsers[16];
 	struct wl_list http_conns; /* vnc_http_conn.link */
 	struct wl_list clients;    /* vnc_client.link */
 	int n_clients;    /* logged in: what --vnc-max-clients counts */

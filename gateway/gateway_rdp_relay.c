@@ -11,7 +11,7 @@
 #include <unistd.h>
 #include "remote/handover.h"
 #include "remote/rdp_pdu.h"
-#include "remote/tls_record.h"
+#include "remote/tls_flow.h"
 #include "remote/tls_stream.h"
 #include "gateway/gateway_log.h"
 #include "gateway/gateway_rdp_relay.h"
@@ -27,93 +27,58 @@
  * Then bytes only, both ways, until either side closes.
  */
 
-/* Plaintext on its way from one side to the other. */
-struct relay_flow {
-	struct tls_stream *from, *to;
-	uint8_t buf[TLS_RECORD_PLAINTEXT_MAX];
-	size_t len, off;
-	bool want_read, want_write;
+/* What one direction of the relay drops before it passes bytes on. */
+struct relay_filter {
 	struct rdp_pdu_counter *skip; /* the session's answers the client had */
 	unsigned skip_count;
 	/* The client's PDUs are dropped until the session's first is passed on. */
 	struct rdp_pdu_counter *hold;
 	const bool *released;
-	bool *passed; /* set once this flow passed on a byte */
 };
 
-/* Moves what it can; false when a side closed or broke. */
-static bool relay_flow(struct relay_flow *f) {
-	for (;;) {
-		if (f->len == 0) {
-			ssize_t n = tls_stream_recv(f->from, f->buf, sizeof(f->buf));
-			f->want_read = n < 0 && errno == EAGAIN;
-			if (f->want_read) {
-				return true;
-			}
-			if (n <= 0) {
-				return false;
-			}
-			f->len = (size_t)n;
-			f->off = 0;
-			if (f->hold && (!*f->released || f->hold->left || f->hold->header_len)) {
-				/* Stale input from the logon screen: to its PDU's end. */
-				size_t n = *f->released ? rdp_pdu_counter_feed(f->hold, f->buf, f->len,
-					f->hold->whole + 1) : rdp_pdu_counter_feed(f->hold, f->buf, f->len,
-					UINT_MAX);
-				if (f->hold->broken) {
-					return false;
-				}
-				f->off = n;
-				if (f->off == f->len) {
-					f->len = f->off = 0;
-					continue;
-				}
-			}
-			if (f->skip && f->skip->whole < f->skip_count) {
-				f->off = rdp_pdu_counter_feed(f->skip, f->buf, f->len, f->skip_count);
-				if (f->skip->broken) {
-					return false;
-				}
-				if (f->off == f->len) {
-					f->len = f->off = 0;
-					continue;
-				}
-			}
-		}
-		ssize_t n = tls_stream_send(f->to, f->buf + f->off, f->len - f->off);
-		if (n > 0 && f->passed) {
-			*f->passed = true;
-		}
-		f->want_write = n < 0 && errno == EAGAIN;
-		if (f->want_write) {
-			return true;
-		}
-		if (n < 0) {
+static bool relay_received(struct tls_flow *f, void *data) {
+	struct relay_filter *filter = data;
+	if (filter->hold && (!*filter->released || filter->hold->left ||
+			filter->hold->header_len)) {
+		/* Stale input from the logon screen: to its PDU's end. */
+		size_t n = *filter->released ? rdp_pdu_counter_feed(filter->hold, f->buf, f->len,
+			filter->hold->whole + 1) : rdp_pdu_counter_feed(filter->hold, f->buf, f->len,
+			UINT_MAX);
+		if (filter->hold->broken) {
 			return false;
 		}
-		f->off += (size_t)n;
+		f->off = n;
 		if (f->off == f->len) {
-			f->len = f->off = 0;
+			return true;
 		}
 	}
+	if (filter->skip && filter->skip->whole < filter->skip_count) {
+		f->off = rdp_pdu_counter_feed(filter->skip, f->buf, f->len, filter->skip_count);
+		if (filter->skip->broken) {
+			return false;
+		}
+	}
+	return true;
 }
 
 static void pump(struct tls_stream *client, int client_fd, int session_fd,
 		unsigned skip_count, bool hold_client) {
 	struct tls_stream *session = tls_stream_plain(session_fd);
-	struct relay_flow *up = calloc(1, sizeof(*up)), *down = calloc(1, sizeof(*down));
+	struct tls_flow *up = calloc(1, sizeof(*up)), *down = calloc(1, sizeof(*down));
 	struct rdp_pdu_counter skip = {0}, hold = {0};
-	bool released = false;
 	if (!session || !up || !down) {
 		goto out;
 	}
-	*up = (struct relay_flow){ .from = client, .to = session,
-		.hold = hold_client ? &hold : NULL, .released = &released };
-	*down = (struct relay_flow){ .from = session, .to = client, .skip = &skip,
-		.skip_count = skip_count, .passed = &released };
+	struct relay_filter up_filter = { .hold = hold_client ? &hold : NULL,
+		.released = &down->passed };
+	struct relay_filter down_filter = { .skip = &skip, .skip_count = skip_count };
+	*up = (struct tls_flow){ .from = client, .to = session,
+		.received = relay_received, .data = &up_filter };
+	*down = (struct tls_flow){ .from = session, .to = client,
+		.received = relay_received, .data = &down_filter };
 	fcntl(session_fd, F_SETFL, O_NONBLOCK);
 	fcntl(client_fd, F_SETFL, fcntl(client_fd, F_GETFL) | O_NONBLOCK);
-	while (relay_flow(up) && relay_flow(down)) {
+	while (tls_flow_move(up) && tls_flow_move(down)) {
 		struct pollfd fds[2] = {
 			{ .fd = client_fd,
 			  .events = (up->want_read ? POLLIN : 0) | (down->want_write ? POLLOUT : 0) },

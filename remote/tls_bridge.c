@@ -14,24 +14,13 @@
 #include "common/io_all.h"
 #include "remote/rdp_pdu.h"
 #include "remote/tls_bridge.h"
+#include "remote/tls_flow.h"
 #include "remote/tls_record.h"
 #include "remote/tls_stream.h"
 #include "remote/x224.h"
 
 /* The setup with FreeRDP (Connection Confirm, inner handshake) takes at most this long. */
 #define SETUP_MS 10000
-
-/* Plaintext on its way from one TLS to the other. */
-struct flow {
-	struct tls_stream *from, *to;
-	int from_fd, to_fd;
-	uint8_t buf[TLS_RECORD_PLAINTEXT_MAX];
-	size_t len, off;
-	bool want_read;  /* from had nothing whole */
-	bool want_write; /* to's socket was full */
-	struct tls_bridge_tap *tap; /* NULL, or what the bridge notes of this direction */
-	bool from_client;
-};
 
 struct tls_bridge {
 	pthread_t thread;
@@ -130,57 +119,33 @@ static void note(struct tls_bridge_tap *tap, bool from_client, const uint8_t *bu
 	pthread_mutex_unlock(&tap->lock);
 }
 
-/* Moves what it can; false when a side closed or broke. */
-static bool flow(struct flow *f) {
-	for (;;) {
-		if (f->len == 0) {
-			ssize_t n = tls_stream_recv(f->from, f->buf, sizeof(f->buf));
-			f->want_read = n < 0 && errno == EAGAIN;
-			if (f->want_read) {
-				return true;
-			}
-			if (n <= 0) {
-				return false;
-			}
-			f->len = (size_t)n;
-			f->off = 0;
-			if (f->tap) {
-				note(f->tap, f->from_client, f->buf, f->len);
-			}
-		}
-		ssize_t n = tls_stream_send(f->to, f->buf + f->off, f->len - f->off);
-		f->want_write = n < 0 && errno == EAGAIN;
-		if (f->want_write) {
-			return true;
-		}
-		if (n < 0) {
-			return false;
-		}
-		f->off += (size_t)n;
-		if (f->off == f->len) {
-			f->len = f->off = 0;
-		}
-	}
+static bool note_from_client(struct tls_flow *f, void *tap) {
+	note(tap, true, f->buf, f->len);
+	return true;
+}
+
+static bool note_to_client(struct tls_flow *f, void *tap) {
+	note(tap, false, f->buf, f->len);
+	return true;
 }
 
 static void pump(struct tls_bridge *bridge) {
-	struct flow *up = calloc(1, sizeof(*up)), *down = calloc(1, sizeof(*down));
+	struct tls_flow *up = calloc(1, sizeof(*up)), *down = calloc(1, sizeof(*down));
 	if (!up || !down || bridge->pending_len > sizeof(up->buf)) {
 		goto out;
 	}
-	*up = (struct flow){ .from = bridge->client, .to = bridge->inner,
-		.from_fd = bridge->client_fd, .to_fd = bridge->inner_fd,
-		.tap = bridge->tap, .from_client = true };
-	*down = (struct flow){ .from = bridge->inner, .to = bridge->client,
-		.from_fd = bridge->inner_fd, .to_fd = bridge->client_fd, .tap = bridge->tap };
+	*up = (struct tls_flow){ .from = bridge->client, .to = bridge->inner,
+		.received = bridge->tap ? note_from_client : NULL, .data = bridge->tap };
+	*down = (struct tls_flow){ .from = bridge->inner, .to = bridge->client,
+		.received = bridge->tap ? note_to_client : NULL, .data = bridge->tap };
 	/* What the gateway read after its handshake goes first. */
 	memcpy(up->buf, bridge->pending, bridge->pending_len);
 	up->len = bridge->pending_len;
-	if (up->tap) {
-		note(up->tap, true, up->buf, up->len);
+	if (bridge->tap) {
+		note(bridge->tap, true, up->buf, up->len);
 	}
 	for (;;) {
-		if (!flow(up) || !flow(down)) {
+		if (!tls_flow_move(up) || !tls_flow_move(down)) {
 			break;
 		}
 		short client_events = (up->want_read ? POLLIN : 0) | (down->want_write ? POLLOUT : 0);

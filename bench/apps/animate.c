@@ -54,6 +54,7 @@
 #include <unistd.h>
 #include <xcb/shm.h>
 #include <xcb/xcb.h>
+#include "frame_log.h"
 
 #define BLOCK 32
 #define BITS 20
@@ -131,10 +132,6 @@ static uint32_t cursor_value(uint32_t n)
 	return 0x800000u | (n & 1u) << 22 | (n & (LOG_FRAMES - 1));
 }
 
-static volatile sig_atomic_t quit_flag, pause_toggles;
-
-static void on_term(int sig) { (void)sig; quit_flag = 1; }
-static void on_usr1(int sig) { (void)sig; pause_toggles++; }
 
 static uint64_t now_ns(void)
 {
@@ -311,27 +308,10 @@ int main(int argc, char **argv)
 	if (fps <= 0)
 		fps = 60;
 
-	uint64_t *log = NULL;
-	if (log_path) {
-		int fd = open(log_path, O_RDWR | O_CREAT | O_TRUNC, 0644);
-		if (fd < 0 || ftruncate(fd, (off_t)LOG_FRAMES * 8) < 0) {
-			perror(log_path);
-			return 1;
-		}
-		log = mmap(NULL, (size_t)LOG_FRAMES * 8, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-		close(fd);
-		if (log == MAP_FAILED) {
-			perror("mmap");
-			return 1;
-		}
-	}
-
-	struct sigaction sa = {0};
-	sa.sa_handler = on_term;
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGINT, &sa, NULL);
-	sa.sa_handler = on_usr1;
-	sigaction(SIGUSR1, &sa, NULL);
+	uint64_t *log;
+	if (frame_log_open(log_path, LOG_FRAMES, &log) < 0)
+		return 1;
+	frame_signals_install();
 
 	xcb_connection_t *c = xcb_connect(NULL, NULL);
 	if (xcb_connection_has_error(c)) {

@@ -149,6 +149,7 @@
 #include <freerdp/gdi/gdi.h>
 #include <freerdp/gdi/gfx.h>
 #include <freerdp/codec/audio.h>
+#include "rdp_client_say.h"
 #include "rdp_client_sound.h"
 #include <winpr/synch.h>
 
@@ -207,25 +208,6 @@ struct client {
 	long last_counter;
 	bool cursor_found;
 };
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-static void say(const char *fmt, ...)
-{
-	/* One call: the sound device's lines come from another thread. */
-	char line[4096];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(line, sizeof line, fmt, ap);
-	va_end(ap);
-	printf("%s\n", line);
-	fflush(stdout);
-}
 
 /* The socket whose peer is the server's port: FreeRDP keeps its transport
  * to itself, and the benchmark wants the bytes the kernel received. */
@@ -415,7 +397,7 @@ static void codec_once(struct client *c, unsigned slot, const char *name)
 {
 	if (slot < 64 && !c->codec_seen[slot]) {
 		c->codec_seen[slot] = true;
-		say("codec %s", name);
+		rdp_client_say("codec %s", name);
 	}
 }
 
@@ -434,7 +416,7 @@ static BOOL end_paint(rdpContext *context)
 	HGDI_WND hwnd = gdi->primary->hdc->hwnd;
 	if (hwnd->invalid->null || hwnd->ninvalid <= 0)
 		return TRUE;
-	uint64_t t = now_ns();
+	uint64_t t = rdp_client_now_ns();
 	c->paints++;
 	for (int i = 0; i < hwnd->ninvalid; i++) {
 		const GDI_RGN *r = &hwnd->cinvalid[i];
@@ -443,17 +425,17 @@ static BOOL end_paint(rdpContext *context)
 		c->rects++;
 		painted_mark(c, r->x, r->y, r->w, r->h);
 		if (!c->opts->no_rects)
-			say("update %d %d %d %d", r->x, r->y, r->w, r->h);
+			rdp_client_say("update %d %d %d %d", r->x, r->y, r->w, r->h);
 	}
 	uint64_t bytes = bytes_received(c);
-	say("frame %d %llu %llu", hwnd->ninvalid, (unsigned long long)bytes,
+	rdp_client_say("frame %d %llu %llu", hwnd->ninvalid, (unsigned long long)bytes,
 	    (unsigned long long)t);
 	if (c->opts->counter || c->opts->cursor_w) {
 		long n = c->opts->cursor_w ? decode_cursor(c, gdi) : decode_counter(c, gdi);
 		if (n >= 0 && n != c->last_counter) {
 			c->last_counter = n;
 			c->counters++;
-			say("counter %ld %llu %llu", n, (unsigned long long)t, (unsigned long long)bytes);
+			rdp_client_say("counter %ld %llu %llu", n, (unsigned long long)t, (unsigned long long)bytes);
 		}
 	}
 	return TRUE;
@@ -477,7 +459,7 @@ static BOOL desktop_resize(rdpContext *context)
 	pthread_mutex_unlock(&screen_lock);
 	if (!ok)
 		return FALSE;
-	say("resize %u %u", s->DesktopWidth, s->DesktopHeight);
+	rdp_client_say("resize %u %u", s->DesktopWidth, s->DesktopHeight);
 	return TRUE;
 }
 
@@ -563,7 +545,7 @@ static UINT gfx_caps_confirm(RdpgfxClientContext *gfx, const RDPGFX_CAPS_CONFIRM
 {
 	struct client *c = (struct client *)((rdpGdi *)gfx->custom)->context;
 	if (pdu->capsSet)
-		say("gfx-caps %x %x", pdu->capsSet->version, pdu->capsSet->flags);
+		rdp_client_say("gfx-caps %x %x", pdu->capsSet->version, pdu->capsSet->flags);
 	return c->gfx_caps_confirm ? c->gfx_caps_confirm(gfx, pdu) : CHANNEL_RC_OK;
 }
 
@@ -572,7 +554,7 @@ static void channel_connected(void *ctx, ChannelConnectedEventArgs *e)
 	struct client *c = (struct client *)ctx;
 	if (strcmp(e->name, DISP_DVC_CHANNEL_NAME) == 0) {
 		c->disp = e->pInterface;
-		say("disp-ready");
+		rdp_client_say("disp-ready");
 		return;
 	}
 	if (strcmp(e->name, RDPGFX_DVC_CHANNEL_NAME) != 0)
@@ -667,7 +649,7 @@ static void note_redirection(struct client *c, rdpSettings *s)
 	size_t n = s->LoadBalanceInfoLength - (sizeof(prefix) - 1) - 2;
 	memcpy(token, s->LoadBalanceInfo + sizeof(prefix) - 1, n);
 	token[n] = 0;
-	say("redirected %s", token);
+	rdp_client_say("redirected %s", token);
 	if (c->opts->bad_cookie && s->RedirectionPassword && s->RedirectionPasswordLength >= 2)
 		s->RedirectionPassword[0] ^= 1; /* UTF-16: a hex digit becomes another character */
 }
@@ -900,7 +882,7 @@ static int entry_points(RDP_CLIENT_ENTRY_POINTS *ep)
 
 static void stats(struct client *c)
 {
-	say("stats %llu %llu %llu %llu", (unsigned long long)c->paints,
+	rdp_client_say("stats %llu %llu %llu %llu", (unsigned long long)c->paints,
 	    (unsigned long long)c->rects, (unsigned long long)bytes_received(c),
 	    (unsigned long long)c->counters);
 }
@@ -977,19 +959,19 @@ static bool command(struct client *c, char *line)
 		return false;
 	if (!strncmp(line, "snapshot ", 9)) {
 		if (!write_screen(c->context.gdi, line + 9)) {
-			say("error cannot write %s", line + 9);
+			rdp_client_say("error cannot write %s", line + 9);
 			return true;
 		}
 	} else if (!strcmp(line, "stats")) {
 		stats(c);
 	} else if (!strncmp(line, "click ", 6)) {
 		if (!click(c, line + 6)) {
-			say("error cannot click %s", line + 6);
+			rdp_client_say("error cannot click %s", line + 6);
 			return true;
 		}
 	} else if (!strncmp(line, "layout ", 7)) {
 		if (!send_layout(c, line + 7)) {
-			say("error cannot send the layout %s", line + 7);
+			rdp_client_say("error cannot send the layout %s", line + 7);
 			return true;
 		}
 	} else if (!strncmp(line, "keys ", 5)) {
@@ -997,19 +979,19 @@ static bool command(struct client *c, char *line)
 		bool ok = keys && send_keys(c, keys);
 		free(keys);
 		if (!ok) {
-			say("error cannot send the keys %s", line + 5);
+			rdp_client_say("error cannot send the keys %s", line + 5);
 			return true;
 		}
 	} else if (!strncmp(line, "unicode ", 8)) {
 		if (!type_unicode(c, line + 8)) {
-			say("error cannot type %s", line + 8);
+			rdp_client_say("error cannot type %s", line + 8);
 			return true;
 		}
 	} else {
-		say("error unknown command %s", line);
+		rdp_client_say("error unknown command %s", line);
 		return true;
 	}
-	say("done %s", line);
+	rdp_client_say("done %s", line);
 	return true;
 }
 
@@ -1023,15 +1005,15 @@ static int exit_for_error(rdpContext *context)
 	case FREERDP_ERROR_CONNECT_ACCESS_DENIED:
 	case FREERDP_ERROR_CONNECT_ACCOUNT_RESTRICTION:
 	case FREERDP_ERROR_SERVER_INSUFFICIENT_PRIVILEGES:
-		say("auth-failed");
+		rdp_client_say("auth-failed");
 		return 2;
 	case FREERDP_ERROR_TLS_CONNECT_FAILED:
-		say("tls-failed");
+		rdp_client_say("tls-failed");
 		return 4;
 	default:
 		break;
 	}
-	say("error %s (0x%08x)", freerdp_get_last_error_string(e), e);
+	rdp_client_say("error %s (0x%08x)", freerdp_get_last_error_string(e), e);
 	return 1;
 }
 
@@ -1039,7 +1021,7 @@ static int run(struct client *c)
 {
 	freerdp *instance = c->context.instance;
 	struct opts *o = c->opts;
-	uint64_t deadline = now_ns() + (uint64_t)(o->timeout * 1e9);
+	uint64_t deadline = rdp_client_now_ns() + (uint64_t)(o->timeout * 1e9);
 	bool snapshot = !strcmp(o->mode, "snapshot");
 	bool input = !snapshot;
 	HANDLE in_event = input ? CreateFileDescriptorEvent(NULL, TRUE, FALSE, STDIN_FILENO,
@@ -1053,7 +1035,7 @@ static int run(struct client *c)
 		HANDLE handles[MAXIMUM_WAIT_OBJECTS];
 		DWORD n = freerdp_get_event_handles(&c->context, handles, MAXIMUM_WAIT_OBJECTS - 1);
 		if (n == 0) {
-			say("error no event handles");
+			rdp_client_say("error no event handles");
 			return 1;
 		}
 		if (in_event)
@@ -1068,14 +1050,14 @@ static int run(struct client *c)
 		if (snapshot) {
 			if (c->painted && c->unpainted == 0) {
 				if (!write_screen(c->context.gdi, o->arg)) {
-					say("error cannot write %s", o->arg);
+					rdp_client_say("error cannot write %s", o->arg);
 					return 1;
 				}
-				say("done snapshot %s", o->arg);
+				rdp_client_say("done snapshot %s", o->arg);
 				return 0;
 			}
-			if (now_ns() > deadline) {
-				say("error timed out: %llu pixels never painted",
+			if (rdp_client_now_ns() > deadline) {
+				rdp_client_say("error timed out: %llu pixels never painted",
 				    (unsigned long long)c->unpainted);
 				return 1;
 			}
@@ -1110,7 +1092,7 @@ static int run(struct client *c)
 	}
 	if (in_event)
 		CloseHandle(in_event);
-	say("disconnected");
+	rdp_client_say("disconnected");
 	return 3;
 quit:
 	if (in_event)
@@ -1196,7 +1178,7 @@ static int relay_start(const char *bind_addr, const char *host, int port)
 	r.remote = (struct sockaddr_in){.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
 	if (inet_pton(AF_INET, bind_addr, &r.local.sin_addr) != 1 ||
 	    inet_pton(AF_INET, host, &r.remote.sin_addr) != 1) {
-		say("error --bind wants IPv4 addresses (%s, %s)", bind_addr, host);
+		rdp_client_say("error --bind wants IPv4 addresses (%s, %s)", bind_addr, host);
 		return -1;
 	}
 	struct sockaddr_in relay = {.sin_family = AF_INET,
@@ -1208,7 +1190,7 @@ static int relay_start(const char *bind_addr, const char *host, int port)
 	    listen(r.listen_fd, 4) < 0 ||
 	    getsockname(r.listen_fd, (struct sockaddr *)&relay, &len) < 0 ||
 	    pthread_create(&thread, NULL, relay_accept, &r) != 0) {
-		say("error cannot start the relay: %s", strerror(errno));
+		rdp_client_say("error cannot start the relay: %s", strerror(errno));
 		return -1;
 	}
 	pthread_detach(thread);
@@ -1342,14 +1324,14 @@ int main(int argc, char **argv)
 	}
 
 	if (o.sound && !rdp_client_sound_init(o.sound, o.sound_slow)) {
-		say("error cannot write %s", o.sound);
+		rdp_client_say("error cannot write %s", o.sound);
 		return 1;
 	}
 	RDP_CLIENT_ENTRY_POINTS ep;
 	entry_points(&ep);
 	rdpContext *context = freerdp_client_context_new(&ep);
 	if (!context) {
-		say("error cannot make a FreeRDP context");
+		rdp_client_say("error cannot make a FreeRDP context");
 		return 1;
 	}
 	/* After the context, which registers FreeRDP's own provider. */
@@ -1359,12 +1341,12 @@ int main(int argc, char **argv)
 	c->sock = -1;
 	c->last_counter = -1;
 	if (!apply_settings(context->settings, &o)) {
-		say("error cannot read the password or apply the settings");
+		rdp_client_say("error cannot read the password or apply the settings");
 		freerdp_client_context_free(context);
 		return 1;
 	}
 	if (freerdp_client_start(context) != 0) {
-		say("error freerdp_client_start failed");
+		rdp_client_say("error freerdp_client_start failed");
 		freerdp_client_context_free(context);
 		return 1;
 	}
@@ -1372,9 +1354,10 @@ int main(int argc, char **argv)
 	if (!freerdp_connect(context->instance)) {
 		status = exit_for_error(context);
 	} else {
-		say("connected %u %u %s", context->gdi->width, context->gdi->height, gfx_names[o.gfx]);
+		rdp_client_say("connected %u %u %s", context->gdi->width, context->gdi->height,
+			       gfx_names[o.gfx]);
 		if (o.n_monitors > 0)
-			say("monitors %u", context->settings->MonitorCount);
+			rdp_client_say("monitors %u", context->settings->MonitorCount);
 		status = run(c);
 		freerdp_disconnect(context->instance);
 	}

@@ -17,6 +17,7 @@
 #include <freerdp/client/rdpsnd.h>
 #include <math.h>
 
+#include "rdp_client_say.h"
 #include "rdp_client_sound.h"
 
 #define DEVICE "oriel-test"
@@ -24,29 +25,6 @@
 static FILE *pcm_file;
 static double play_slow;
 static UINT32 play_bytes_per_second;
-static pthread_mutex_t say_lock = PTHREAD_MUTEX_INITIALIZER;
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-/* FreeRDP's channel thread says these: one whole line at a time. */
-static void say(const char *fmt, ...)
-{
-	char line[256];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(line, sizeof line, fmt, ap);
-	va_end(ap);
-	pthread_mutex_lock(&say_lock);
-	printf("%s\n", line); /* one call: stdio keeps it whole */
-	fflush(stdout);
-	pthread_mutex_unlock(&say_lock);
-}
-
 static BOOL device_format_supported(rdpsndDevicePlugin *device, const AUDIO_FORMAT *format)
 {
 	(void)device;
@@ -58,7 +36,7 @@ static BOOL device_open(rdpsndDevicePlugin *device, const AUDIO_FORMAT *format, 
 {
 	(void)device, (void)latency;
 	play_bytes_per_second = format->nSamplesPerSec * format->nChannels * format->wBitsPerSample / 8;
-	say("sound-open %s %u %u %u", audio_format_get_tag_string(format->wFormatTag),
+	rdp_client_say("sound-open %s %u %u %u", audio_format_get_tag_string(format->wFormatTag),
 	    format->nSamplesPerSec, format->nChannels, format->wBitsPerSample);
 	return TRUE;
 }
@@ -76,7 +54,7 @@ static UINT device_play(rdpsndDevicePlugin *device, const BYTE *data, size_t siz
 		fwrite(data, 1, size, pcm_file);
 		fflush(pcm_file);
 	}
-	say("sound %zu %llu", size, (unsigned long long)now_ns());
+	rdp_client_say("sound %zu %llu", size, (unsigned long long)rdp_client_now_ns());
 	if (play_slow > 1 && play_bytes_per_second > 0) {
 		/* FreeRDP's channel thread waits: the blocks after this one wait too. */
 		double seconds = play_slow * (double)size / play_bytes_per_second;
@@ -176,7 +154,7 @@ static UINT mic_open(IAudinDevice *device, AudinReceive receive, void *user_data
 	mic->receive = receive;
 	mic->user_data = user_data;
 	mic->stop = false;
-	say("microphone-open %u %u", mic->format.nSamplesPerSec, mic->format.nChannels);
+	rdp_client_say("microphone-open %u %u", mic->format.nSamplesPerSec, mic->format.nChannels);
 	mic->running = pthread_create(&mic->thread, NULL, mic_run, mic) == 0;
 	return mic->running ? CHANNEL_RC_OK : ERROR_INTERNAL_ERROR;
 }

@@ -29,6 +29,7 @@ import time
 
 import gateway
 import harness
+import novnc
 import rdp
 from harness import NotYet, REPO, TestFailure, expect, expect_eq, log, tool
 
@@ -37,42 +38,20 @@ import cdp  # noqa: E402
 
 OUTPUT = (1024, 768)
 TYPED = "hello gateway"
-CANVAS = "document.querySelector('#noVNC_container canvas')"
 WS_REQUEST = ("GET /websockify HTTP/1.1\r\nHost: %s\r\nOrigin: %s\r\nUpgrade: websocket\r\n"
               "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
               "Sec-WebSocket-Version: 13\r\n\r\n")
 
 
-def state(page):
-    return page.evaluate(
-        "({connected: !!document.documentElement &&"
-        " document.documentElement.classList.contains('noVNC_connected'),"
-        " dialog: !!document.querySelector('#noVNC_credentials_dlg.noVNC_open'),"
-        " status: (document.getElementById('noVNC_status') || {}).textContent || ''})")
-
-
-def wait_state(front, page, check, what, timeout=40):
-    def ready():
-        st = state(page)
-        if not st or not check(st):
-            raise NotYet("noVNC state %s" % json.dumps(st))
-        return st
-    return front.wait_for(ready, timeout, what)
-
-
-def send_credentials(page, user, password):
-    page.evaluate(
-        "(() => { document.getElementById('noVNC_username_input').value = %s;"
-        " document.getElementById('noVNC_password_input').value = %s;"
-        " document.getElementById('noVNC_credentials_button').click(); })()"
-        % (json.dumps(user), json.dumps(password)))
+def wait_state(front, page, check, what):
+    return novnc.wait_state(front, page, check, what, timeout=40)
 
 
 def try_login(front, page, user, password):
     """A fresh page's login: noVNC's state once it connected or was refused."""
     page.call("Page.reload")
     wait_state(front, page, lambda st: st["dialog"], "noVNC to ask for credentials")
-    send_credentials(page, user, password)
+    novnc.send_credentials(page, user, password)
     return wait_state(front, page, lambda st: st["connected"] or "rejected" in st["status"]
                       or "failed" in st["status"].lower(), "noVNC to log in or be refused")
 
@@ -89,7 +68,7 @@ def xterm_in_canvas(page):
           "   n++; x0 = Math.min(x0, x); y0 = Math.min(y0, y);"
           "   x1 = Math.max(x1, x); y1 = Math.max(y1, y); } }"
           " return [n * 4, x0, y0, x1 - x0 + 2, y1 - y0 + 2, c.width, c.height]; })()"
-          % (CANVAS, json.dumps(list(gateway.XTERM_BG)), gateway.XTERM_TOLERANCE + 8))
+          % (novnc.CANVAS, json.dumps(list(gateway.XTERM_BG)), gateway.XTERM_TOLERANCE + 8))
     got = page.evaluate(js)
     if got is None:
         raise NotYet("no canvas yet")
@@ -97,33 +76,6 @@ def xterm_in_canvas(page):
         raise NotYet("%d pixels of the xterm's colour in a %dx%d canvas" % (
             got[0], got[5], got[6]))
     return got
-
-
-def click(page, x, y):
-    rect = page.evaluate("(() => { const r = %s.getBoundingClientRect();"
-                         " return [r.left, r.top]; })()" % CANVAS)
-    px, py = rect[0] + x, rect[1] + y
-    page.call("Input.dispatchMouseEvent", type="mouseMoved", x=px, y=py)
-    for kind in ("mousePressed", "mouseReleased"):
-        page.call("Input.dispatchMouseEvent", type=kind, x=px, y=py, button="left",
-                  clickCount=1)
-
-
-def type_text(page, text):
-    """Key events as a keyboard sends them: key, code and text."""
-    for ch in text:
-        if ch == " ":
-            key, code, vk = " ", "Space", 32
-        else:
-            key, code, vk = ch, "Key" + ch.upper(), ord(ch.upper())
-        page.call("Input.dispatchKeyEvent", type="keyDown", key=key, code=code, text=ch,
-                  windowsVirtualKeyCode=vk)
-        page.call("Input.dispatchKeyEvent", type="keyUp", key=key, code=code,
-                  windowsVirtualKeyCode=vk)
-    page.call("Input.dispatchKeyEvent", type="keyDown", key="Enter", code="Enter",
-              text="\r", windowsVirtualKeyCode=13)
-    page.call("Input.dispatchKeyEvent", type="keyUp", key="Enter", code="Enter",
-              windowsVirtualKeyCode=13)
 
 
 def https_exchange(front, request, tls=True):
@@ -195,7 +147,7 @@ def run(host):
         wait_state(front, page, lambda st: st["dialog"],
                    "noVNC, loaded from the gateway, to ask for credentials")
         log("noVNC loaded and asked for credentials in %.2f s" % (time.monotonic() - start))
-        send_credentials(page, user, "not-" + password)
+        novnc.send_credentials(page, user, "not-" + password)
         st = wait_state(front, page, lambda st: "rejected" in st["status"],
                         "noVNC to show the refusal")
         expect("authentication failed" in st["status"],
@@ -211,7 +163,7 @@ def run(host):
         page.call("Page.reload")
         wait_state(front, page, lambda st: st["dialog"], "noVNC to ask again after a reload")
         start = time.monotonic()
-        send_credentials(page, user, password)
+        novnc.send_credentials(page, user, password)
         st = wait_state(front, page, lambda st: st["connected"] or "rejected" in st["status"],
                         "noVNC to log in")
         expect(st["connected"], "noVNC with her password: %r" % st)
@@ -227,11 +179,11 @@ def run(host):
                "Plain inside wss" in host.session_log(row),
                "her session logs the browser's hand-over")
 
-        click(page, box[1] + box[3] // 2, box[2] + box[4] // 2)
+        novnc.click(page, box[1] + box[3] // 2, box[2] + box[4] // 2)
         typed = os.path.join(host.home("alice"), "typed.txt")
 
         def written():
-            type_text(page, TYPED)
+            novnc.type_text(page, TYPED)
             try:
                 text = open(typed, encoding="utf-8", errors="replace").read()
             except OSError:

@@ -18,12 +18,12 @@ dialog as a person would:
   while the address must wait is told so inside its WebSocket (noVNC's
   "rejected" status shows oriel's reason), not left with a closed socket.
 """
-import json
 import shlex
 import sys
 import tempfile
 
 import harness
+import novnc
 import vnc
 from harness import NotYet, REPO, Session, TestFailure, expect, expect_eq, geometry, tool
 
@@ -34,32 +34,10 @@ USER, PASSWORD, WRONG = "webuser", "Right-horse-42", "wrong-horse-42"
 COLOUR = (0xd0, 0x20, 0x40)
 TOLERANCE = 24
 TYPED = "hello oriel"
-CANVAS = "document.querySelector('#noVNC_container canvas')"
-
-
-def state(page):
-    return page.evaluate(
-        "({connected: !!document.documentElement &&"
-        " document.documentElement.classList.contains('noVNC_connected'),"
-        " dialog: !!document.querySelector('#noVNC_credentials_dlg.noVNC_open'),"
-        " status: (document.getElementById('noVNC_status') || {}).textContent || ''})")
 
 
 def wait_state(s, page, check, what):
-    def ready():
-        st = state(page)
-        if not st or not check(st):
-            raise NotYet("noVNC state %s" % json.dumps(st))
-        return st
-    return s.wait_for(ready, 30, what)
-
-
-def send_credentials(page, user, password):
-    page.evaluate(
-        "(() => { document.getElementById('noVNC_username_input').value = %s;"
-        " document.getElementById('noVNC_password_input').value = %s;"
-        " document.getElementById('noVNC_credentials_button').click(); })()"
-        % (json.dumps(user), json.dumps(password)))
+    return novnc.wait_state(s, page, check, what, timeout=30)
 
 
 def wait_log(s, text, what):
@@ -75,7 +53,7 @@ def canvas_colour_ok(page, rect):
     js = ("(() => { const c = %s; if (!c || !c.width) return null;"
           " const d = c.getContext('2d').getImageData(%d, %d, %d, %d).data;"
           " const out = []; for (let i = 0; i < d.length; i += 4)"
-          " out.push([d[i], d[i+1], d[i+2]]); return out; })()" % (CANVAS, x, y, w, h))
+          " out.push([d[i], d[i+1], d[i+2]]); return out; })()" % (novnc.CANVAS, x, y, w, h))
     pixels = page.evaluate(js)
     if pixels is None:
         raise NotYet("no canvas yet")
@@ -83,34 +61,6 @@ def canvas_colour_ok(page, rect):
     if bad:
         raise NotYet("%d of %d pixels differ, e.g. %s" % (len(bad), len(pixels), bad[0]))
     return True
-
-
-def click(page, x, y):
-    """A click at framebuffer (x, y), through the page like a mouse."""
-    rect = page.evaluate("(() => { const r = %s.getBoundingClientRect();"
-                         " return [r.left, r.top]; })()" % CANVAS)
-    px, py = rect[0] + x, rect[1] + y
-    page.call("Input.dispatchMouseEvent", type="mouseMoved", x=px, y=py)
-    for kind in ("mousePressed", "mouseReleased"):
-        page.call("Input.dispatchMouseEvent", type=kind, x=px, y=py, button="left",
-                  clickCount=1)
-
-
-def type_text(page, text):
-    """Key events as a keyboard sends them: key, code and text."""
-    for ch in text:
-        if ch == " ":
-            key, code, vk = " ", "Space", 32
-        else:
-            key, code, vk = ch, "Key" + ch.upper(), ord(ch.upper())
-        page.call("Input.dispatchKeyEvent", type="keyDown", key=key, code=code, text=ch,
-                  windowsVirtualKeyCode=vk)
-        page.call("Input.dispatchKeyEvent", type="keyUp", key=key, code=code,
-                  windowsVirtualKeyCode=vk)
-    page.call("Input.dispatchKeyEvent", type="keyDown", key="Enter", code="Enter",
-              text="\r", windowsVirtualKeyCode=13)
-    page.call("Input.dispatchKeyEvent", type="keyUp", key="Enter", code="Enter",
-              windowsVirtualKeyCode=13)
 
 
 def main():
@@ -142,7 +92,7 @@ def run(s, port):
                       flags=["--ignore-certificate-errors"]) as chrome:
         page = chrome.page()
         wait_state(s, page, lambda st: st["dialog"], "noVNC to ask for credentials over https")
-        send_credentials(page, USER, WRONG)
+        novnc.send_credentials(page, USER, WRONG)
         st = wait_state(s, page, lambda st: "rejected" in st["status"],
                         "noVNC to show the refusal")
         expect("authentication failed" in st["status"],
@@ -153,7 +103,7 @@ def run(s, port):
 
         page.call("Page.reload")
         wait_state(s, page, lambda st: st["dialog"], "noVNC to ask again after a reload")
-        send_credentials(page, USER, PASSWORD)
+        novnc.send_credentials(page, USER, PASSWORD)
         wait_state(s, page, lambda st: st["connected"], "noVNC to connect with the account")
         wait_log(s, 'logged in as "%s" over WebSocket (Plain)' % USER,
                  "the account's login in oriel's log")
@@ -162,11 +112,11 @@ def run(s, port):
         s.wait_for(lambda: canvas_colour_ok(page, (inner[0], inner[1], 32, 32)), 30,
                    "window A's colour in noVNC's canvas")
 
-        click(page, term["x"] + term["width"] // 2, term["y"] + term["height"] // 2)
+        novnc.click(page, term["x"] + term["width"] // 2, term["y"] + term["height"] // 2)
         s.wait_window(id=term["id"], where=lambda w: w["focused"],
                       what="xterm to be focused after the click in the page")
         s.wait_x_focus(s.wait_x_window("XTerm"))
-        type_text(page, TYPED)
+        novnc.type_text(page, TYPED)
 
         def written():
             if not out.exists():
@@ -183,7 +133,7 @@ def run(s, port):
             st = wait_state(s, page, lambda st: st["dialog"] or "rejected" in st["status"],
                             "noVNC to ask for credentials or be refused")
             if st["dialog"]:
-                send_credentials(page, USER, WRONG)
+                novnc.send_credentials(page, USER, WRONG)
                 st = wait_state(s, page, lambda st: st["connected"] or
                                 "rejected" in st["status"], "noVNC to be refused")
             expect(not st["connected"], "noVNC connected with a wrong password")

@@ -11,6 +11,7 @@ all of it afterwards. oriel-gateway is run from the build tree with
 import contextlib
 import os
 import pwd
+import re
 import itertools
 import secrets
 import shutil
@@ -349,6 +350,32 @@ def proc_uid(pid):
 
 def children_named(pids, name):
     return [p for p in pids if harness.proc_comm(p) == name]
+
+
+def socket_inodes(pid):
+    """The inodes of pid's sockets."""
+    found = set()
+    for fd in os.listdir("/proc/%d/fd" % pid):
+        try:
+            target = os.readlink("/proc/%d/fd/%s" % (pid, fd))
+        except OSError:
+            continue
+        m = re.match(r"socket:\[(\d+)\]", target)
+        if m:
+            found.add(int(m.group(1)))
+    return found
+
+
+def established_on(port):
+    """The inodes of established TCP sockets on 127.0.0.1:port (server side)."""
+    inodes = set()
+    with open("/proc/net/tcp") as f:
+        for line in f.readlines()[1:]:
+            fields = line.split()
+            local, state, inode = fields[1], fields[3], int(fields[9])
+            if state == "01" and int(local.split(":")[1], 16) == port:
+                inodes.add(inode)
+    return inodes
 
 
 # ---------------------------------------------------------------------------

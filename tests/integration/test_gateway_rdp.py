@@ -14,7 +14,6 @@ client, which follows the gateway's Server Redirection by itself:
   RDP client is still connected, and the RDP client's session goes on.
 """
 
-import os
 import re
 
 import gateway
@@ -23,32 +22,6 @@ import rdp
 from harness import NotYet, expect, expect_eq
 
 OUTPUT = (1024, 768)
-
-
-def socket_inodes(pid):
-    """The inodes of pid's sockets."""
-    found = set()
-    for fd in os.listdir("/proc/%d/fd" % pid):
-        try:
-            target = os.readlink("/proc/%d/fd/%s" % (pid, fd))
-        except OSError:
-            continue
-        m = re.match(r"socket:\[(\d+)\]", target)
-        if m:
-            found.add(int(m.group(1)))
-    return found
-
-
-def established_on(port):
-    """The inodes of established TCP sockets on 127.0.0.1:port (server side)."""
-    inodes = set()
-    with open("/proc/net/tcp") as f:
-        for line in f.readlines()[1:]:
-            fields = line.split()
-            local, state, inode = fields[1], fields[3], int(fields[9])
-            if state == "01" and int(local.split(":")[1], 16) == port:
-                inodes.add(inode)
-    return inodes
 
 
 def main():
@@ -78,11 +51,11 @@ def main():
 
         # The connection is her oriel's: the gateway holds none on its RDP port.
         on_port = front.wait_for(
-            lambda: established_on(front.rdp_port) or NotYet("no connection"),
+            lambda: gateway.established_on(front.rdp_port) or NotYet("no connection"),
             what="the client's connection")
-        expect(not (on_port & socket_inodes(front.proc.pid)),
+        expect(not (on_port & gateway.socket_inodes(front.proc.pid)),
                "the gateway holds the client's connection")
-        expect(on_port & socket_inodes(pid), "her oriel holds the client's connection")
+        expect(on_port & gateway.socket_inodes(pid), "her oriel holds the client's connection")
         expect(host.passwords["alice"] not in front.log(), "her password is in the log")
 
         # Over VNC: the same session; the RDP client stays.

@@ -22,7 +22,6 @@ announces none) reaches alice's session through oriel-gateway's relay:
 """
 
 import os
-import re
 
 import gateway
 import harness
@@ -33,28 +32,6 @@ OUTPUT = (1024, 768)
 SCREEN_BG = (0x1f, 0x2a, 0x38)  # the logon screen's background
 # Set 1 scancodes of "relayed" and Return, on a US layout.
 RELAYED_KEYS = "13 12 26 1e 15 12 20 1c"
-
-
-def socket_inodes(pid):
-    found = set()
-    for fd in os.listdir("/proc/%d/fd" % pid):
-        try:
-            m = re.match(r"socket:\[(\d+)\]", os.readlink("/proc/%d/fd/%s" % (pid, fd)))
-        except OSError:
-            continue
-        if m:
-            found.add(int(m.group(1)))
-    return found
-
-
-def established_on(port):
-    inodes = set()
-    with open("/proc/net/tcp") as f:
-        for line in f.readlines()[1:]:
-            fields = line.split()
-            if fields[3] == "01" and int(fields[1].split(":")[1], 16) == port:
-                inodes.add(int(fields[9]))
-    return inodes
 
 
 def worker_of(front):
@@ -127,10 +104,10 @@ def main():
         # The relay holds the connection: the worker, running unprivileged.
         worker = front.wait_for(lambda: worker_of(front), what="the worker")
         on_port = front.wait_for(
-            lambda: established_on(front.rdp_port) or NotYet("no connection"),
+            lambda: gateway.established_on(front.rdp_port) or NotYet("no connection"),
             what="the client's connection")
-        expect(on_port & socket_inodes(worker), "the worker holds the client's connection")
-        expect(not (on_port & socket_inodes(pid)), "her oriel holds the client's connection")
+        expect(on_port & gateway.socket_inodes(worker), "the worker holds the client's connection")
+        expect(not (on_port & gateway.socket_inodes(pid)), "her oriel holds the client's connection")
         expect(gateway.proc_uid(worker) != 0, "the relaying worker runs as root")
         for text, what in ((front.log(), "the gateway's"), (host.session_log(row), "her session's")):
             expect(host.passwords["alice"] not in text, "her password is in %s log" % what)

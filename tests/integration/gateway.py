@@ -554,3 +554,17 @@ def wait_her_xterm(client):
     log("her xterm shows at %r" % (box,))
     expect(box[2] >= 300 and box[3] >= 120, "the xterm's window is %r" % (box,))
     return box
+
+
+def wait_xterm_in_xvfb(front, client, xvfb, name):
+    """The box of her xterm once the window of client (name: rdesktop,
+    xfreerdp) in xvfb shows it, a window of an xterm's size."""
+    def shows_xterm():
+        if not client.alive():
+            raise TestFailure("%s exited (%s):\n%s" % (
+                name, client.proc.returncode, client.log()[-3000:]))
+        return xterm_box(xvfb.screen())
+    box = front.wait_for(shows_xterm, 60, "%s's window to show her xterm" % name)
+    log("%s's window shows her xterm at %r" % (name, box))
+    expect(box[2] >= 300 and box[3] >= 120, "the xterm's window is %r" % (box,))
+    return box

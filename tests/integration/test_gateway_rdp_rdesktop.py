@@ -21,7 +21,7 @@ from pathlib import Path
 import gateway
 import harness
 import rdp
-from harness import NotYet, TestFailure, expect, expect_eq, log, tool
+from harness import NotYet, expect, expect_eq, tool
 from test_rdp_rdesktop import RDesktop
 
 OUTPUT = (1024, 768)
@@ -58,14 +58,7 @@ def main():
         client = RDesktop(front, xvfb, front.rdp_port, 32, home, user=host.users["alice"],
                           password=host.passwords["alice"])
 
-        def shows_xterm():
-            if not client.alive():
-                raise TestFailure("rdesktop exited (%s):\n%s" % (
-                    client.proc.returncode, client.log()[-3000:]))
-            return gateway.xterm_box(xvfb.screen())
-        box = front.wait_for(shows_xterm, 60, "rdesktop's window to show her xterm")
-        log("rdesktop's window shows her xterm at %r" % (box,))
-        expect(box[2] >= 300 and box[3] >= 120, "the xterm's window is %r" % (box,))
+        box = gateway.wait_xterm_in_xvfb(front, client, xvfb, "rdesktop")
 
         expect("127.0.0.1 is rdesktop (its Erect Domain Request), which fails a "
                "redirection: it is relayed" in front.log(), "the gateway logs why it relays")

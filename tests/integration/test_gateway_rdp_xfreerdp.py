@@ -10,7 +10,7 @@ hand-over, and never her password.
 import gateway
 import harness
 import rdp
-from harness import TestFailure, expect, expect_eq, log, tool
+from harness import expect, expect_eq, tool
 
 OUTPUT = (1024, 768)
 
@@ -29,14 +29,7 @@ def main():
                               host.passwords["alice"],
                               extra=["/size:%dx%d" % OUTPUT])
 
-        def shows_xterm():
-            if not client.alive():
-                raise TestFailure("xfreerdp exited (%s):\n%s" % (
-                    client.proc.returncode, client.log()[-3000:]))
-            return gateway.xterm_box(xvfb.screen())
-        box = front.wait_for(shows_xterm, 60, "xfreerdp's window to show her xterm")
-        log("xfreerdp's window shows her xterm at %r" % (box,))
-        expect(box[2] >= 300 and box[3] >= 120, "the xterm's window is %r" % (box,))
+        gateway.wait_xterm_in_xvfb(front, client, xvfb, "xfreerdp")
         win = client.window()
         expect_eq((win[2], win[3]), OUTPUT, "xfreerdp's window size (her desktop)")
         user = host.users["alice"]

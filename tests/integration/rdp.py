@@ -195,23 +195,9 @@ def decode_xwd(data):
     return harness.Image(width, height, 3, out)
 
 
-class XFreeRDP:
-    """xfreerdp in an Xvfb, connected to oriel as user with password (None:
-    none given)."""
-
-    def __init__(self, session, xvfb, port, user, password, extra=(),
-                 cert="/cert:ignore", name="xfreerdp"):
-        self.session = session
-        self.xvfb = xvfb
-        self.log_path = session.tmp / ("%s.log" % name)
-        argv = [harness.tool("xfreerdp"), "/v:%s:%d" % (LOCALHOST, port)]
-        argv += ["/u:%s" % user] if user is not None else []
-        argv += ["/p:%s" % password] if password is not None else []
-        argv += [cert, "/sec:tls", "-clipboard", "-grab-keyboard",
-                 "/log-level:INFO"] + list(extra)
-        log("starting", " ".join(a if not a.startswith("/p:") else "/p:***" for a in argv))
-        self.proc = subprocess.Popen(argv, env=xvfb.env(), stdout=open(self.log_path, "wb"),
-                                     stderr=subprocess.STDOUT, start_new_session=True)
+class XvfbClient:
+    """An RDP client's process in an Xvfb, started by a subclass with its
+    output in log_path: its log, whether it runs, its window and its end."""
 
     def log(self):
         try:
@@ -221,12 +207,6 @@ class XFreeRDP:
 
     def alive(self):
         return self.proc.poll() is None
-
-    def wait_exit(self, timeout=harness.DEFAULT_TIMEOUT):
-        try:
-            return self.proc.wait(harness.T(timeout))
-        except subprocess.TimeoutExpired:
-            raise TestFailure("xfreerdp did not exit; its log:\n%s" % self.log())
 
     def window(self):
         """(x, y, width, height) of xfreerdp's window in the Xvfb."""
@@ -255,6 +235,31 @@ class XFreeRDP:
             except subprocess.TimeoutExpired:
                 os.killpg(self.proc.pid, signal.SIGKILL)
                 self.proc.wait()
+
+
+class XFreeRDP(XvfbClient):
+    """xfreerdp in an Xvfb, connected to oriel as user with password (None:
+    none given)."""
+
+    def __init__(self, session, xvfb, port, user, password, extra=(),
+                 cert="/cert:ignore", name="xfreerdp"):
+        self.session = session
+        self.xvfb = xvfb
+        self.log_path = session.tmp / ("%s.log" % name)
+        argv = [harness.tool("xfreerdp"), "/v:%s:%d" % (LOCALHOST, port)]
+        argv += ["/u:%s" % user] if user is not None else []
+        argv += ["/p:%s" % password] if password is not None else []
+        argv += [cert, "/sec:tls", "-clipboard", "-grab-keyboard",
+                 "/log-level:INFO"] + list(extra)
+        log("starting", " ".join(a if not a.startswith("/p:") else "/p:***" for a in argv))
+        self.proc = subprocess.Popen(argv, env=xvfb.env(), stdout=open(self.log_path, "wb"),
+                                     stderr=subprocess.STDOUT, start_new_session=True)
+
+    def wait_exit(self, timeout=harness.DEFAULT_TIMEOUT):
+        try:
+            return self.proc.wait(harness.T(timeout))
+        except subprocess.TimeoutExpired:
+            raise TestFailure("xfreerdp did not exit; its log:\n%s" % self.log())
 
 
 def wait_shows_colour(session, xvfb, client, colour, pos, size, tolerance=12):

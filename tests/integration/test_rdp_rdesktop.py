@@ -24,8 +24,6 @@ At each depth:
 At 16 bits, the clipboard too: text that xclip puts on the Xvfb's
 clipboard is what wl-paste prints in the session.
 """
-import os
-import signal
 import subprocess
 import tempfile
 from pathlib import Path
@@ -43,7 +41,7 @@ OUTPUT = (1024, 768)
 TYPED = "rdesktop Types@|"
 
 
-class RDesktop:
+class RDesktop(rdp.XvfbClient):
     """rdesktop in an Xvfb, logged on to oriel; its certificate prompt
     answered yes. Its window is found as xfreerdp's is."""
 
@@ -62,26 +60,6 @@ class RDesktop:
         # The question whether to trust oriel's certificate.
         self.proc.stdin.write(b"yes\n")
         self.proc.stdin.flush()
-
-    def log(self):
-        try:
-            return self.log_path.read_text(errors="replace")
-        except OSError:
-            return ""
-
-    def alive(self):
-        return self.proc.poll() is None
-
-    window = rdp.XFreeRDP.window
-
-    def close(self):
-        if self.proc.poll() is None:
-            os.killpg(self.proc.pid, signal.SIGTERM)
-            try:
-                self.proc.wait(5)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.proc.pid, signal.SIGKILL)
-                self.proc.wait()
 
 
 def check_shows(s, xvfb, client):

@@ -9,12 +9,17 @@ written as WAV files, and what a recording holds.
         s.run_tool(["paplay", wav])
         peak, level = sound.peak(samples, 48000)
 """
+import contextlib
 import math
 import os
 import struct
+import tempfile
 import wave
+from pathlib import Path
 
-from harness import NotYet, TestFailure, T
+import rdp
+import vnc
+from harness import NotYet, Session, TestFailure, T
 
 DAEMONS = ("pipewire", "wireplumber", "pipewire-pulse")
 
@@ -58,19 +63,43 @@ def wait_server(s):
     return s.wait_for(up, T(20), "the session's sound server")
 
 
+def node_named(s, kind, description):
+    """The pulse name of the sink or source (kind: "sinks", "sources") whose
+    description is description; None when there is none."""
+    res = s.run_tool(["pactl", "list", kind], check=False, timeout=5)
+    name = None
+    for line in res.stdout.splitlines():
+        line = line.strip()
+        if line.startswith("Name:"):
+            name = line.split(None, 1)[1]
+        if line == "Description: %s" % description:
+            return name
+    return None
+
+
 def wait_sink(s, name):
     """The pulse name of the sink whose description is name, once it exists."""
     def found():
-        res = s.run_tool(["pactl", "list", "sinks"], check=False, timeout=5)
-        sink = None
-        for line in res.stdout.splitlines():
-            line = line.strip()
-            if line.startswith("Name:"):
-                sink = line.split(None, 1)[1]
-            if line == "Description: %s" % name:
-                return sink
-        raise NotYet("no sink %r yet" % name)
+        sink = node_named(s, "sinks", name)
+        if sink is None:
+            raise NotYet("no sink %r yet" % name)
+        return sink
     return s.wait_for(found, T(15), "the sink %r" % name)
+
+
+@contextlib.contextmanager
+def rdp_session(prefix, user, password):
+    """A session (640x480, no Xwayland) whose sound server is up and whose
+    RDP port listens, with user's account: (session, port, a file holding
+    the password for oriel-test-rdpclient)."""
+    with tempfile.TemporaryDirectory(prefix=prefix) as d:
+        users = vnc.write_users_file(Path(d), [(user, password)])
+        port = vnc.free_port()
+        with Session(outputs=["640x480"], xwayland="off", sound=True,
+                     args=rdp.rdp_args(port, "--rdp-users", users)) as s:
+            wait_server(s)
+            rdp.wait_listening(s, port)
+            yield s, port, rdp.write_secret(s, password)
 
 
 def default_sink(s):

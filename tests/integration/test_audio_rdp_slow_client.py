@@ -12,15 +12,12 @@ has been given well under the whole tone, and oriel's log says how much
 it dropped.
 """
 import re
-import tempfile
 import time
-from pathlib import Path
 
 import harness
 import rdp
 import sound
-import vnc
-from harness import Session, expect, T
+from harness import expect, T
 
 PASSWORD = "slow-Pass-2020"
 SECONDS = 3.0
@@ -28,42 +25,35 @@ MAX_LAG = 1.0
 
 
 def main():
-    with tempfile.TemporaryDirectory(prefix="oriel-audio-slow-") as d:
-        users = vnc.write_users_file(Path(d), [("snail", PASSWORD)])
-        port = vnc.free_port()
-        with Session(outputs=["640x480"], xwayland="off", sound=True,
-                     args=rdp.rdp_args(port, "--rdp-users", users)) as s:
-            sound.wait_server(s)
-            rdp.wait_listening(s, port)
-            secret = rdp.write_secret(s, PASSWORD)
-            c = rdp.RdpClient(s, port, name="snail", user="snail", password_file=secret,
-                              extra=["--sound", s.tmp / "slow.pcm", "--sound-slow", "2"])
-            c.wait_connected()
-            sound.wait_sink(s, "Remote audio (oriel)")
-            wav = sound.write_tone(s.tmp / "tone.wav", 440, SECONDS)
-            s.run_tool(["paplay", wav], timeout=30)
-            ended = time.monotonic_ns()
+    with sound.rdp_session("oriel-audio-slow-", "snail", PASSWORD) as (s, port, secret):
+        c = rdp.RdpClient(s, port, name="snail", user="snail", password_file=secret,
+                          extra=["--sound", s.tmp / "slow.pcm", "--sound-slow", "2"])
+        c.wait_connected()
+        sound.wait_sink(s, "Remote audio (oriel)")
+        wav = sound.write_tone(s.tmp / "tone.wav", 440, SECONDS)
+        s.run_tool(["paplay", wav], timeout=30)
+        ended = time.monotonic_ns()
 
-            def quiet():
-                lines = c.lines_since(0, "sound")
-                last = int(lines[-1].split()[2]) if lines else 0
-                return sound.holds(lines and time.monotonic_ns() - last > 0.5e9,
-                                   "sound still arrives")
-            s.wait_for(quiet, T(15), "the sound to stop arriving")
+        def quiet():
             lines = c.lines_since(0, "sound")
-            lag = (int(lines[-1].split()[2]) - ended) / 1e9
-            got = sum(int(l.split()[1]) for l in lines) / 4 / 48000
-            harness.log("the slow client got %.2f s of %.1f s, the last %.2f s after the end" % (
-                got, SECONDS, lag))
-            expect(lag <= MAX_LAG, "the slow client got sound %.2f s after the tone ended "
-                   "(at most %.1f)" % (lag, MAX_LAG))
-            expect(got <= 0.8 * SECONDS, "the slow client was given %.2f s of %.1f s" % (
-                got, SECONDS))
-            c.close()
-            m = s.wait_for(lambda: re.search(r"RDP: sound to [^:]+: .* ([0-9.]+) s dropped",
-                                             s.log_text()) or sound.holds(False, "no summary"),
-                           T(10), "oriel's summary of the client's sound")
-            expect(float(m.group(1)) >= 0.5, "oriel dropped only %s s" % m.group(1))
+            last = int(lines[-1].split()[2]) if lines else 0
+            return sound.holds(lines and time.monotonic_ns() - last > 0.5e9,
+                               "sound still arrives")
+        s.wait_for(quiet, T(15), "the sound to stop arriving")
+        lines = c.lines_since(0, "sound")
+        lag = (int(lines[-1].split()[2]) - ended) / 1e9
+        got = sum(int(l.split()[1]) for l in lines) / 4 / 48000
+        harness.log("the slow client got %.2f s of %.1f s, the last %.2f s after the end" % (
+            got, SECONDS, lag))
+        expect(lag <= MAX_LAG, "the slow client got sound %.2f s after the tone ended "
+               "(at most %.1f)" % (lag, MAX_LAG))
+        expect(got <= 0.8 * SECONDS, "the slow client was given %.2f s of %.1f s" % (
+            got, SECONDS))
+        c.close()
+        m = s.wait_for(lambda: re.search(r"RDP: sound to [^:]+: .* ([0-9.]+) s dropped",
+                                         s.log_text()) or sound.holds(False, "no summary"),
+                       T(10), "oriel's summary of the client's sound")
+        expect(float(m.group(1)) >= 0.5, "oriel dropped only %s s" % m.group(1))
 
 
 if __name__ == "__main__":

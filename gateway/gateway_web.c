@@ -67,27 +67,6 @@ struct gateway_web {
 	struct vnc_browser_host browsers[BROWSERS];
 };
 
-/* A socket address as a host in normal form; an IPv4-mapped one as IPv4. */
-static bool address_host(const struct sockaddr *addr, char out[VNC_HTTP_HOST_MAX]) {
-	char text[INET6_ADDRSTRLEN];
-	const void *bytes;
-	int family = addr->sa_family;
-	if (family == AF_INET) {
-		bytes = &((const struct sockaddr_in *)addr)->sin_addr;
-	} else if (family == AF_INET6) {
-		const struct in6_addr *in6 = &((const struct sockaddr_in6 *)addr)->sin6_addr;
-		bytes = in6;
-		if (IN6_IS_ADDR_V4MAPPED(in6)) {
-			family = AF_INET;
-			bytes = &in6->s6_addr[12];
-		}
-	} else {
-		return false;
-	}
-	return inet_ntop(family, bytes, text, sizeof(text)) &&
-		vnc_http_normalise_host(text, out);
-}
-
 static bool add_host(struct gateway_web *web, const char *text, char *error,
 		size_t error_size) {
 	char host[VNC_HTTP_HOST_MAX];
@@ -123,7 +102,7 @@ struct gateway_web *gateway_web_create(const struct gateway_config *config, char
 	if (getifaddrs(&list) == 0) {
 		for (struct ifaddrs *ifa = list; ifa && web->n_local < MAX_LOCAL_HOSTS;
 				ifa = ifa->ifa_next) {
-			if (ifa->ifa_addr && address_host(ifa->ifa_addr, host)) {
+			if (ifa->ifa_addr && vnc_http_address_host(ifa->ifa_addr, host)) {
 				web->local[web->n_local++] = xstrdup(host);
 			}
 		}
@@ -300,7 +279,7 @@ static int check_request(struct web_conn *conn, bool upgrade, char *why, size_t 
 	struct sockaddr_storage addr;
 	socklen_t len = sizeof(addr);
 	if (getsockname(conn->guest->fd, (struct sockaddr *)&addr, &len) == 0 &&
-			address_host((struct sockaddr *)&addr, listener)) {
+			vnc_http_address_host((struct sockaddr *)&addr, listener)) {
 		hosts[n++] = listener;
 	}
 	struct vnc_http_site site = {

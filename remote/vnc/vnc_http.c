@@ -52,27 +52,6 @@ struct vnc_http_conn {
 	struct wl_list link;
 };
 
-/* A socket address as a host in normal form; an IPv4-mapped one as IPv4. */
-static bool address_host(const struct sockaddr *addr, char out[VNC_HTTP_HOST_MAX]) {
-	char text[INET6_ADDRSTRLEN];
-	const void *bytes;
-	int family = addr->sa_family;
-	if (family == AF_INET) {
-		bytes = &((const struct sockaddr_in *)addr)->sin_addr;
-	} else if (family == AF_INET6) {
-		const struct in6_addr *in6 = &((const struct sockaddr_in6 *)addr)->sin6_addr;
-		bytes = in6;
-		if (IN6_IS_ADDR_V4MAPPED(in6)) {
-			family = AF_INET;
-			bytes = &in6->s6_addr[12];
-		}
-	} else {
-		return false;
-	}
-	return inet_ntop(family, bytes, text, sizeof(text)) &&
-		vnc_http_normalise_host(text, out);
-}
-
 /* One of this machine's addresses, any interface (the site's last resort). */
 static bool is_local_address(const char *host, void *data) {
 	struct ifaddrs *list;
@@ -82,7 +61,7 @@ static bool is_local_address(const char *host, void *data) {
 	bool found = false;
 	for (struct ifaddrs *ifa = list; ifa && !found; ifa = ifa->ifa_next) {
 		char name[VNC_HTTP_HOST_MAX];
-		found = ifa->ifa_addr && address_host(ifa->ifa_addr, name) &&
+		found = ifa->ifa_addr && vnc_http_address_host(ifa->ifa_addr, name) &&
 			strcmp(name, host) == 0;
 	}
 	freeifaddrs(list);
@@ -103,7 +82,7 @@ static int check_request(struct vnc_server *vnc, int fd, bool tls, bool upgrade,
 	struct sockaddr_storage addr;
 	socklen_t len = sizeof(addr);
 	if (getsockname(fd, (struct sockaddr *)&addr, &len) == 0 &&
-			address_host((struct sockaddr *)&addr, listener)) {
+			vnc_http_address_host((struct sockaddr *)&addr, listener)) {
 		hosts[n++] = listener;
 	}
 	char host_name[VNC_HTTP_HOST_MAX];
@@ -261,7 +240,7 @@ static void handle_request(struct vnc_http_conn *conn) {
 		struct sockaddr_storage addr;
 		socklen_t len = sizeof(addr);
 		if (getpeername(conn->fd, (struct sockaddr *)&addr, &len) == 0 &&
-				addr.ss_family != AF_UNIX && !address_host((struct sockaddr *)&addr, peer)) {
+				addr.ss_family != AF_UNIX && !vnc_http_address_host((struct sockaddr *)&addr, peer)) {
 			snprintf(peer, sizeof(peer), "?");
 		}
 		wlr_log(WLR_INFO, "VNC: refusing a page to %s: %s", peer, why);

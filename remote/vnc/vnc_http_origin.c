@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include <arpa/inet.h>
+#include <netinet/in.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -181,6 +182,26 @@ bool vnc_http_normalise_host(const char *text, char out[VNC_HTTP_HOST_MAX]) {
 	}
 	memcpy(out, authority.host, VNC_HTTP_HOST_MAX);
 	return true;
+}
+
+bool vnc_http_address_host(const struct sockaddr *addr, char out[VNC_HTTP_HOST_MAX]) {
+	char text[INET6_ADDRSTRLEN];
+	const void *bytes;
+	int family = addr->sa_family;
+	if (family == AF_INET) {
+		bytes = &((const struct sockaddr_in *)addr)->sin_addr;
+	} else if (family == AF_INET6) {
+		const struct in6_addr *in6 = &((const struct sockaddr_in6 *)addr)->sin6_addr;
+		bytes = in6;
+		if (IN6_IS_ADDR_V4MAPPED(in6)) {
+			family = AF_INET;
+			bytes = &in6->s6_addr[12];
+		}
+	} else {
+		return false;
+	}
+	return inet_ntop(family, bytes, text, sizeof(text)) &&
+		vnc_http_normalise_host(text, out);
 }
 
 static void format_origin(bool https, const struct vnc_http_authority *authority,

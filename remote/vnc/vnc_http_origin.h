@@ -17,6 +17,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+struct sockaddr;
+
 /* A normal host, with room for a bracketed IPv6 address or a DNS name. */
 #define VNC_HTTP_HOST_MAX 256
 /* A normal origin: "https://" HOST ":65535". */
@@ -45,6 +47,8 @@ bool vnc_http_parse_origin(const char *text, size_t len, bool *https,
 
 /* A host name or address as given in options, in normal form; false if it is none. */
 bool vnc_http_normalise_host(const char *text, char out[VNC_HTTP_HOST_MAX]);
+/* A socket address as a host in normal form; an IPv4-mapped one as IPv4. */
+bool vnc_http_address_host(const struct sockaddr *addr, char out[VNC_HTTP_HOST_MAX]);
 /* An origin as given in options (a trailing "/" allowed), in normal form. */
 bool vnc_http_normalise_origin(const char *text, char out[VNC_HTTP_ORIGIN_MAX]);
 

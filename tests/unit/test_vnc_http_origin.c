@@ -5,9 +5,12 @@
  * upgrade (against other web pages).
  */
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/un.h>
 #include "remote/vnc/vnc_http_origin.h"
 #include "expect.h"
 
@@ -232,12 +235,30 @@ static void test_header(void) {
 	EXPECT(vnc_http_header("Host: a\r\n\r\n", "Host", &value, &len) == 0, "request line");
 }
 
+static void test_address_host(void) {
+	char host[VNC_HTTP_HOST_MAX];
+	struct sockaddr_in in4 = { .sin_family = AF_INET };
+	inet_pton(AF_INET, "192.0.2.7", &in4.sin_addr);
+	EXPECT(vnc_http_address_host((struct sockaddr *)&in4, host) &&
+		strcmp(host, "192.0.2.7") == 0, "IPv4: %s", host);
+	struct sockaddr_in6 in6 = { .sin6_family = AF_INET6 };
+	inet_pton(AF_INET6, "2001:DB8:0:0::1", &in6.sin6_addr);
+	EXPECT(vnc_http_address_host((struct sockaddr *)&in6, host) &&
+		strcmp(host, "[2001:db8::1]") == 0, "IPv6: %s", host);
+	inet_pton(AF_INET6, "::ffff:127.0.0.1", &in6.sin6_addr);
+	EXPECT(vnc_http_address_host((struct sockaddr *)&in6, host) &&
+		strcmp(host, "127.0.0.1") == 0, "IPv4-mapped: %s", host);
+	struct sockaddr_un un = { .sun_family = AF_UNIX };
+	EXPECT(!vnc_http_address_host((struct sockaddr *)&un, host), "a Unix socket");
+}
+
 int main(void) {
 	test_requests();
 	test_why();
 	test_local_address_last();
 	test_normalise();
 	test_header();
+	test_address_host();
 	if (failures) {
 		fprintf(stderr, "%d failure(s)\n", failures);
 		return 1;

@@ -54,7 +54,7 @@
 #include <unistd.h>
 #include <xcb/shm.h>
 #include <xcb/xcb.h>
-#include "frame_log.h"
+#include "frame_loop.h"
 
 #define BLOCK 32
 #define BITS 20
@@ -132,13 +132,6 @@ static uint32_t cursor_value(uint32_t n)
 	return 0x800000u | (n & 1u) << 22 | (n & (LOG_FRAMES - 1));
 }
 
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 struct shmbuf {
 	int w, h;
@@ -383,15 +376,7 @@ int main(int argc, char **argv)
 			fprintf(stderr, "animate: X connection lost\n");
 			return 1;
 		}
-		if (pause_toggles != seen_toggles) {
-			if ((pause_toggles - seen_toggles) & 1) {
-				paused = !paused;
-				fprintf(stderr, "animate: %s at frame %u\n",
-					paused ? "paused" : "resumed", n);
-			}
-			seen_toggles = pause_toggles;
-			next = now_ns();
-		}
+		frame_take_pause_toggles("animate", &paused, &seen_toggles, n, &next);
 
 		uint64_t t = now_ns();
 		if ((!paused && t >= next) || (paused && need_redraw)) {
@@ -425,30 +410,14 @@ int main(int argc, char **argv)
 			 * draw into it again. */
 			free(xcb_get_input_focus_reply(c, xcb_get_input_focus(c), NULL));
 			need_redraw = 0;
-			if (!paused) {
-				next += period;
-				if (now_ns() > next + period) /* fell behind: don't burst */
-					next = now_ns() + period;
-			}
+			if (!paused)
+				frame_schedule_next(&next, period);
 			if (max_frames > 0 && n >= (uint64_t)max_frames)
 				break;
 			continue;
 		}
-		int timeout = -1;
-		if (!paused) {
-			uint64_t d = next - t;
-			timeout = (int)(d / 1000000ull);
-		}
-		struct pollfd pfd = {.fd = fd, .events = POLLIN};
-		if (!paused && timeout < 2) {
-			/* sleep precisely for the last few ms */
-			struct timespec ts = {.tv_sec = next / 1000000000ull,
-					      .tv_nsec = next % 1000000000ull};
-			clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
-		} else {
-			if (poll(&pfd, 1, timeout > 1 ? timeout - 1 : timeout) < 0 && errno != EINTR)
-				break;
-		}
+		if (!frame_wait(fd, paused, next, t))
+			break;
 	}
 	fprintf(stderr, "animate: exiting after frame %u\n", n);
 	shmbuf_free(c, &buf);

@@ -34,7 +34,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <xcb/xcb.h>
-#include "frame_log.h"
+#include "frame_loop.h"
 
 #define BLOCK 32
 #define BITS 20
@@ -44,13 +44,6 @@
 #define DRAG_H 600
 #define MAX_COLUMNS 255
 
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 struct text {
 	char **lines;
@@ -294,15 +287,7 @@ int main(int argc, char **argv)
 			fprintf(stderr, "textscroll: X connection lost\n");
 			return 1;
 		}
-		if (pause_toggles != seen_toggles) {
-			if ((pause_toggles - seen_toggles) & 1) {
-				paused = !paused;
-				fprintf(stderr, "textscroll: %s at frame %u\n",
-					paused ? "paused" : "resumed", n);
-			}
-			seen_toggles = pause_toggles;
-			next = now_ns();
-		}
+		frame_take_pause_toggles("textscroll", &paused, &seen_toggles, n, &next);
 		uint64_t t = now_ns();
 		if ((!paused && t >= next) || (paused && need_redraw)) {
 			if (!paused && ++n >= LOG_FRAMES)
@@ -346,25 +331,12 @@ int main(int argc, char **argv)
 			draw_counter(c, counter_win, white, black, n);
 			/* Round trip: the frame is drawn before the next begins. */
 			free(xcb_get_input_focus_reply(c, xcb_get_input_focus(c), NULL));
-			if (!paused) {
-				next += period;
-				if (now_ns() > next + period)
-					next = now_ns() + period;
-			}
+			if (!paused)
+				frame_schedule_next(&next, period);
 			continue;
 		}
-		int timeout = -1;
-		if (!paused)
-			timeout = (int)((next - t) / 1000000ull);
-		if (!paused && timeout < 2) {
-			struct timespec ts = {.tv_sec = next / 1000000000ull,
-					      .tv_nsec = next % 1000000000ull};
-			clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
-		} else {
-			struct pollfd pfd = {.fd = fd, .events = POLLIN};
-			if (poll(&pfd, 1, timeout > 1 ? timeout - 1 : timeout) < 0 && errno != EINTR)
-				break;
-		}
+		if (!frame_wait(fd, paused, next, t))
+			break;
 	}
 	fprintf(stderr, "textscroll: exiting after frame %u\n", n);
 	xcb_disconnect(c);

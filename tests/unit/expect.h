@@ -21,4 +21,14 @@ static int failures;
 	} \
 } while (0)
 
+/* The end of main: how the checks went, and the exit status that says it. */
+static inline int expect_report(void) {
+	if (failures) {
+		fprintf(stderr, "%d failure(s)\n", failures);
+		return 1;
+	}
+	printf("all passed\n");
+	return 0;
+}
+
 #endif

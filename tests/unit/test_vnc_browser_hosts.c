@@ -33,10 +33,5 @@ int main(void) {
 	EXPECT(!vnc_browser_hosts_has(hosts, 2, "192.0.2.3", MEMORY_MS), "the older went");
 	EXPECT(vnc_browser_hosts_has(hosts, 2, "192.0.2.4", MEMORY_MS), "the newest");
 
-	if (failures) {
-		fprintf(stderr, "%d failure(s)\n", failures);
-		return 1;
-	}
-	printf("all passed\n");
-	return 0;
+	return expect_report();
 }

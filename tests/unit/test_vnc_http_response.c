@@ -51,10 +51,5 @@ int main(void) {
 	test_status_reason();
 	test_content_type();
 	test_header();
-	if (failures) {
-		fprintf(stderr, "%d failure(s)\n", failures);
-		return 1;
-	}
-	printf("all passed\n");
-	return 0;
+	return expect_report();
 }

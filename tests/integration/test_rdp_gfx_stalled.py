@@ -8,7 +8,8 @@ clients watch it through the graphics pipeline with H.264
 acknowledges no frame. oriel holds its frames with at most two
 unacknowledged (its debug log says so, by the client's id from
 `orielctl rdp clients`) and sends it none while the other client shows
-40 new frames; oriel's memory does not grow with what the stopped one
+20 new frames (counted by the test's own screenshots, which a loaded
+machine takes slowly); oriel's memory does not grow with what the stopped one
 misses. Continued (SIGCONT), the stopped client acknowledges, and shows
 new frames again.
 """
@@ -88,9 +89,9 @@ def main():
                 m = s.wait_for(held, what="oriel to hold frames for the stopped client")
                 expect(int(m.group(1)) <= 2, "%s frames went unacknowledged" % m.group(1))
                 rss0 = rss_kib(s.oriel.pid)
-                shows_frames(s, screens[1], running, 40, "the running client")
+                shows_frames(s, screens[1], running, 20, "the running client")
                 rss1 = rss_kib(s.oriel.pid)
-                harness.log("oriel's RSS with a stopped client: %d KiB, 40 frames later %d KiB"
+                harness.log("oriel's RSS with a stopped client: %d KiB, 20 frames later %d KiB"
                             % (rss0, rss1))
                 if not sanitized(s.oriel.pid):
                     expect(rss1 - rss0 < 8 * 1024, "oriel grew by %d KiB while a client "

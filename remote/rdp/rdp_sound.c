@@ -31,9 +31,10 @@ _Static_assert(AUDIO_SINK_RATE == 48000 && AUDIO_SINK_CHANNELS == 2, "the sink's
  * goes in blocks of BLOCK_MS; the client confirms each, and while
  * MAX_UNCONFIRMED blocks wait for theirs, new sound is dropped: a slow
  * client loses samples instead of falling behind. A block that sound
- * stopped in the middle of goes after FLUSH_MS. FreeRDP reads the
- * channel on a thread of its own, which only notes what the client said
- * (its formats, its confirmations) and wakes the loop; the loop sends.
+ * stopped in the middle of goes after FLUSH_MS. The loop reads the
+ * channel (rdpsnd_server_handle_messages); FreeRDP's callbacks only note
+ * what the client said (its formats, its confirmations) and wake the
+ * sender.
  *
  * Blocks go as they are, in Wave2 PDUs (SendSamples2), to clients of
  * version 8 and later at 48 kHz. FreeRDP's own encoder (SendSamples)
@@ -74,7 +75,7 @@ struct rdp_sound {
 	bool dynamic;
 	int wakeup_fd;
 	struct wl_event_source *wakeup;
-	/* Written by FreeRDP's thread. */
+	/* Written by FreeRDP's callbacks. */
 	bool activated;
 	uint8_t confirmed; /* the last block confirmed */
 	/* When each block number went (the loop), and how long until its confirmation. */
@@ -95,6 +96,7 @@ struct rdp_sound {
 	size_t pending;     /* frames in block */
 	uint64_t frames_sent, bytes_sent;
 	struct wl_event_source *flush_timer;
+	struct wl_event_source *channel; /* what the client says, read on the loop */
 	uint64_t dropped;   /* frames dropped for a slow client */
 };
 
@@ -141,7 +143,7 @@ static void wake(struct rdp_sound *sound) {
 	}
 }
 
-/* FreeRDP's thread: the client's formats came. */
+/* The client's formats came (from rdpsnd_server_handle_messages). */
 static void handle_activated(RdpsndServerContext *context) {
 	struct rdp_sound *sound = context->data;
 	__atomic_store_n(&sound->activated, true, __ATOMIC_RELEASE);
@@ -149,7 +151,7 @@ static void handle_activated(RdpsndServerContext *context) {
 }
 
 /*
- * FreeRDP's thread: a block arrived, or was played (clients confirm
+ * A block arrived, or was played (clients confirm
  * both; a block played may be confirmed before the next one arrived).
  */
 static UINT handle_confirm(RdpsndServerContext *context, BYTE block, UINT16 timestamp) {
@@ -254,6 +256,37 @@ static void choose_format(struct rdp_sound *sound) {
 	sound->playing = true;
 	sound->attached = true;
 	sink_attach(peer->rdp);
+}
+
+static int handle_channel(int fd, uint32_t mask, void *data) {
+	struct rdp_sound *sound = data;
+	struct rdp_peer *peer = sound->peer;
+	if (!rdp_peer_alive(peer)) {
+		return 0;
+	}
+	rdp_peer_enter_freerdp(peer);
+	UINT rc = rdpsnd_server_handle_messages(sound->context);
+	rdp_peer_leave_freerdp(peer);
+	if (!rdp_peer_alive(peer)) {
+		return 0;
+	}
+	if (rc != CHANNEL_RC_OK && rc != ERROR_NO_DATA) {
+		/*
+		 * A bad message: FreeRDP 2.11 may have freed the client's formats
+		 * and kept the pointer, which it would free again. The client
+		 * hears nothing more; the rest of its session goes on.
+		 */
+		wlr_log(WLR_ERROR, "RDP: %s sent a bad sound message: no more sound to it",
+			peer->host);
+		sound->context->client_formats = NULL;
+		sound->context->num_client_formats = 0;
+		sound->playing = false;
+		wl_event_source_remove(sound->channel);
+		sound->channel = NULL;
+		return 0;
+	}
+	rdp_channels_flush(peer);
+	return 0;
 }
 
 static int handle_wakeup(int fd, uint32_t mask, void *data) {
@@ -440,8 +473,18 @@ bool rdp_sound_open(struct rdp_peer *peer) {
 	context->ConfirmBlock = handle_confirm;
 	/* None waits for its confirmation yet. */
 	sound->confirmed = (uint8_t)(context->block_no - 1);
-	/* Its thread reads what the client says. */
-	return context->Initialize(context, TRUE) == CHANNEL_RC_OK;
+	/*
+	 * What the client says is read on the loop, not on a thread of
+	 * FreeRDP's: a client may send its formats again, and FreeRDP replaces
+	 * them while SendSamples reads them.
+	 */
+	if (context->Initialize(context, FALSE) != CHANNEL_RC_OK) {
+		return false;
+	}
+	int fd = GetEventFileDescriptor(rdpsnd_server_get_event_handle(context));
+	sound->channel = fd >= 0 ? wl_event_loop_add_fd(peer->rdp->server->loop, fd,
+		WL_EVENT_READABLE, handle_channel, sound) : NULL;
+	return sound->channel != NULL;
 }
 
 void rdp_sound_close(struct rdp_peer *peer) {
@@ -449,8 +492,10 @@ void rdp_sound_close(struct rdp_peer *peer) {
 	if (!sound) {
 		return;
 	}
+	if (sound->channel) {
+		wl_event_source_remove(sound->channel);
+	}
 	if (sound->context) {
-		/* Stops FreeRDP's thread first: no callback comes after. */
 		rdpsnd_server_context_free(sound->context);
 	}
 	if (sound->attached) {

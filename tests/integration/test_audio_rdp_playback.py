@@ -78,7 +78,7 @@ def first_sound_delays(s, c, n=3):
         pacat.wait()
 
 
-def main(codec="pcm"):
+def main(codec="pcm", dynamic=False):
     with tempfile.TemporaryDirectory(prefix="oriel-audio-") as d:
         users = vnc.write_users_file(Path(d), [("listener", PASSWORD)])
         port = vnc.free_port()
@@ -90,9 +90,13 @@ def main(codec="pcm"):
             secret = rdp.write_secret(s, PASSWORD)
             pcm = s.tmp / "received.pcm"
             c = rdp.RdpClient(s, port, name="listener", user="listener",
-                              password_file=secret, extra=["--sound", pcm, "--sound-format", codec])
+                              password_file=secret, extra=["--sound", pcm, "--sound-format", codec] +
+                              (["--sound-dvc"] if dynamic else []))
             c.wait_connected()
             sink = sound.wait_sink(s, "Remote audio (oriel)")
+            if dynamic:
+                s.wait_for(lambda: "(AUDIO_PLAYBACK_DVC" in s.log_text(),
+                           what="oriel to send sound on AUDIO_PLAYBACK_DVC")
             s.wait_for(lambda: sound.holds(sound.default_sink(s) == sink,
                                            "another default sink"), T(10),
                        "Remote audio (oriel) to be the default sink")

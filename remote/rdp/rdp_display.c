@@ -98,7 +98,6 @@ static bool send_frame(struct rdp_peer *peer) {
 	pixman_region32_fini(&damage);
 	int64_t end = monotonic_us();
 	peer->stat_encode_us += end - start;
-	peer->sent_us[peer->frame_id % 4] = end;
 	count_frame(peer);
 	return ok;
 }
@@ -209,6 +208,8 @@ static void send_due(struct rdp_peer *peer) {
 }
 
 void rdp_display_frame_sent(struct rdp_peer *peer) {
+	/* An H.264 frame goes out after its encoding, when this is called again. */
+	peer->sent_us[peer->frame_id % 4] = monotonic_us();
 	freerdp_peer *client = peer->client;
 	if (!peer->writable && client->IsWriteBlocked(client)) {
 		/* The rest goes when the socket takes it; no frame until then. */
@@ -250,16 +251,20 @@ void rdp_display_schedule(struct rdp_peer *peer) {
 	}
 }
 
+void rdp_display_acknowledged(struct rdp_peer *peer, uint32_t frame_id) {
+	if (peer->sent_us[frame_id % 4] && peer->frame_id - frame_id < 4) {
+		peer->stat_ack_us += monotonic_us() - peer->sent_us[frame_id % 4];
+		peer->stat_acks++;
+	}
+}
+
 static BOOL handle_frame_acknowledge(rdpContext *context, UINT32 frame_id) {
 	struct rdp_peer *peer = context->peer->ContextExtra;
 	if (peer->prelogon) {
 		return TRUE; /* a guest's thread: no frames yet */
 	}
 	peer->acked_id = frame_id;
-	if (peer->sent_us[frame_id % 4] && peer->frame_id - frame_id < 4) {
-		peer->stat_ack_us += monotonic_us() - peer->sent_us[frame_id % 4];
-		peer->stat_acks++;
-	}
+	rdp_display_acknowledged(peer, frame_id);
 	rdp_display_schedule(peer);
 	return TRUE;
 }

@@ -181,6 +181,7 @@ static UINT handle_frame_acknowledge(RdpgfxServerContext *context,
 	struct rdp_gfx *gfx = gfx_of(context);
 	gfx->acks_suspended = ack->queueDepth == SUSPEND_FRAME_ACKNOWLEDGEMENT;
 	gfx->acked_id = ack->frameId;
+	rdp_display_acknowledged(gfx->peer, ack->frameId);
 	int queued = 0;
 	if (gfx->h264_encoder &&
 			ioctl(gfx->peer->client->sockfd, SIOCOUTQ, &queued) == 0 && queued >= 0) {

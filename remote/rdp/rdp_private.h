@@ -379,6 +379,8 @@ void rdp_display_damage(struct rdp_server *rdp, const pixman_region32_t *damage)
 /* The desktop changed size: every session is reactivated with it. */
 void rdp_display_resized(struct rdp_server *rdp);
 void rdp_display_schedule(struct rdp_peer *peer);
+/* Counts how long the client took to acknowledge frame_id (debug statistics). */
+void rdp_display_acknowledged(struct rdp_peer *peer, uint32_t frame_id);
 /* A frame went out: while FreeRDP holds what the socket did not take, no other. */
 void rdp_display_frame_sent(struct rdp_peer *peer);
 /* The client needs the whole desktop again (e.g. a new graphics surface). */

@@ -7,13 +7,15 @@ own, gets oriel-gateway's logon screen:
   gateway logs why;
 - xdotool types alice's user name and password into it: she is
   redirected into her own session, whose xterm the window then shows
-  (the same oriel pid as her other logins);
+  (the same oriel pid as her other logins); the 120 keys typed and erased
+  before leave the gateway's worker no bigger (each redraws the panel);
 - on a second logon screen, wrong passwords are refused on the screen
   (its message line shows), counted as failed logins, and after a few the
   address must wait: then even her right password is refused there.
 """
 
 import getpass
+import glob
 
 import gateway
 import harness
@@ -52,6 +54,20 @@ def wait_logon_screen(front, xvfb, client):
     return front.wait_for(shown, 60, "xfreerdp's window to show the logon screen")
 
 
+def worker_rss_kib(front):
+    """The resident size of the gateway's worker: its child that runs as no root."""
+    for path in glob.glob("/proc/[0-9]*/status"):
+        try:
+            with open(path) as f:
+                fields = dict(line.split(":", 1) for line in f if ":" in line)
+        except OSError:
+            continue
+        if (int(fields["PPid"]) == front.proc.pid and fields["Uid"].split()[0] != "0" and
+                "VmRSS" in fields):
+            return int(fields["VmRSS"].split()[0])
+    raise TestFailure("no worker of the gateway's found")
+
+
 def type_into(xvfb, window, *steps):
     """Focuses xfreerdp's window and types: str steps as text, ("key", K) as keys."""
     x, y, w, h, wid = window
@@ -81,6 +97,9 @@ def main():
         window = wait_logon_screen(front, xvfb, client)
         expect("127.0.0.1 sent no password: it gets the logon screen" in front.log(),
                "the gateway logs the logon screen")
+        rss_before = worker_rss_kib(front)
+        # Every key redraws the panel and sends it: 60 typed, 60 erased.
+        type_into(xvfb, window, "x" * 60, ("key", " ".join(["BackSpace"] * 60)))
         # xfreerdp sent the local login name: the screen shows it, the password field waits.
         type_into(xvfb, window, ("key", "Tab"), ("key", " ".join(["BackSpace"] * len(
             getpass.getuser()))), alice, ("key", "Return"), password, ("key", "Return"))
@@ -91,6 +110,9 @@ def main():
                     client.proc.returncode, client.log()[-3000:]))
             return gateway.xterm_box(xvfb.screen())
         front.wait_for(shows_xterm, 60, "xfreerdp's window to show her xterm")
+        grown = worker_rss_kib(front) - rss_before
+        log("the worker grew by %d KiB over 120 redraws of the panel and her login" % grown)
+        expect(grown < 8192, "the worker grew by %d KiB at the logon screen" % grown)
         expect('RDP: "%s" logged in from 127.0.0.1' % alice in front.log(),
                "the gateway logs her login")
         expect('RDP: "%s" from 127.0.0.1 went to its session' % alice in front.log(),

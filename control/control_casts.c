@@ -405,11 +405,8 @@ void control_casts_stop_all(struct control *control, const char *why) {
 
 static int method_list(sd_bus_message *msg, void *data, sd_bus_error *error) {
 	struct control *control = data;
-	sd_bus_message *reply = NULL;
-	int r = sd_bus_message_new_method_return(msg, &reply);
-	if (r >= 0) {
-		r = sd_bus_message_open_container(reply, 'a', "(tsuu)");
-	}
+	sd_bus_message *reply;
+	int r = control_array_reply_begin(msg, "(tsuu)", &reply);
 	if (control->casts) {
 		struct control_cast *cc;
 		wl_list_for_each(cc, &control->casts->casts, link) {
@@ -420,14 +417,7 @@ static int method_list(sd_bus_message *msg, void *data, sd_bus_error *error) {
 				pipewire_cast_node_id(cc->cast), cc->cursor_mode);
 		}
 	}
-	if (r >= 0) {
-		r = sd_bus_message_close_container(reply);
-	}
-	if (r >= 0) {
-		r = sd_bus_send(NULL, reply, NULL);
-	}
-	sd_bus_message_unref(reply);
-	return r;
+	return control_array_reply_end(reply, r);
 }
 
 void control_casts_finish(struct control *control) {

@@ -16,11 +16,8 @@
 
 static int method_list(sd_bus_message *msg, void *data, sd_bus_error *error) {
 	struct control *control = data;
-	sd_bus_message *reply = NULL;
-	int r = sd_bus_message_new_method_return(msg, &reply);
-	if (r >= 0) {
-		r = sd_bus_message_open_container(reply, 'a', "(suuuiid)");
-	}
+	sd_bus_message *reply;
+	int r = control_array_reply_begin(msg, "(suuuiid)", &reply);
 	struct output *output;
 	wl_list_for_each(output, &control->server->outputs, link) {
 		if (r < 0) {
@@ -37,14 +34,7 @@ static int method_list(sd_bus_message *msg, void *data, sd_bus_error *error) {
 			(int32_t)box.x, (int32_t)box.y, (double)wlr_output->scale);
 		free(owned);
 	}
-	if (r >= 0) {
-		r = sd_bus_message_close_container(reply);
-	}
-	if (r >= 0) {
-		r = sd_bus_send(NULL, reply, NULL);
-	}
-	sd_bus_message_unref(reply);
-	return r;
+	return control_array_reply_end(reply, r);
 }
 
 static int method_set_size(sd_bus_message *msg, void *data, sd_bus_error *error) {

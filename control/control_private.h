@@ -111,6 +111,14 @@ int control_read_checked(struct control *control, sd_bus_message *msg,
 	sd_bus_error *error, const char *types, ...);
 int control_read_checkedv(struct control *control, sd_bus_message *msg,
 	sd_bus_error *error, const char *types, va_list args);
+/*
+ * A method's reply that is one array of contents ("(su)"): begun, then
+ * its elements appended while r >= 0, then ended, which closes it, sends
+ * it, frees it and returns r or the first error.
+ */
+int control_array_reply_begin(sd_bus_message *msg, const char *contents,
+	sd_bus_message **reply);
+int control_array_reply_end(sd_bus_message *reply, int r);
 /* The file name of the sender's executable, for people to read; never NULL. */
 char *control_caller_name(sd_bus_message *msg);
 

@@ -21,10 +21,13 @@ static int not_built(struct control_remote_server *remote, sd_bus_error *error) 
 		"oriel was built without %s support", remote->protocol->name);
 }
 
-/* A listener method's argument, from an allowed caller, checked. */
+/* A listener method's argument, from an allowed caller, checked, for a server built in. */
 static int read_address(struct control_remote_server *remote, sd_bus_message *msg,
 		sd_bus_error *error, const char **address) {
 	const struct remote_server *protocol = remote->protocol;
+	if (!protocol->built) {
+		return not_built(remote, error);
+	}
 	int r = control_read_checked(remote->control, msg, error, "s", address);
 	if (r < 0) {
 		return r;
@@ -39,9 +42,6 @@ static int read_address(struct control_remote_server *remote, sd_bus_message *ms
 static int method_start_listener(sd_bus_message *msg, void *data, sd_bus_error *error) {
 	struct control_remote_server *remote = data;
 	const struct remote_server *protocol = remote->protocol;
-	if (!protocol->built) {
-		return not_built(remote, error);
-	}
 	const char *address;
 	int r = read_address(remote, msg, error, &address);
 	if (r < 0) {
@@ -78,9 +78,6 @@ static int method_start_listener(sd_bus_message *msg, void *data, sd_bus_error *
 static int method_stop_listener(sd_bus_message *msg, void *data, sd_bus_error *error) {
 	struct control_remote_server *remote = data;
 	const struct remote_server *protocol = remote->protocol;
-	if (!protocol->built) {
-		return not_built(remote, error);
-	}
 	const char *address;
 	int r = read_address(remote, msg, error, &address);
 	if (r < 0) {
@@ -111,11 +108,8 @@ static int method_list_clients(sd_bus_message *msg, void *data, sd_bus_error *er
 		n = protocol->list_clients(running, infos, n);
 		n = n > MAX_CLIENTS ? MAX_CLIENTS : n;
 	}
-	sd_bus_message *reply = NULL;
-	int r = sd_bus_message_new_method_return(msg, &reply);
-	if (r >= 0) {
-		r = sd_bus_message_open_container(reply, 'a', "(tsb)");
-	}
+	sd_bus_message *reply;
+	int r = control_array_reply_begin(msg, "(tsb)", &reply);
 	for (size_t i = 0; i < n && r >= 0; i++) {
 		char *owned;
 		const char *peer = control_utf8_sanitize(infos[i].peer, &owned);
@@ -123,15 +117,8 @@ static int method_list_clients(sd_bus_message *msg, void *data, sd_bus_error *er
 			(int)infos[i].view_only);
 		free(owned);
 	}
-	if (r >= 0) {
-		r = sd_bus_message_close_container(reply);
-	}
-	if (r >= 0) {
-		r = sd_bus_send(NULL, reply, NULL);
-	}
-	sd_bus_message_unref(reply);
 	free(infos);
-	return r;
+	return control_array_reply_end(reply, r);
 }
 
 static int method_disconnect(sd_bus_message *msg, void *data, sd_bus_error *error) {

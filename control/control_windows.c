@@ -35,11 +35,8 @@ static int append_window(sd_bus_message *reply, struct view *view) {
 
 static int method_list(sd_bus_message *msg, void *data, sd_bus_error *error) {
 	struct control *control = data;
-	sd_bus_message *reply = NULL;
-	int r = sd_bus_message_new_method_return(msg, &reply);
-	if (r >= 0) {
-		r = sd_bus_message_open_container(reply, 'a', "(tsssiiiiubbbb)");
-	}
+	sd_bus_message *reply;
+	int r = control_array_reply_begin(msg, "(tsssiiiiubbbb)", &reply);
 	/* server->views is top first; the API lists bottom first. */
 	struct view *view;
 	wl_list_for_each_reverse(view, &control->server->views, link) {
@@ -50,14 +47,7 @@ static int method_list(sd_bus_message *msg, void *data, sd_bus_error *error) {
 			r = append_window(reply, view);
 		}
 	}
-	if (r >= 0) {
-		r = sd_bus_message_close_container(reply);
-	}
-	if (r >= 0) {
-		r = sd_bus_send(NULL, reply, NULL);
-	}
-	sd_bus_message_unref(reply);
-	return r;
+	return control_array_reply_end(reply, r);
 }
 
 /* The mapped window with this id; NULL with error set when there is none. */

@@ -147,9 +147,10 @@ def run(main):
 def wait_for(predicate, timeout=DEFAULT_TIMEOUT, what="condition", alive=None):
     """Poll predicate() until it returns something truthy; return that.
 
-    predicate may raise NotYet("reason") to say why it is not true yet; the
-    last reason goes into the failure message.  alive(), if given, is called
-    on each round and may raise to abort early (e.g. oriel died).
+    predicate may raise or return NotYet("reason") to say why it is not true
+    yet (so "cond or NotYet(...)" reads as it means); the last reason goes
+    into the failure message.  alive(), if given, is called on each round and
+    may raise to abort early (e.g. oriel died).
     """
     deadline = time.monotonic() + T(timeout)
     interval = 0.02
@@ -159,6 +160,8 @@ def wait_for(predicate, timeout=DEFAULT_TIMEOUT, what="condition", alive=None):
             alive()
         try:
             value = predicate()
+            if isinstance(value, NotYet):
+                raise value
             if value:
                 return value
             reason = None

@@ -20,8 +20,16 @@
  *     (GnuTLS) and the Plain login; the JSON names the security type, the
  *     sub-type and the negotiated cipher. The TLS floor, the CPU of
  *     encrypting one frame's bytes with an AEAD cipher (floor.c), is timed
- *     in every run, with the negotiated cipher when there is one.
- * Output: one JSON object on stdout.
+ *     in every run, with the negotiated cipher when there is one;
+ *   - --control: after the active window the viewer pauses the app, says
+ *     `held` on stdout and keeps the connection served while it runs
+ *     commands read line by line from stdin, as the RDP meter
+ *     (tests/clients/rdp_client.c) does: `snapshot FILE.ppm` writes the
+ *     framebuffer as it is now (answered by `done snapshot FILE.ppm`),
+ *     `continue` (or the end of stdin) goes on to the idle window. This
+ *     is how bench/run-rdp takes the viewer's pictures when the motion
+ *     stops and 1 s later.
+ * Output: one JSON object on stdout (a line of its own, after --control's).
  *
  * Build: cc -O2 -o bench-viewer bench-viewer.c floor.c -lvncclient -ljpeg -lgnutls -lpthread
  */
@@ -31,7 +39,9 @@
 #include <getopt.h>
 #include <linux/tcp.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -68,6 +78,11 @@ static uint32_t *frames_seen;   /* frame numbers seen during the window, in orde
 static size_t nframes_seen;
 static uint64_t updates_total, updates_window, decode_failures, decode_ok;
 static int bpp_shift_r, bpp_shift_g, bpp_shift_b;
+
+/* --control: stdin's commands, the part of a line read so far. */
+static bool control, control_released, control_eof;
+static char command_line[4096];
+static size_t command_len;
 
 /* VeNCrypt: the certificate to trust, the account to log in with. */
 static const char *opt_user, *opt_password_file, *opt_ca;
@@ -294,28 +309,11 @@ static uint64_t bytes_received(rfbClient *cl)
 	return ti.tcpi_bytes_received;
 }
 
-/* Services the connection until the deadline. Returns false on error. */
-static bool pump_until(rfbClient *cl, uint64_t deadline)
-{
-	while (now_ns() < deadline) {
-		uint64_t left_us = (deadline - now_ns()) / 1000;
-		/* Bytes libvncclient or GnuTLS already hold are not on the socket. */
-		bool pending = cl->buffered > 0 ||
-			(cl->tlsSession && gnutls_record_check_pending((gnutls_session_t)cl->tlsSession) > 0);
-		int r = pending ? 1 : WaitForMessage(cl, left_us > 100000 ? 100000 : (unsigned)left_us + 1);
-		if (r < 0)
-			return false;
-		if (r > 0 && !HandleRFBServerMessage(cl))
-			return false;
-	}
-	return true;
-}
-
-static void dump_ppm(rfbClient *cl, const char *path)
+static bool dump_ppm(rfbClient *cl, const char *path)
 {
 	FILE *f = fopen(path, "wb");
 	if (!f)
-		return;
+		return false;
 	fprintf(f, "P6\n%d %d\n255\n", cl->width, cl->height);
 	for (int i = 0; i < cl->width * cl->height; i++) {
 		uint32_t p;
@@ -324,7 +322,96 @@ static void dump_ppm(rfbClient *cl, const char *path)
 				  (p >> bpp_shift_b) & 0xff};
 		fwrite(rgb, 1, 3, f);
 	}
-	fclose(f);
+	bool ok = !ferror(f);
+	return fclose(f) == 0 && ok;
+}
+
+/* A line on stdout for --control's reader, at once. */
+__attribute__((format(printf, 1, 2))) static void say(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	fflush(stdout);
+}
+
+/* One --control command. */
+static void command(rfbClient *cl, char *line)
+{
+	if (!*line)
+		return;
+	if (!strncmp(line, "snapshot ", 9)) {
+		if (dump_ppm(cl, line + 9))
+			say("done %s", line);
+		else
+			say("error cannot write %s", line + 9);
+	} else if (!strcmp(line, "continue")) {
+		control_released = true;
+	} else {
+		say("error unknown command %s", line);
+	}
+}
+
+/* Runs the whole lines that stdin holds now; its end releases a hold. */
+static void read_commands(rfbClient *cl)
+{
+	ssize_t n = read(STDIN_FILENO, command_line + command_len,
+			 sizeof command_line - 1 - command_len);
+	if (n <= 0) {
+		if (n == 0 || (errno != EINTR && errno != EAGAIN)) {
+			control_eof = true;
+			control_released = true;
+		}
+		return;
+	}
+	command_len += (size_t)n;
+	char *nl;
+	while ((nl = memchr(command_line, '\n', command_len))) {
+		*nl = 0;
+		if (nl > command_line && nl[-1] == '\r')
+			nl[-1] = 0;
+		command(cl, command_line);
+		command_len -= (size_t)(nl + 1 - command_line);
+		memmove(command_line, nl + 1, command_len);
+	}
+	if (command_len == sizeof command_line - 1)
+		command_len = 0; /* no command is that long: drop it */
+}
+
+/* Waits up to usec for the server's next message, running stdin's
+ * commands meanwhile with --control: > 0 when the server sent something. */
+static int wait_server(rfbClient *cl, unsigned usec)
+{
+	if (!control || control_eof)
+		return WaitForMessage(cl, usec);
+	struct pollfd fds[2] = {{.fd = cl->sock, .events = POLLIN},
+				{.fd = STDIN_FILENO, .events = POLLIN}};
+	int r = poll(fds, 2, (int)((usec + 999) / 1000));
+	if (r < 0)
+		return errno == EINTR ? 0 : -1;
+	if (fds[1].revents)
+		read_commands(cl);
+	return fds[0].revents ? 1 : 0;
+}
+
+/* Services the connection until the deadline, or until *until is true
+ * (NULL: never). Returns false on error. */
+static bool pump_until(rfbClient *cl, uint64_t deadline, const bool *until)
+{
+	while (now_ns() < deadline && !(until && *until)) {
+		uint64_t left_us = (deadline - now_ns()) / 1000;
+		/* Bytes libvncclient or GnuTLS already hold are not on the socket. */
+		bool pending = cl->buffered > 0 ||
+			(cl->tlsSession && gnutls_record_check_pending((gnutls_session_t)cl->tlsSession) > 0);
+		int r = pending ? 1 : wait_server(cl, left_us > 100000 ? 100000 : (unsigned)left_us + 1);
+		if (r < 0)
+			return false;
+		if (r > 0 && !HandleRFBServerMessage(cl))
+			return false;
+	}
+	return true;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -347,6 +434,8 @@ static void usage(void)
 		"  --pids PID,PID,...       server processes for CPU and RSS\n"
 		"  --app-log FILE           the app's timestamp log, for latency\n"
 		"  --dump FILE              write the final framebuffer as PPM\n"
+		"  --control                after the window: pause the app, say `held`, run\n"
+		"                           stdin's commands (snapshot FILE.ppm, continue)\n"
 		"  --floor-jpeg Q,H,V[,fast]\n"
 		"                           time the JPEG floor at quality Q, luma sampling HxV\n"
 		"                           (accurate DCT, or the fast one)\n"
@@ -375,11 +464,11 @@ int main(int argc, char **argv)
 		{"floor-tls", required_argument, 0, 'T'},
 		{"user", required_argument, 0, 'u'}, {"password-file", required_argument, 0, 'W'},
 		{"ca", required_argument, 0, 'C'}, {"verbose", no_argument, 0, 'v'},
-		{"help", no_argument, 0, 'h'},
+		{"control", no_argument, 0, 'K'}, {"help", no_argument, 0, 'h'},
 		{0, 0, 0, 0},
 	};
 	int o;
-	while ((o = getopt_long(argc, argv, "e:q:c:w:d:i:P:p:l:D:F:T:u:W:C:vh", opts, NULL)) != -1) {
+	while ((o = getopt_long(argc, argv, "e:q:c:w:d:i:P:p:l:D:F:T:u:W:C:Kvh", opts, NULL)) != -1) {
 		switch (o) {
 		case 'e': encoding = optarg; break;
 		case 'q': quality = atoi(optarg); break;
@@ -409,6 +498,7 @@ int main(int argc, char **argv)
 		case 'W': opt_password_file = optarg; break;
 		case 'C': opt_ca = optarg; break;
 		case 'v': verbose = 1; break;
+		case 'K': control = true; break;
 		default: usage(); return o == 'h' ? 0 : 2;
 		}
 	}
@@ -479,7 +569,7 @@ int main(int argc, char **argv)
 	bpp_shift_b = cl->format.blueShift;
 
 	uint64_t t0 = now_ns();
-	if (!pump_until(cl, t0 + (uint64_t)(warmup * 1e9)))
+	if (!pump_until(cl, t0 + (uint64_t)(warmup * 1e9), NULL))
 		goto lost;
 
 	/* active window */
@@ -493,7 +583,7 @@ int main(int argc, char **argv)
 	double self0 = self_cpu_ms();
 	uint64_t ta = now_ns();
 	measuring = 1;
-	if (!pump_until(cl, ta + (uint64_t)(duration * 1e9)))
+	if (!pump_until(cl, ta + (uint64_t)(duration * 1e9), NULL))
 		goto lost;
 	measuring = 0;
 	uint64_t tb = now_ns();
@@ -505,26 +595,34 @@ int main(int argc, char **argv)
 	uint64_t bytes1 = bytes_received(cl);
 	double secs = (double)(tb - ta) / 1e9;
 
-	/* idle window */
+	/* the hold (--control), then the idle window, both with the app paused */
 	double idle_cpu_ms = -1, idle_secs = 0;
 	uint64_t idle_updates = 0, idle_bytes = 0;
 	uint32_t frame_at_pause = 0;
-	if (idle > 0 && pause_pid > 0) {
+	bool paused = pause_pid > 0 && (idle > 0 || control);
+	if (paused)
 		kill(pause_pid, SIGUSR1);
-		if (!pump_until(cl, now_ns() + 1500000000ull))
+	if (control) {
+		say("held");
+		if (!pump_until(cl, now_ns() + 600000000000ull, &control_released))
+			goto lost;
+	}
+	if (idle > 0 && paused) {
+		if (!pump_until(cl, now_ns() + 1500000000ull, NULL))
 			goto lost;
 		frame_at_pause = last_frame;
 		uint64_t u0 = updates_total, b0 = bytes_received(cl);
 		double c0 = cpu_ms_all();
 		uint64_t ti = now_ns();
-		if (!pump_until(cl, ti + (uint64_t)(idle * 1e9)))
+		if (!pump_until(cl, ti + (uint64_t)(idle * 1e9), NULL))
 			goto lost;
 		idle_secs = (double)(now_ns() - ti) / 1e9;
 		idle_cpu_ms = cpu_ms_all() - c0;
 		idle_updates = updates_total - u0;
 		idle_bytes = bytes_received(cl) - b0;
-		kill(pause_pid, SIGUSR1); /* resume */
 	}
+	if (paused)
+		kill(pause_pid, SIGUSR1); /* resume */
 
 	/* The floor, on the last frame, with the app paused. */
 	double floor_ms = -1;
@@ -604,8 +702,9 @@ int main(int argc, char **argv)
 	       (unsigned)cl->authScheme, cl->authScheme == rfbVeNCrypt ? (unsigned)cl->subAuthScheme : 0u,
 	       tls_version, tls_cipher, floor_tls_cipher, tls_floor_ms,
 	       nframes_seen ? (self1 - self0) / nframes_seen : 0.0);
-	if (dump)
-		dump_ppm(cl, dump);
+	fflush(stdout);
+	if (dump && !dump_ppm(cl, dump))
+		fprintf(stderr, "bench-viewer: cannot write %s\n", dump);
 	rfbClientCleanup(cl);
 	return 0;
 lost:

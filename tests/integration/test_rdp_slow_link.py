@@ -40,6 +40,10 @@ FRESH_EVERY = 1.0  # at least one new frame number a second
 COARSER = 0.75    # bytes per frame on the slow link, at most this share
 
 
+def animate_args(app):
+    return ["--size", "%dx%d" % OUTPUT, "--fps", str(FPS), "--noise", "--log", app.path]
+
+
 class AppLog:
     """animate --log: CLOCK_MONOTONIC ns at which frame n was drawn."""
 
@@ -106,6 +110,27 @@ def watch(s, client, app, seconds, skip, what):
     return window, lags, per_frame, gap
 
 
+def coarser_not_queued(s, link, app, client):
+    """The unlimited link, then the slow one: client(name) connects a
+    counting client through link; s waits (a Session or a gateway Front)."""
+    fast = client("unlimited")
+    _, _, fast_bytes, _ = watch(s, fast, app, BASELINE + 2, 2, "unlimited link")
+    fast.close()
+
+    link.limit(RATE)
+    slow = client("slow")
+    _, lags, slow_bytes, gap = watch(s, slow, app, MOTION, SETTLE, "%s link" % RATE)
+    expect(gap <= FRESH_EVERY,
+           "%s link: the client waited %.2f s for a new frame" % (RATE, gap))
+    expect(max(lags) < LAG_BOUND,
+           "%s link: after %.0f s of motion the client's picture lagged the app by "
+           "up to %.2f s (median %.2f s)" % (RATE, SETTLE, max(lags), statistics.median(lags)))
+    expect(slow_bytes <= COARSER * fast_bytes,
+           "%s link: %.0f bytes a frame, the unlimited link %.0f: frames did not "
+           "get coarser" % (RATE, slow_bytes, fast_bytes))
+    slow.close()
+
+
 def main():
     with tempfile.TemporaryDirectory(prefix="oriel-rdp-slow-") as d, SlowLink() as link:
         d = Path(d)
@@ -119,32 +144,13 @@ def main():
             s.park_pointer()
             secret = rdp.write_secret(s, PASSWORD)
             app = AppLog(str(d / "frames.log"))
-            s.spawn_x([build_animate(d), "--size", "%dx%d" % OUTPUT, "--fps", str(FPS),
-                       "--log", app.path, "--noise"])
+            s.spawn_x([build_animate(d)] + animate_args(app))
 
             def client(name):
                 return rdp.RdpClient(s, port, name=name, user="ines", password_file=secret,
                                      size=OUTPUT, gfx="avc420", link=link,
                                      extra=["--counter", "--no-rects"])
-
-            fast = client("unlimited")
-            _, _, fast_bytes, _ = watch(s, fast, app, BASELINE + 2, 2, "unlimited link")
-            fast.close()
-
-            link.limit(RATE)
-            slow = client("slow")
-            window, lags, slow_bytes, gap = watch(s, slow, app, MOTION, SETTLE,
-                                                  "%s link" % RATE)
-            expect(gap <= FRESH_EVERY,
-                   "%s link: the client waited %.2f s for a new frame" % (RATE, gap))
-            expect(max(lags) < LAG_BOUND,
-                   "%s link: after %.0f s of motion the client's picture lagged the app by "
-                   "up to %.2f s (median %.2f s)" % (RATE, SETTLE, max(lags),
-                                                     statistics.median(lags)))
-            expect(slow_bytes <= COARSER * fast_bytes,
-                   "%s link: %.0f bytes a frame, the unlimited link %.0f: frames did not "
-                   "get coarser" % (RATE, slow_bytes, fast_bytes))
-            slow.close()
+            coarser_not_queued(s, link, app, client)
             s.check_alive()
 
 

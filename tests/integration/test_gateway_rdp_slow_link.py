@@ -13,7 +13,9 @@ FreeRDP writes to a socketpair, not to the link. First the link is
 unlimited, then limited to 2 Mbit/s; after the motion went on for a while
 the client still reads a new frame number every second, its picture lags
 the app's by less than a second, and a frame costs fewer bytes than on
-the unlimited link.
+the unlimited link. (A relayed client, one that cannot follow the
+redirection, keeps its TCP connection in the gateway's worker, whose
+queue her oriel cannot see: it gets fewer frames instead.)
 """
 from pathlib import Path
 

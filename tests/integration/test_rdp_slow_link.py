@@ -4,16 +4,18 @@
 
 oriel serves RDP on one side of a veth pair; oriel-test-rdpclient (AVC420)
 runs in a network namespace on the other side. bench/apps/animate repaints
-the whole screen at 30 fps, its frame counter in its pixels, and logs when
-it drew each frame. First the link is unlimited: the client reads frame
-numbers and the bytes they took. Then the link to the client is limited
-to 2 Mbit/s (tc tbf; less than H.264's rate cap for this screen) and a new
-client connects. After MOTION seconds of full-screen motion:
+the whole screen at 60 fps with fresh grain (--noise: H.264 needs its whole
+rate cap for it), its frame counter in its pixels, and logs when it drew
+each frame. First the link is unlimited: the client reads frame numbers
+and the bytes they took (about 3 Mbit/s). Then the link to the client is
+limited to 2 Mbit/s (tc tbf) and a new client connects. After SETTLE
+seconds of full-screen motion, for the rest of MOTION:
 - the client still reads new frame numbers, every second;
 - what it shows is recent: from each frame's drawing to the client's
   picture of it is under LAG_BOUND (no queue growing in front of the link);
 - a frame costs fewer bytes than on the unlimited link (oriel lowered its
-  rate rather than sending the same frames less often).
+  rate rather than sending the same frames less often, as it does when
+  it cannot see the link's queue).
 """
 import mmap
 import statistics
@@ -31,7 +33,8 @@ from test_rdp_stalled_client import build_animate
 OUTPUT = (1024, 768)
 FPS = 60
 PASSWORD = "slow-Link-5521"
-RATE = "2mbit"
+RATE_MBIT = 2
+RATE = "%dmbit" % RATE_MBIT
 MOTION = 14.0     # seconds of motion through the slow link, measured ...
 SETTLE = 10.0     # ... after this many of them
 BASELINE = 6.0    # seconds measured on the unlimited link
@@ -114,8 +117,12 @@ def coarser_not_queued(s, link, app, client):
     """The unlimited link, then the slow one: client(name) connects a
     counting client through link; s waits (a Session or a gateway Front)."""
     fast = client("unlimited")
-    _, _, fast_bytes, _ = watch(s, fast, app, BASELINE + 2, 2, "unlimited link")
+    window, _, fast_bytes, _ = watch(s, fast, app, BASELINE + 2, 2, "unlimited link")
     fast.close()
+    mbit = fast_bytes * len(window) / BASELINE * 8 / 1e6
+    expect(mbit > RATE_MBIT * 1.25,
+           "the unlimited link carried only %.1f Mbit/s: %s would not be behind (a machine "
+           "too busy to encode and decode %d frames a second?)" % (mbit, RATE, FPS))
 
     link.limit(RATE)
     slow = client("slow")

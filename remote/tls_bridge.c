@@ -8,7 +8,9 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/sockios.h>
 #include <sys/eventfd.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <unistd.h>
 #include "common/io_all.h"
@@ -37,6 +39,7 @@ struct tls_bridge {
 	size_t pending_len;
 	struct tls_bridge_tap *tap;
 	bool idle; /* stopped with nothing on its way */
+	size_t held_for_client; /* read from FreeRDP, not yet sent (atomic) */
 };
 
 /* Waits for fd; false when stopped, at the timeout, or when fd broke. */
@@ -145,7 +148,9 @@ static void pump(struct tls_bridge *bridge) {
 		note(bridge->tap, true, up->buf, up->len);
 	}
 	for (;;) {
-		if (!tls_flow_move(up) || !tls_flow_move(down)) {
+		bool moved = tls_flow_move(up) && tls_flow_move(down);
+		__atomic_store_n(&bridge->held_for_client, down->len - down->off, __ATOMIC_RELAXED);
+		if (!moved) {
 			break;
 		}
 		short client_events = (up->want_read ? POLLIN : 0) | (down->want_write ? POLLOUT : 0);
@@ -257,6 +262,14 @@ fail:
 	tls_stream_destroy(client);
 	close(client_fd);
 	return NULL;
+}
+
+size_t tls_bridge_queued(struct tls_bridge *bridge) {
+	int queued = 0;
+	if (ioctl(bridge->client_fd, SIOCOUTQ, &queued) < 0 || queued < 0) {
+		queued = 0;
+	}
+	return (size_t)queued + __atomic_load_n(&bridge->held_for_client, __ATOMIC_RELAXED);
 }
 
 /* After the thread ended: closes and frees what the bridge holds. */

@@ -71,6 +71,13 @@ struct tls_bridge *tls_bridge_start_tapped(struct tls_stream *client, int client
  */
 bool tls_bridge_detach(struct tls_bridge *bridge, struct tls_stream **client,
 	int *client_fd);
+/*
+ * The bytes on their way to the client beyond FreeRDP's socket: read from
+ * it but not yet sent, and queued in the client's socket (SIOCOUTQ: for
+ * TCP, not yet acknowledged by the client; for a socketpair, not yet read
+ * by its other end). Any thread, while the bridge exists.
+ */
+size_t tls_bridge_queued(struct tls_bridge *bridge);
 /* Stops the thread if it still runs, waits for it, closes what it holds. NULL: no-op. */
 void tls_bridge_destroy(struct tls_bridge *bridge);
 /*

@@ -32,6 +32,12 @@
  * PHOTO_STEP px a frame over PATTERN_PERIOD px, so every pixel still
  * changes every frame, as a camera pan does; the counter is drawn as usual.
  *
+ * --noise: fresh grain on every pixel every frame (+-NOISE per channel), as
+ * a film's grain or a dim camera's sensor noise: nothing a motion search
+ * predicts, so an encoder needs many bits a frame (a heavy load for a
+ * link, where the pattern alone costs almost nothing). The counter's rows
+ * stay clean.
+ *
  * SIGUSR1 toggles pause (the window keeps its last frame: a static app).
  * SIGTERM/SIGINT exit.
  *
@@ -66,6 +72,11 @@
 #define PHOTO_STEP 2
 
 static int photo; /* --photo */
+static int noise; /* --noise */
+#define NOISE 16
+/* The noise starts below the counter's rows and a macroblock more, so a
+ * coarse encoding keeps the counter readable. */
+#define NOISE_TOP (2 * BLOCK + 16)
 
 static uint32_t hash2(int x, int y)
 {
@@ -198,6 +209,24 @@ static int shmbuf_alloc(xcb_connection_t *c, struct shmbuf *b, int w, int h)
 	return 0;
 }
 
+/* --noise: xorshift32, seeded by the frame number, a channel a byte. */
+static void add_noise(struct shmbuf *b, uint32_t n)
+{
+	uint32_t r = 0x9e3779b9u ^ (n * 2654435761u);
+	size_t count = (size_t)b->w * b->h;
+	for (size_t i = (size_t)b->w * NOISE_TOP; i < count; i++) {
+		r ^= r << 13;
+		r ^= r >> 17;
+		r ^= r << 5;
+		uint32_t px = b->pixels[i], out = 0;
+		for (int shift = 0; shift < 24; shift += 8) {
+			int v = (int)((px >> shift) & 0xff) + (int)((r >> shift) % (2 * NOISE + 1)) - NOISE;
+			out |= (uint32_t)(v < 0 ? 0 : v > 255 ? 255 : v) << shift;
+		}
+		b->pixels[i] = out;
+	}
+}
+
 static void draw_frame(struct shmbuf *b, uint32_t n)
 {
 	int pw = b->w + PATTERN_PERIOD;
@@ -211,6 +240,8 @@ static void draw_frame(struct shmbuf *b, uint32_t n)
 	for (int y = 0; y < b->h; y++)
 		memcpy(b->pixels + (size_t)y * b->w,
 		       b->pattern + (size_t)y * pw + shift, (size_t)b->w * 4);
+	if (noise)
+		add_noise(b, n);
 	for (int i = 0; i < BITS; i++) {
 		int bit = (n >> (BITS - 1 - i)) & 1;
 		for (int row = 0; row < 2; row++) {
@@ -253,7 +284,7 @@ static void usage(void)
 {
 	fprintf(stderr,
 		"usage: animate [--size WxH] [--fps N] [--log FILE] [--no-fullscreen]\n"
-		"               [--frames N] [--paused] [--cursor WxH] [--photo]\n");
+		"               [--frames N] [--paused] [--cursor WxH] [--photo] [--noise]\n");
 }
 
 int main(int argc, char **argv)
@@ -271,11 +302,12 @@ int main(int argc, char **argv)
 		{"paused", no_argument, 0, 'p'},
 		{"cursor", required_argument, 0, 'c'},
 		{"photo", no_argument, 0, 'P'},
+		{"noise", no_argument, 0, 'g'},
 		{"help", no_argument, 0, 'h'},
 		{0, 0, 0, 0},
 	};
 	int o;
-	while ((o = getopt_long(argc, argv, "s:f:l:nN:pc:Ph", opts, NULL)) != -1) {
+	while ((o = getopt_long(argc, argv, "s:f:l:nN:pc:Pgh", opts, NULL)) != -1) {
 		switch (o) {
 		case 's':
 			if (sscanf(optarg, "%dx%d", &w, &h) != 2 || w <= 0 || h <= 0) {
@@ -289,6 +321,7 @@ int main(int argc, char **argv)
 		case 'N': max_frames = atol(optarg); break;
 		case 'p': start_paused = 1; break;
 		case 'P': photo = 1; break;
+		case 'g': noise = 1; break;
 		case 'c':
 			if (sscanf(optarg, "%dx%d", &cw, &ch) != 2 || cw <= 0 || ch <= 0) {
 				usage();

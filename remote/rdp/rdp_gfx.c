@@ -185,7 +185,9 @@ static UINT handle_frame_acknowledge(RdpgfxServerContext *context,
 	int queued = 0;
 	if (gfx->h264_encoder &&
 			ioctl(gfx->peer->client->sockfd, SIOCOUTQ, &queued) == 0 && queued >= 0) {
-		rdp_h264_acked(gfx->h264_encoder, (size_t)queued);
+		/* A handed-over client's link is behind the bridge's socketpair. */
+		size_t beyond = gfx->peer->handover ? rdp_handover_queued(gfx->peer) : 0;
+		rdp_h264_acked(gfx->h264_encoder, (size_t)queued + beyond);
 	}
 	if (gfx->holding) {
 		gfx->holding = false;

@@ -39,9 +39,10 @@
  *
  * The rate follows the link to the client: when the client acknowledges
  * a frame, the bytes still queued in oriel's socket (not yet taken by the
- * client's TCP) say whether the link keeps up. More than two frames' worth
- * queued lowers the rate cap by a quarter (a slow link gets coarser
- * frames, not a queue); an empty queue lets it grow back to the ceiling.
+ * client's TCP) say whether the link keeps up (rdp_h264_acked). More than
+ * half a frame's worth queued lowers the rate cap by a quarter (a slow
+ * link gets coarser frames, not fewer); an empty queue lets it grow back
+ * to the ceiling.
  * How long acknowledgements take is no signal here: a client busy
  * decoding is slow to acknowledge while its link is idle, and coarser
  * frames would not help it.
@@ -72,6 +73,7 @@ struct rdp_h264 {
 	/* The rate (kbit/s), and the frames' mean size (bytes). */
 	unsigned kbit_rate, kbit_ceiling;
 	uint64_t frame_bytes;
+	unsigned acks_since_cut; /* acknowledgements since the rate was lowered */
 
 	pthread_t thread;
 	bool thread_started;
@@ -96,6 +98,13 @@ static unsigned rate_ceiling(int width, int height) {
 	return (unsigned)kbit;
 }
 #define RATE_FLOOR 500
+/* After a cut, the frames already sent were encoded at the old rate: so
+ * many acknowledgements pass before the queue says anything of the new
+ * one (the frames rdp_gfx.c lets a client have unacknowledged). */
+#define RATE_SETTLE_ACKS 2
+/* Growing back, from the floor to the ceiling takes so many
+ * acknowledgements with nothing queued (about a second of frames). */
+#define RATE_GROWTH_STEPS 50
 
 bool rdp_h264_available(void) {
 	static int available = -1;
@@ -392,15 +401,30 @@ void rdp_h264_sent(struct rdp_h264 *h264, size_t bytes) {
 	h264->frame_bytes = h264->frame_bytes ? (h264->frame_bytes * 7 + bytes) / 8 : bytes;
 }
 
+/*
+ * With at most two frames unacknowledged (rdp_gfx.c), the queue never
+ * holds much more than the frame after the acknowledged one: on a link
+ * that keeps up, that frame has arrived too or is still being encoded
+ * (nothing queued); on a slow one, most of it still waits. So more than
+ * half of it waiting says the link is behind: the frames come less often
+ * than drawn, and coarser ones would come at the app's pace.
+ */
 void rdp_h264_acked(struct rdp_h264 *h264, size_t queued) {
 	unsigned rate = h264->kbit_rate;
-	if (queued > 2 * h264->frame_bytes) {
-		rate = rate * 3 / 4;
-		if (rate < RATE_FLOOR) {
-			rate = RATE_FLOOR;
+	bool settled = h264->acks_since_cut >= RATE_SETTLE_ACKS;
+	if (!settled) {
+		h264->acks_since_cut++;
+	}
+	if (queued > h264->frame_bytes / 2) {
+		if (settled) {
+			rate = rate * 3 / 4;
+			if (rate < RATE_FLOOR) {
+				rate = RATE_FLOOR;
+			}
+			h264->acks_since_cut = 0;
 		}
 	} else if (queued == 0 && rate < h264->kbit_ceiling) {
-		rate += h264->kbit_ceiling / 20;
+		rate += h264->kbit_ceiling / RATE_GROWTH_STEPS;
 		if (rate > h264->kbit_ceiling) {
 			rate = h264->kbit_ceiling;
 		}

@@ -128,6 +128,10 @@ bool rdp_handover_view_only(struct rdp_peer *peer) {
 	return peer->handover->view_only;
 }
 
+size_t rdp_handover_queued(struct rdp_peer *peer) {
+	return tls_bridge_queued(peer->handover->bridge);
+}
+
 void rdp_handover_login_destroy(struct rdp_handover_login *login) {
 	if (!login) {
 		return;

@@ -350,6 +350,12 @@ void rdp_handover_clients_changed(struct rdp_server *rdp);
 /* Whether the Client Info's user and password are the ones the gateway named. */
 bool rdp_handover_logon_ok(struct rdp_peer *peer, const char *user, const char *password);
 bool rdp_handover_view_only(struct rdp_peer *peer);
+/*
+ * What waits for a handed-over client beyond FreeRDP's socket: in the
+ * bridge, and in the socket to the client (its TCP, or the gateway's
+ * relay).
+ */
+size_t rdp_handover_queued(struct rdp_peer *peer);
 /* Stops its bridge and frees it. NULL is a no-op. */
 void rdp_handover_login_destroy(struct rdp_handover_login *login);
 

@@ -398,7 +398,8 @@ class Front(harness.Client):
     Its certificate is made on first use in host's XDG_STATE_HOME, so a
     restarted gateway shows the same one."""
 
-    def __init__(self, host, *extra, port=None, rdp=False, vnc=True, env=None):
+    def __init__(self, host, *extra, port=None, rdp=False, vnc=True, env=None,
+                 rdp_host="127.0.0.1"):
         self.host = host
         self.tmp = host.base
         self.clients = host.clients
@@ -410,11 +411,11 @@ class Front(harness.Client):
             self.env.pop(var, None)
         n = next(self._counter)
         log_path = host.base / ("gateway-%02d.log" % n)
-        # rdp: also --rdp on 127.0.0.1:rdp_port; vnc=False: RDP alone.
+        # rdp: also --rdp on rdp_host:rdp_port; vnc=False: RDP alone.
         self.rdp_port = vnc_free_port() if rdp else None
         listen = ["--vnc", "127.0.0.1:%d" % self.port] if vnc else []
         if rdp:
-            listen += ["--rdp", "127.0.0.1:%d" % self.rdp_port]
+            listen += ["--rdp", "%s:%d" % (rdp_host, self.rdp_port)]
         argv = [gateway_exe()] + host.args(*listen, *extra)
         with open(log_path, "wb") as logf:
             proc = subprocess.Popen(argv, env=self.env, stdin=subprocess.DEVNULL,

@@ -376,7 +376,11 @@ def line_xterm(session, geometry="80x10+40+60", title="rdp typing"):
 
 def rdpclient_argv(port, mode_args, user=None, password_file=None, fingerprint=None,
                    gfx=None, size=None, rfx=False, timeout=20, extra=(), monitors=None,
-                   kbd=None, host=LOCALHOST):
+                   kbd=None, host=LOCALHOST, link=None):
+    """link: a slow_link.SlowLink to run the client behind (host is then
+    the link's server side)."""
+    if link is not None:
+        host = link.server
     argv = [harness.exe("ORIEL_TEST_RDPCLIENT"), "--timeout", str(int(harness.T(timeout)))]
     if user is not None:
         argv += ["--user", user]
@@ -395,8 +399,8 @@ def rdpclient_argv(port, mode_args, user=None, password_file=None, fingerprint=N
     if monitors is not None:
         # [(w, h, x, y), ...], the primary first
         argv += ["--monitors", ",".join("%dx%d+%d+%d" % tuple(m) for m in monitors)]
-    return argv + [str(a) for a in extra] + ["%s:%d" % (host, port)] + \
-        [str(a) for a in mode_args]
+    argv += [str(a) for a in extra] + ["%s:%d" % (host, port)] + [str(a) for a in mode_args]
+    return link.argv(argv) if link is not None else argv
 
 
 def rdpclient_snapshot(session, port, **options):

@@ -4,12 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
-#include <time.h>
 #include <unistd.h>
 #include <freerdp/codec/color.h>
 #include <freerdp/primitives.h>
 #include <wlr/util/log.h>
-#include "remote/rdp/rdp_chroma_share.h"
 #include "remote/rdp/rdp_h264_x264.h"
 #include "remote/rdp/rdp_private.h"
 #include "remote/rdp/rdp_stage_time.h"
@@ -30,8 +28,7 @@
  *   second one carrying the chroma that 4:2:0 drops, encoded one after
  *   the other as frames of one stream (the client decodes both with one
  *   decoder); the split lays rows out whole, so the change is converted
- *   in full rows. When the two do not fit a 60 Hz frame's time, frames
- *   go with the luma picture alone in between (rdp_chroma_share.c).
+ *   in full rows.
  * The whole picture is encoded (the client decodes at the surface's size;
  * a P-frame costs few bits where nothing changed); the damage goes as the
  * frame's region rectangles, which are all the client copies to its
@@ -59,10 +56,6 @@ struct rdp_h264 {
 	bool avc444;
 	int width, height;
 	bool started;     /* sent a first frame */
-	/* AVC444v2: whether this frame carries its chroma picture, and the rule. */
-	bool with_chroma;
-	struct rdp_chroma_share chroma_share;
-	bool chroma_every_frame;
 
 	/* The frame being encoded: its region rectangles and result. */
 	RECTANGLE_16 rects[MAX_REGION_RECTS];
@@ -125,12 +118,6 @@ bool rdp_h264_available(void) {
 	return available;
 }
 
-static double wall_ms(void) {
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
 static void *encode_thread(void *arg) {
 	struct rdp_h264 *h264 = arg;
 	pthread_mutex_lock(&h264->lock);
@@ -143,12 +130,10 @@ static void *encode_thread(void *arg) {
 		}
 		pthread_mutex_unlock(&h264->lock);
 		bool ok = true;
-		for (int i = 0; i < (h264->with_chroma ? 2 : 1) && ok; i++) {
+		for (int i = 0; i < (h264->avc444 ? 2 : 1) && ok; i++) {
 			const uint8_t *data;
 			size_t length;
-			double begin = wall_ms();
 			ok = rdp_x264_encode(h264->encoder, i, &data, &length);
-			rdp_chroma_share_encoded(&h264->chroma_share, i == 1, wall_ms() - begin);
 			h264->stream[i].data = (BYTE *)data;
 			h264->stream[i].length = ok ? (UINT32)length : 0;
 		}
@@ -184,8 +169,6 @@ struct rdp_h264 *rdp_h264_create(int width, int height, bool avc444,
 	h264->data = data;
 	h264->done_fd = -1;
 	h264->kbit_ceiling = h264->kbit_rate = rate_ceiling(width, height);
-	rdp_chroma_share_init(&h264->chroma_share, -1);
-	h264->chroma_every_frame = true;
 	pthread_mutex_init(&h264->lock, NULL);
 	pthread_cond_init(&h264->wake, NULL);
 	h264->encoder = rdp_x264_create(width, height, FRAME_RATE, h264->kbit_rate,
@@ -306,20 +289,6 @@ static void convert(struct rdp_h264 *h264, const uint8_t *fb, int stride,
 	pixman_region32_fini(&aligned);
 }
 
-/* Whether this AVC444v2 frame carries its chroma picture: the first always. */
-static bool choose_chroma(struct rdp_h264 *h264) {
-	bool with = !h264->started || rdp_chroma_share_next(&h264->chroma_share);
-	bool every = h264->chroma_share.credit == 0 && h264->chroma_share.without == 0 && with;
-	if (every != h264->chroma_every_frame) {
-		wlr_log(WLR_DEBUG, "RDP: AVC444v2 %s (a frame's luma %.1f ms, chroma %.1f ms)",
-			every ? "sends chroma in every frame again" :
-			"sends chroma in the frames that fit", h264->chroma_share.luma_ms,
-			h264->chroma_share.chroma_ms);
-		h264->chroma_every_frame = every;
-	}
-	return with;
-}
-
 bool rdp_h264_start(struct rdp_h264 *h264, const uint8_t *fb, int stride,
 		const pixman_region32_t *changed, const pixman_region32_t *damage) {
 	/* The thread is idle: the pictures and the rectangles are the loop's. */
@@ -330,7 +299,6 @@ bool rdp_h264_start(struct rdp_h264 *h264, const uint8_t *fb, int stride,
 	const pixman_box32_t *boxes = pixman_region32_rectangles(
 		(pixman_region32_t *)damage, &n_boxes);
 	pixman_box32_t all = { 0, 0, h264->width, h264->height };
-	h264->with_chroma = h264->avc444 && choose_chroma(h264);
 	if (!h264->started) {
 		/* A key frame: the client has nothing of this stream yet. */
 		boxes = &all;
@@ -379,20 +347,16 @@ bool rdp_h264_result(struct rdp_h264 *h264, RDPGFX_SURFACE_COMMAND *cmd) {
 		cmd->length = h264->stream[0].length;
 		return true;
 	}
-	/*
-	 * Luma first, then chroma (LC 0), or luma alone (LC 1); the first's size
-	 * counts its metablock (MS-RDPEGFX 2.2.4.6).
-	 */
+	/* Both streams, luma first; its size counts its metablock (MS-RDPEGFX 2.2.4.6). */
 	RDPGFX_AVC444_BITMAP_STREAM *avc444 = &h264->avc444_stream;
-	avc444->LC = h264->with_chroma ? 0 : 1;
+	avc444->LC = 0;
 	avc444->bitstream[0] = h264->stream[0];
 	avc444->bitstream[1] = h264->stream[1];
 	avc444->cbAvc420EncodedBitstream1 = 4 + h264->stream[0].meta.numRegionRects * 10 +
 		h264->stream[0].length;
 	cmd->codecId = RDPGFX_CODECID_AVC444v2;
 	cmd->extra = avc444;
-	cmd->length = h264->stream[0].length +
-		(h264->with_chroma ? h264->stream[1].length : 0);
+	cmd->length = h264->stream[0].length + h264->stream[1].length;
 	return true;
 }
 

@@ -516,10 +516,6 @@ static UINT gfx_surface_command(RdpgfxClientContext *gfx, const RDPGFX_SURFACE_C
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
 		if (names[i].id == cmd->codecId)
 			codec_once(c, 16 + (unsigned)i, names[i].name);
-	/* AVC444's first field: the luma stream's size, and LC in its top 2 bits. */
-	if ((cmd->codecId == RDPGFX_CODECID_AVC444 || cmd->codecId == RDPGFX_CODECID_AVC444v2) &&
-	    cmd->length >= 4 && cmd->data[3] >> 6 == 1)
-		codec_once(c, 43, "avc444-luma-only");
 	return c->gfx_surface_command(gfx, cmd);
 }
 

@@ -186,7 +186,7 @@ bool rdp_gfx_send_frame(struct rdp_peer *peer, const pixman_region32_t *damage) 
 			stride = rdp->stride;
 		}
 		bool ok = rdp_h264_start(gfx->h264_encoder, pixels, stride,
-			&gfx->h264_stale, damage);
+			&gfx->h264_stale, &gfx->encoding_damage);
 		if (pixels != rdp->fb) {
 			rdp_server_latest_end(rdp);
 		}

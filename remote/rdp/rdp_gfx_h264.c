@@ -290,14 +290,13 @@ static void convert(struct rdp_h264 *h264, const uint8_t *fb, int stride,
 }
 
 bool rdp_h264_start(struct rdp_h264 *h264, const uint8_t *fb, int stride,
-		const pixman_region32_t *changed, const pixman_region32_t *damage) {
+		const pixman_region32_t *changed, pixman_region32_t *damage) {
 	/* The thread is idle: the pictures and the rectangles are the loop's. */
 	int64_t begin = rdp_stage_begin();
 	convert(h264, fb, stride, changed);
 	rdp_stage_end(RDP_STAGE_CONVERT, begin);
 	int n_boxes;
-	const pixman_box32_t *boxes = pixman_region32_rectangles(
-		(pixman_region32_t *)damage, &n_boxes);
+	const pixman_box32_t *boxes = pixman_region32_rectangles(damage, &n_boxes);
 	pixman_box32_t all = { 0, 0, h264->width, h264->height };
 	if (!h264->started) {
 		/* A key frame: the client has nothing of this stream yet. */
@@ -305,8 +304,12 @@ bool rdp_h264_start(struct rdp_h264 *h264, const uint8_t *fb, int stride,
 		n_boxes = 1;
 		h264->started = true;
 	} else if (n_boxes > MAX_REGION_RECTS) {
-		boxes = pixman_region32_extents((pixman_region32_t *)damage);
-		n_boxes = 1;
+		/* The client draws all of the box from the picture: all of it is lossy. */
+		pixman_box32_t box = *pixman_region32_extents(damage);
+		pixman_region32_fini(damage);
+		pixman_region32_init_rect(damage, box.x1, box.y1, (unsigned)(box.x2 - box.x1),
+			(unsigned)(box.y2 - box.y1));
+		boxes = pixman_region32_rectangles(damage, &n_boxes);
 	}
 	for (int i = 0; i < n_boxes; i++) {
 		h264->rects[i] = rect16(&boxes[i]);

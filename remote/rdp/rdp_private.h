@@ -467,10 +467,11 @@ void rdp_h264_destroy(struct rdp_h264 *h264);
 /*
  * Starts encoding fb (stride bytes a row) when no frame is being encoded:
  * changed is what changed since the encoder's last frame, damage what the
- * client is to take of this one.
+ * client is to take of this one (made their bounding box when the frame
+ * cannot name so many rectangles: what the client takes is lossy).
  */
 bool rdp_h264_start(struct rdp_h264 *h264, const uint8_t *fb, int stride,
-	const pixman_region32_t *changed, const pixman_region32_t *damage);
+	const pixman_region32_t *changed, pixman_region32_t *damage);
 /* Whether converting changed reads only within width x height of fb. */
 bool rdp_h264_reads_within(const struct rdp_h264 *h264,
 	const pixman_region32_t *changed, int width, int height);

@@ -8,12 +8,11 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <linux/sockios.h>
 #include <sys/eventfd.h>
-#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <unistd.h>
 #include "common/io_all.h"
+#include "common/link_backlog.h"
 #include "remote/rdp_pdu.h"
 #include "remote/tls_bridge.h"
 #include "remote/tls_flow.h"
@@ -264,12 +263,9 @@ fail:
 	return NULL;
 }
 
-size_t tls_bridge_queued(struct tls_bridge *bridge) {
-	int queued = 0;
-	if (ioctl(bridge->client_fd, SIOCOUTQ, &queued) < 0 || queued < 0) {
-		queued = 0;
-	}
-	return (size_t)queued + __atomic_load_n(&bridge->held_for_client, __ATOMIC_RELAXED);
+void tls_bridge_backlog(struct tls_bridge *bridge, struct link_backlog *backlog) {
+	link_backlog_add(bridge->client_fd, backlog);
+	backlog->waiting += __atomic_load_n(&bridge->held_for_client, __ATOMIC_RELAXED);
 }
 
 /* After the thread ended: closes and frees what the bridge holds. */

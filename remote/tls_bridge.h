@@ -28,6 +28,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/link_backlog.h"
 #include "remote/rdp_pdu.h"
 
 struct tls_stream;
@@ -72,12 +73,11 @@ struct tls_bridge *tls_bridge_start_tapped(struct tls_stream *client, int client
 bool tls_bridge_detach(struct tls_bridge *bridge, struct tls_stream **client,
 	int *client_fd);
 /*
- * The bytes on their way to the client beyond FreeRDP's socket: read from
- * it but not yet sent, and queued in the client's socket (SIOCOUTQ: for
- * TCP, not yet acknowledged by the client; for a socketpair, not yet read
- * by its other end). Any thread, while the bridge exists.
+ * Adds the client's link beyond FreeRDP's socket: what the bridge read
+ * from it but has not sent yet, and the client's socket's own backlog.
+ * Any thread, while the bridge exists.
  */
-size_t tls_bridge_queued(struct tls_bridge *bridge);
+void tls_bridge_backlog(struct tls_bridge *bridge, struct link_backlog *backlog);
 /* Stops the thread if it still runs, waits for it, closes what it holds. NULL: no-op. */
 void tls_bridge_destroy(struct tls_bridge *bridge);
 /*

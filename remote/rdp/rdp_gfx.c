@@ -1,8 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include <inttypes.h>
 #include <stdlib.h>
-#include <linux/sockios.h>
-#include <sys/ioctl.h>
 #include <freerdp/server/rdpgfx.h>
 #include <freerdp/version.h>
 #include <winpr/synch.h>
@@ -11,6 +9,7 @@
 #include "remote/rdp/rdp_gfx_caps.h"
 #include "remote/rdp/rdp_private.h"
 #include "compositor/server.h"
+#include "common/link_backlog.h"
 #include "common/util.h"
 
 /*
@@ -182,12 +181,14 @@ static UINT handle_frame_acknowledge(RdpgfxServerContext *context,
 	gfx->acks_suspended = ack->queueDepth == SUSPEND_FRAME_ACKNOWLEDGEMENT;
 	gfx->acked_id = ack->frameId;
 	rdp_display_acknowledged(gfx->peer, ack->frameId);
-	int queued = 0;
-	if (gfx->h264_encoder &&
-			ioctl(gfx->peer->client->sockfd, SIOCOUTQ, &queued) == 0 && queued >= 0) {
+	if (gfx->h264_encoder) {
+		struct link_backlog backlog = { 0 };
+		link_backlog_add(gfx->peer->client->sockfd, &backlog);
 		/* A handed-over client's link is behind the bridge's socketpair. */
-		size_t beyond = gfx->peer->handover ? rdp_handover_queued(gfx->peer) : 0;
-		rdp_h264_acked(gfx->h264_encoder, (size_t)queued + beyond);
+		if (gfx->peer->handover) {
+			rdp_handover_backlog(gfx->peer, &backlog);
+		}
+		rdp_h264_acked(gfx->h264_encoder, &backlog);
 	}
 	if (gfx->holding) {
 		gfx->holding = false;

@@ -35,11 +35,11 @@
  * screen. The first frame of an encoder is a key frame and covers all.
  *
  * The rate follows the link to the client: when the client acknowledges
- * a frame, the bytes still queued in oriel's socket (not yet taken by the
- * client's TCP) say whether the link keeps up (rdp_h264_acked). More than
- * half a frame's worth queued lowers the rate cap by a quarter (a slow
- * link gets coarser frames, not fewer); an empty queue lets it grow back
- * to the ceiling.
+ * a frame, what still waits to be sent, and how much longer round trips
+ * take than the link's fastest, say whether the link keeps up
+ * (rdp_h264_acked). Behind, the rate cap drops by a quarter (a slow link
+ * gets coarser frames, not fewer); with nothing waiting it grows back to
+ * the ceiling.
  * How long acknowledgements take is no signal here: a client busy
  * decoding is slow to acknowledge while its link is idle, and coarser
  * frames would not help it.
@@ -98,6 +98,11 @@ static unsigned rate_ceiling(int width, int height) {
 /* Growing back, from the floor to the ceiling takes so many
  * acknowledgements with nothing queued (about a second of frames). */
 #define RATE_GROWTH_STEPS 50
+/*
+ * Round trips longer than the link's fastest by a frame's time (60 Hz):
+ * frames wait behind frames on the way.
+ */
+#define QUEUE_DELAY_US 16667
 
 bool rdp_h264_available(void) {
 	static int available = -1;
@@ -369,20 +374,21 @@ void rdp_h264_sent(struct rdp_h264 *h264, size_t bytes) {
 }
 
 /*
- * With at most two frames unacknowledged (rdp_gfx.c), the queue never
- * holds much more than the frame after the acknowledged one: on a link
- * that keeps up, that frame has arrived too or is still being encoded
- * (nothing queued); on a slow one, most of it still waits. So more than
- * half of it waiting says the link is behind: the frames come less often
- * than drawn, and coarser ones would come at the app's pace.
+ * With at most two frames unacknowledged (rdp_gfx.c), a link that keeps up
+ * has sent the frame after the acknowledged one by then, or it is still
+ * being encoded: nothing waits to be sent. So more than half a frame
+ * waiting, or round trips a queue's worth longer than the link's fastest,
+ * says the link is behind: the frames come less often than drawn, and
+ * coarser ones would come at the app's pace. Bytes on their way do not
+ * count: a link far away has many, and keeps up.
  */
-void rdp_h264_acked(struct rdp_h264 *h264, size_t queued) {
+void rdp_h264_acked(struct rdp_h264 *h264, const struct link_backlog *backlog) {
 	unsigned rate = h264->kbit_rate;
 	bool settled = h264->acks_since_cut >= RATE_SETTLE_ACKS;
 	if (!settled) {
 		h264->acks_since_cut++;
 	}
-	if (queued > h264->frame_bytes / 2) {
+	if (backlog->waiting > h264->frame_bytes / 2 || backlog->delay_us > QUEUE_DELAY_US) {
 		if (settled) {
 			rate = rate * 3 / 4;
 			if (rate < RATE_FLOOR) {
@@ -390,15 +396,17 @@ void rdp_h264_acked(struct rdp_h264 *h264, size_t queued) {
 			}
 			h264->acks_since_cut = 0;
 		}
-	} else if (queued == 0 && rate < h264->kbit_ceiling) {
+	} else if (backlog->waiting == 0 && backlog->delay_us < QUEUE_DELAY_US / 4 &&
+			rate < h264->kbit_ceiling) {
 		rate += h264->kbit_ceiling / RATE_GROWTH_STEPS;
 		if (rate > h264->kbit_ceiling) {
 			rate = h264->kbit_ceiling;
 		}
 	}
 	if (rate != h264->kbit_rate) {
-		wlr_log(WLR_DEBUG, "RDP: H.264 rate %u kbit/s (%zu bytes queued to the client)",
-			rate, queued);
+		wlr_log(WLR_DEBUG, "RDP: H.264 rate %u kbit/s (%zu bytes waiting for the client, "
+			"round trips %.1f ms over the fastest)", rate, backlog->waiting,
+			backlog->delay_us / 1e3);
 		h264->kbit_rate = rate;
 	}
 }

@@ -128,8 +128,8 @@ bool rdp_handover_view_only(struct rdp_peer *peer) {
 	return peer->handover->view_only;
 }
 
-size_t rdp_handover_queued(struct rdp_peer *peer) {
-	return tls_bridge_queued(peer->handover->bridge);
+void rdp_handover_backlog(struct rdp_peer *peer, struct link_backlog *backlog) {
+	tls_bridge_backlog(peer->handover->bridge, backlog);
 }
 
 void rdp_handover_login_destroy(struct rdp_handover_login *login) {

@@ -18,6 +18,7 @@
 #include "remote/log_summary.h"
 #include "remote/tls_identity.h"
 #include "remote/users_file.h"
+#include "common/link_backlog.h"
 #include "common/util.h" /* monotonic_ms */
 
 struct server;
@@ -351,11 +352,11 @@ void rdp_handover_clients_changed(struct rdp_server *rdp);
 bool rdp_handover_logon_ok(struct rdp_peer *peer, const char *user, const char *password);
 bool rdp_handover_view_only(struct rdp_peer *peer);
 /*
- * What waits for a handed-over client beyond FreeRDP's socket: in the
- * bridge, and in the socket to the client (its TCP, or the gateway's
+ * Adds what waits for a handed-over client beyond FreeRDP's socket: in
+ * the bridge, and in the socket to the client (its TCP, or the gateway's
  * relay).
  */
-size_t rdp_handover_queued(struct rdp_peer *peer);
+void rdp_handover_backlog(struct rdp_peer *peer, struct link_backlog *backlog);
 /* Stops its bridge and frees it. NULL is a no-op. */
 void rdp_handover_login_destroy(struct rdp_handover_login *login);
 
@@ -477,10 +478,10 @@ bool rdp_h264_reads_within(const struct rdp_h264 *h264,
 	const pixman_region32_t *changed, int width, int height);
 /* Once encoded: fills cmd with the frame (valid until the next start). */
 bool rdp_h264_result(struct rdp_h264 *h264, RDPGFX_SURFACE_COMMAND *cmd);
-/* A frame of bytes went; the client acknowledged a frame with queued bytes
- * still in oriel's socket: the rate follows the link. */
+/* A frame of bytes went; the client acknowledged a frame while its link
+ * had backlog: the rate follows the link. */
 void rdp_h264_sent(struct rdp_h264 *h264, size_t bytes);
-void rdp_h264_acked(struct rdp_h264 *h264, size_t queued);
+void rdp_h264_acked(struct rdp_h264 *h264, const struct link_backlog *backlog);
 
 /* rdp_gfx_encode.c: the codecs of GFX frames that run in the loop. */
 struct rdp_gfx_encoder;

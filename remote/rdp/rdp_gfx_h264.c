@@ -377,7 +377,7 @@ void rdp_h264_sent(struct rdp_h264 *h264, size_t bytes) {
  * With at most two frames unacknowledged (rdp_gfx.c), a link that keeps up
  * has sent the frame after the acknowledged one by then, or it is still
  * being encoded: nothing waits to be sent. So more than half a frame
- * waiting, or round trips a queue's worth longer than the link's fastest,
+ * waiting, or round trips a frame's time longer than the link's fastest,
  * says the link is behind: the frames come less often than drawn, and
  * coarser ones would come at the app's pace. Bytes on their way do not
  * count: a link far away has many, and keeps up.

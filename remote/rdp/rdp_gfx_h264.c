@@ -99,10 +99,11 @@ static unsigned rate_ceiling(int width, int height) {
  * acknowledgements with nothing queued (about a second of frames). */
 #define RATE_GROWTH_STEPS 50
 /*
- * Round trips longer than the link's fastest by a frame's time (60 Hz):
- * frames wait behind frames on the way.
+ * Round trips longer than the link's fastest by two frames' time (60 Hz):
+ * frames wait behind frames on the way. (One frame's time is what a link
+ * that just keeps up spends sending a frame.)
  */
-#define QUEUE_DELAY_US 16667
+#define QUEUE_DELAY_US 33333
 
 bool rdp_h264_available(void) {
 	static int available = -1;
@@ -377,7 +378,7 @@ void rdp_h264_sent(struct rdp_h264 *h264, size_t bytes) {
  * With at most two frames unacknowledged (rdp_gfx.c), a link that keeps up
  * has sent the frame after the acknowledged one by then, or it is still
  * being encoded: nothing waits to be sent. So more than half a frame
- * waiting, or round trips a frame's time longer than the link's fastest,
+ * waiting, or round trips two frames' time longer than the link's fastest,
  * says the link is behind: the frames come less often than drawn, and
  * coarser ones would come at the app's pace. Bytes on their way do not
  * count: a link far away has many, and keeps up.

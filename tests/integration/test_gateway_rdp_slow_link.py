@@ -10,8 +10,8 @@ in its pixels). oriel-test-rdpclient (AVC420) logs in from a network
 namespace on the other side and follows the gateway's redirection, so
 her oriel gets the client's TCP connection behind its TLS bridge: her
 FreeRDP writes to a socketpair, not to the link. First the link is
-unlimited, then limited to 2 Mbit/s; after the motion went on for a while
-the client still reads a new frame number every second, its picture lags
+unlimited, then limited to half what it carried (test_rdp_slow_link);
+after the motion went on for a while the client still reads a new frame number every second, its picture lags
 the app's by less than a second, and a frame costs fewer bytes than on
 the unlimited link. (A relayed client, one that cannot follow the
 redirection, keeps its TCP connection in the gateway's worker, whose

@@ -22,9 +22,9 @@ bool link_backlog_add(int fd, struct link_backlog *backlog) {
 	}
 	/* A Unix socket: what the peer has not read yet. */
 	int queued = 0;
-	if (ioctl(fd, SIOCOUTQ, &queued) == 0 && queued > 0) {
-		backlog->waiting += (size_t)queued;
-		return true;
+	if (ioctl(fd, SIOCOUTQ, &queued) < 0 || queued < 0) {
+		return false;
 	}
-	return queued == 0;
+	backlog->waiting += (size_t)queued;
+	return true;
 }

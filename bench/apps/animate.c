@@ -271,15 +271,6 @@ static void draw_cursor(struct shmbuf *b, uint32_t n, int cw, int ch)
 			b->pixels[(size_t)y * b->w + x] = cursor_value(n);
 }
 
-static xcb_atom_t intern(xcb_connection_t *c, const char *name)
-{
-	xcb_intern_atom_reply_t *r =
-		xcb_intern_atom_reply(c, xcb_intern_atom(c, 0, strlen(name), name), NULL);
-	xcb_atom_t a = r ? r->atom : XCB_NONE;
-	free(r);
-	return a;
-}
-
 static void usage(void)
 {
 	fprintf(stderr,
@@ -310,7 +301,7 @@ int main(int argc, char **argv)
 	while ((o = getopt_long(argc, argv, "s:f:l:nN:pc:Pgh", opts, NULL)) != -1) {
 		switch (o) {
 		case 's':
-			if (sscanf(optarg, "%dx%d", &w, &h) != 2 || w <= 0 || h <= 0) {
+			if (frame_parse_size(optarg, &w, &h) < 0) {
 				usage();
 				return 2;
 			}
@@ -323,7 +314,7 @@ int main(int argc, char **argv)
 		case 'P': photo = 1; break;
 		case 'g': noise = 1; break;
 		case 'c':
-			if (sscanf(optarg, "%dx%d", &cw, &ch) != 2 || cw <= 0 || ch <= 0) {
+			if (frame_parse_size(optarg, &cw, &ch) < 0) {
 				usage();
 				return 2;
 			}
@@ -365,9 +356,7 @@ int main(int argc, char **argv)
 	xcb_change_property(c, XCB_PROP_MODE_REPLACE, win, XCB_ATOM_WM_NAME, XCB_ATOM_STRING,
 			    8, strlen(title), title);
 	if (fullscreen) {
-		xcb_atom_t state = intern(c, "_NET_WM_STATE");
-		xcb_atom_t fs = intern(c, "_NET_WM_STATE_FULLSCREEN");
-		xcb_change_property(c, XCB_PROP_MODE_REPLACE, win, state, XCB_ATOM_ATOM, 32, 1, &fs);
+		frame_ask_fullscreen(c, win);
 	}
 	xcb_gcontext_t gc = xcb_generate_id(c);
 	xcb_create_gc(c, gc, win, 0, NULL);
@@ -405,10 +394,8 @@ int main(int argc, char **argv)
 			}
 			free(ev);
 		}
-		if (xcb_connection_has_error(c)) {
-			fprintf(stderr, "animate: X connection lost\n");
+		if (!frame_x_alive(c, "animate"))
 			return 1;
-		}
 		frame_take_pause_toggles("animate", &paused, &seen_toggles, n, &next);
 
 		uint64_t t = now_ns();

@@ -5,8 +5,9 @@
 /*
  * The frame loop the bench's X apps share: the --log file of frame times
  * a viewer reads while they run, the signals that stop (SIGTERM, SIGINT)
- * and pause or resume (SIGUSR1) them, and the pace of their frames. A
- * header alone, so that each app stays one compile line.
+ * and pause or resume (SIGUSR1) them, the pace of their frames, and the
+ * bits of X and of their options that each needs. A header alone, so that
+ * each app stays one compile line.
  */
 
 #include <errno.h>
@@ -15,9 +16,12 @@
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
+#include <xcb/xcb.h>
 
 static volatile sig_atomic_t quit_flag, pause_toggles;
 
@@ -26,6 +30,38 @@ static uint64_t now_ns(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* "WxH", both above 0: 0, else -1. */
+static int frame_parse_size(const char *arg, int *w, int *h)
+{
+	return sscanf(arg, "%dx%d", w, h) == 2 && *w > 0 && *h > 0 ? 0 : -1;
+}
+
+static xcb_atom_t frame_intern(xcb_connection_t *c, const char *name)
+{
+	xcb_intern_atom_reply_t *r =
+		xcb_intern_atom_reply(c, xcb_intern_atom(c, 0, strlen(name), name), NULL);
+	xcb_atom_t a = r ? r->atom : XCB_NONE;
+	free(r);
+	return a;
+}
+
+/* Asks the window manager to show win fullscreen once mapped (EWMH). */
+static void frame_ask_fullscreen(xcb_connection_t *c, xcb_window_t win)
+{
+	xcb_atom_t state = frame_intern(c, "_NET_WM_STATE");
+	xcb_atom_t fs = frame_intern(c, "_NET_WM_STATE_FULLSCREEN");
+	xcb_change_property(c, XCB_PROP_MODE_REPLACE, win, state, XCB_ATOM_ATOM, 32, 1, &fs);
+}
+
+/* Whether c still works; says so on stderr, as app, when not. */
+static int frame_x_alive(xcb_connection_t *c, const char *app)
+{
+	if (!xcb_connection_has_error(c))
+		return 1;
+	fprintf(stderr, "%s: X connection lost\n", app);
+	return 0;
 }
 
 static void on_term(int sig) { (void)sig; quit_flag = 1; }

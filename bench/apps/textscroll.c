@@ -126,15 +126,6 @@ static void draw_counter(xcb_connection_t *c, xcb_drawable_t d, xcb_gcontext_t w
 	xcb_poly_fill_rectangle(c, d, black, noff, off);
 }
 
-static xcb_atom_t intern(xcb_connection_t *c, const char *name)
-{
-	xcb_intern_atom_reply_t *r =
-		xcb_intern_atom_reply(c, xcb_intern_atom(c, 0, strlen(name), name), NULL);
-	xcb_atom_t a = r ? r->atom : XCB_NONE;
-	free(r);
-	return a;
-}
-
 static xcb_window_t make_window(xcb_connection_t *c, xcb_screen_t *screen, int x, int y,
 				int w, int h, int override, const char *title)
 {
@@ -182,7 +173,7 @@ int main(int argc, char **argv)
 	while ((o = getopt_long(argc, argv, "s:f:l:t:F:L:dS:h", opts, NULL)) != -1) {
 		switch (o) {
 		case 's':
-			if (sscanf(optarg, "%dx%d", &w, &h) != 2 || w <= 0 || h <= 0) {
+			if (frame_parse_size(optarg, &w, &h) < 0) {
 				usage();
 				return 2;
 			}
@@ -249,9 +240,7 @@ int main(int argc, char **argv)
 		win_w = w;
 		win_h = h;
 		win = make_window(c, screen, 0, 0, w, h, 0, "oriel-bench-text");
-		xcb_atom_t state = intern(c, "_NET_WM_STATE");
-		xcb_atom_t fs = intern(c, "_NET_WM_STATE_FULLSCREEN");
-		xcb_change_property(c, XCB_PROP_MODE_REPLACE, win, state, XCB_ATOM_ATOM, 32, 1, &fs);
+		frame_ask_fullscreen(c, win);
 		counter_win = win;
 	}
 	xcb_gcontext_t text_gc = make_gc(c, win, 0xd0d0d0, 0x101010, font);
@@ -283,10 +272,8 @@ int main(int argc, char **argv)
 				need_redraw = 1;
 			free(ev);
 		}
-		if (xcb_connection_has_error(c)) {
-			fprintf(stderr, "textscroll: X connection lost\n");
+		if (!frame_x_alive(c, "textscroll"))
 			return 1;
-		}
 		frame_take_pause_toggles("textscroll", &paused, &seen_toggles, n, &next);
 		uint64_t t = now_ns();
 		if ((!paused && t >= next) || (paused && need_redraw)) {

@@ -48,18 +48,22 @@ def main():
         for i in range(HALF_TLS_ADDRESSES):
             flood.half_tls(i)
         log("%d connections open before the login" % flood.n)
+        before = flood.n
         flood.start()
         try:
             start = time.monotonic()
             v = front.viewer("alice", name="alice", bind="127.0.0.250")
             v.wait_connected(timeout=30)
             box = v.wait_framebuffer(gateway.xterm_box, timeout=30, what="her xterm")
+            during = flood.n - before
             log("alice got in and sees her xterm at %r after %.1f s; %d flood connections "
-                "so far" % (box, time.monotonic() - start, flood.n))
+                "opened meanwhile" % (box, time.monotonic() - start, during))
+            # How many fit in her login depends on the machine's load; what
+            # matters is that the flood kept going until she was in.
+            expect(during >= 10 and flood.running(),
+                   "the flood went on during the login (%d connections)" % during)
         finally:
             flood.finish()
-        expect(flood.n >= SILENT + HALF_TLS_ADDRESSES + 50,
-               "the flood went on during the login (%d connections)" % flood.n)
         flood.expect_closed_by_deadline(front, DEADLINE)
         host.her_session("alice")
         expect(front.log().count("logged in from") == 1, "one login in the gateway's log")

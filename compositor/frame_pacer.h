@@ -11,12 +11,21 @@
  * commits, whatever its phase, instead of up to a period later; a client
  * drawing faster is held to the refresh rate.
  *
+ * Credit comes back a little faster than the refresh rate (1/CATCH_UP
+ * more). Without that, a client drawing at exactly the refresh rate that
+ * was once held back (by a burst at its start, or by a second surface
+ * presenting in the same period) would stay held back by the same lag for
+ * good: each present would earn just what it spends. With it the lag is
+ * gone within CATCH_UP frames, and a greedy client gets at most 1/CATCH_UP
+ * more frames than the refresh rate.
+ *
  * Pure: no wlroots, so unit tests link it directly.
  */
 
 #include <stdint.h>
 
 #define FRAME_PACER_BURST 2
+#define FRAME_PACER_CATCH_UP 16
 
 struct frame_pacer {
 	int64_t period_us;

@@ -15,6 +15,7 @@
 #include "compositor/headless_backend.h"
 #include "compositor/layer_shell.h"
 #include "compositor/output.h"
+#include "compositor/output_gather.h"
 #include "compositor/output_release.h"
 #include "compositor/seat.h"
 #include "compositor/server.h"
@@ -29,6 +30,9 @@ static void handle_frame(struct wl_listener *listener, void *data) {
 	 */
 	if (output->wlr_output->needs_frame ||
 			pixman_region32_not_empty(&output->scene_output->damage->current)) {
+		if (!output_gather_ready(output->gather)) {
+			return;
+		}
 		wlr_scene_output_commit(output->scene_output);
 	}
 	struct timespec now;
@@ -57,6 +61,7 @@ static void handle_destroy(struct wl_listener *listener, void *data) {
 	wl_list_remove(&output->destroy.link);
 	wl_list_remove(&output->link);
 	output_release_destroy(output->release);
+	output_gather_destroy(output->gather);
 	layer_shell_output_destroyed(output);
 	wlr_scene_output_destroy(output->scene_output);
 	wlr_output_layout_remove(server->output_layout, output->wlr_output);
@@ -106,6 +111,7 @@ static void handle_new_output(struct wl_listener *listener, void *data) {
 	wl_signal_add(&wlr_output->events.destroy, &output->destroy);
 	wl_list_insert(server->outputs.prev, &output->link);
 	output->release = output_release_create(output);
+	output->gather = output_gather_create(output);
 
 	output->scene_output = wlr_scene_output_create(server->scene, wlr_output);
 	wlr_output_layout_add_auto(server->output_layout, wlr_output);

@@ -18,6 +18,8 @@ struct output {
 	struct wlr_box usable_area;
 	/* Lets a quiet output's buffers go (output_release.c); may be NULL. */
 	struct output_release *release;
+	/* Draws a headless output's change once its parts are in (output_gather.c); may be NULL. */
+	struct output_gather *gather;
 
 	struct wl_listener frame;
 	struct wl_listener mode;

@@ -3,8 +3,9 @@
 #define ORIEL_OUTPUT_GATHER_H
 
 /*
- * A headless output draws a change OUTPUT_GATHER_MS after it starts, so
- * that the parts of one change are shown in one frame (output_gather.c).
+ * A headless output waits OUTPUT_GATHER_MS for the rest of a change that
+ * is known to come in parts, so that they are shown in one frame
+ * (output_gather.c).
  */
 
 #include <stdbool.h>
@@ -13,15 +14,22 @@
 
 struct output;
 struct output_gather;
+struct server;
 
 /* NULL for outputs that a vblank paces (not headless). */
 struct output_gather *output_gather_create(struct output *output);
 /* NULL is a no-op. */
 void output_gather_destroy(struct output_gather *gather);
 /*
+ * Something moved whose new contents are on their way: an X window that
+ * its client moved, which Xwayland redraws next. The next frame of every
+ * headless output waits for them.
+ */
+void output_gather_expect(struct server *server);
+/*
  * At a frame event that has something to draw: whether to draw it now
- * (always, for NULL). When not, a frame is scheduled again once the rest of
- * the change has had its moment.
+ * (always, for NULL, and when nothing is expected). When not, a frame is
+ * scheduled again once the rest has had its moment.
  */
 bool output_gather_ready(struct output_gather *gather);
 

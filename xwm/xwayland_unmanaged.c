@@ -3,6 +3,7 @@
 #include <wlr/types/wlr_scene.h>
 #include <wlr/types/wlr_seat.h>
 #include <wlr/xwayland.h>
+#include "compositor/output_gather.h"
 #include "compositor/seat.h"
 #include "compositor/server.h"
 #include "common/util.h"
@@ -30,6 +31,8 @@ static void handle_set_geometry(struct wl_listener *listener, void *data) {
 	struct xwayland_unmanaged *unmanaged =
 		wl_container_of(listener, unmanaged, set_geometry);
 	if (unmanaged->node) {
+		/* Xwayland commits the window's contents right after the move. */
+		output_gather_expect(unmanaged->server);
 		wlr_scene_node_set_position(unmanaged->node, unmanaged->xsurface->x,
 			unmanaged->xsurface->y);
 	}

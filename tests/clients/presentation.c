@@ -6,9 +6,7 @@
  *   --mode animated  new pixels every frame, paced by frame callbacks
  *   --mode idle      commits that change nothing, at about 60 Hz, then
  *                    one frame with new pixels
- *   --mode pairs     two windows, each new pixels, committed 0.3 ms apart;
- *                    prints how many of the pairs one present showed
- *   --frames N       (300; pairs: that many pairs)
+ *   --frames N       (300)
  *
  * Invariants: the clock is CLOCK_MONOTONIC; every feedback ends exactly
  * once, presented or discarded, in the order of the commits; presented
@@ -61,11 +59,6 @@ struct pres_client {
 	struct xdg_surface *xdg_surface;
 	struct xdg_toplevel *toplevel;
 	bool configured;
-	/* --mode pairs: the second window; its feedbacks may end first */
-	struct wl_surface *surface2;
-	struct xdg_surface *xdg_surface2;
-	struct xdg_toplevel *toplevel2;
-	bool configured2, pairs;
 	struct wl_list buffers;
 	struct frame *frames;
 	int n_frames, n_committed, n_resolved;
@@ -96,7 +89,7 @@ static void resolve(struct pres_client *c, struct frame *f, enum fb_state state)
 			f->state == FB_PRESENTED ? "presented" : "discarded");
 		return;
 	}
-	if (index != c->n_resolved && !c->pairs) {
+	if (index != c->n_resolved) {
 		FAIL(c, "frame %d ended before frame %d", index, c->n_resolved);
 	}
 	f->state = state;
@@ -212,17 +205,6 @@ static const struct xdg_surface_listener xdg_surface_listener = {
 	.configure = handle_xdg_configure,
 };
 
-static void handle_xdg_configure2(void *data, struct xdg_surface *surface, uint32_t serial)
-{
-	struct pres_client *c = data;
-	xdg_surface_ack_configure(surface, serial);
-	c->configured2 = true;
-}
-
-static const struct xdg_surface_listener xdg_surface_listener2 = {
-	.configure = handle_xdg_configure2,
-};
-
 static void handle_frame_done(void *data, struct wl_callback *cb, uint32_t time)
 {
 	struct pres_client *c = data;
@@ -260,12 +242,8 @@ static bool wait_until(struct pres_client *c, const bool *flag, int timeout_ms)
 	return true;
 }
 
-/*
- * Commits the next frame to surface: new pixels when draw, with a
- * feedback, and a frame callback when paced.
- */
-static void commit_surface_frame(struct pres_client *c, struct wl_surface *surface,
-		bool draw, bool paced)
+/* Commits frame i: new pixels when draw, with a feedback, and a frame callback when paced. */
+static void commit_frame(struct pres_client *c, bool draw, bool paced)
 {
 	struct frame *f = &c->frames[c->n_committed];
 	if (draw) {
@@ -273,62 +251,22 @@ static void commit_surface_frame(struct pres_client *c, struct wl_surface *surfa
 		struct shm_buffer *buffer = shm_buffer_create(c->globals.shm, &c->buffers,
 			SIZE, SIZE, colour, false);
 		if (buffer) {
-			shm_buffer_attach(buffer, surface);
+			shm_buffer_attach(buffer, c->surface);
 			shm_buffer_retire(buffer);
-			wl_surface_damage(surface, 0, 0, SIZE, SIZE);
+			wl_surface_damage(c->surface, 0, 0, SIZE, SIZE);
 		}
 	}
 	f->client = c;
-	f->feedback = wp_presentation_feedback(c->presentation, surface);
+	f->feedback = wp_presentation_feedback(c->presentation, c->surface);
 	wp_presentation_feedback_add_listener(f->feedback, &feedback_listener, f);
 	if (paced) {
 		c->frame_done = false;
-		struct wl_callback *cb = wl_surface_frame(surface);
+		struct wl_callback *cb = wl_surface_frame(c->surface);
 		wl_callback_add_listener(cb, &frame_listener, c);
 	}
 	f->committed_ns = now_ns();
-	wl_surface_commit(surface);
+	wl_surface_commit(c->surface);
 	c->n_committed++;
-}
-
-static void commit_frame(struct pres_client *c, bool draw, bool paced)
-{
-	commit_surface_frame(c, c->surface, draw, paced);
-}
-
-/*
- * --mode pairs: the first window's new pixels, then 0.3 ms later the
- * second's, as an app's two windows (or an X window's move and its
- * contents) arrive; then until both are shown. Returns how many pairs
- * one present showed together.
- */
-static int run_pairs(struct pres_client *c, int pairs)
-{
-	int together = 0;
-	for (int i = 0; i < pairs; i++) {
-		/* at an app's pace, 50 pairs a second: the output has credit for each */
-		struct timespec pace = { .tv_nsec = 20000000 };
-		nanosleep(&pace, NULL);
-		int first = c->n_committed;
-		commit_surface_frame(c, c->surface, true, false);
-		wl_display_flush(c->globals.display);
-		struct timespec gap = { .tv_nsec = 300000 };
-		nanosleep(&gap, NULL);
-		commit_surface_frame(c, c->surface2, true, true);
-		if (!wait_until(c, &c->frame_done, WAIT_MS)) {
-			FAIL(c, "pair %d: no frame callback within %d ms", i, WAIT_MS);
-			break;
-		}
-		bool never = false;
-		int64_t deadline = now_ns() + (int64_t)WAIT_MS * 1000000;
-		while (c->n_resolved < c->n_committed && now_ns() < deadline) {
-			wait_until(c, &never, 5);
-		}
-		struct frame *a = &c->frames[first], *b = &c->frames[first + 1];
-		together += a->state == FB_PRESENTED && b->state == FB_PRESENTED &&
-			a->seq == b->seq;
-	}
-	return together;
 }
 
 static void check(struct pres_client *c)
@@ -360,9 +298,7 @@ static void check(struct pres_client *c)
 			FAIL(c, "frame %d: presented %lld ns before the frame before it", i,
 				(long long)(last->presented_ns - f->presented_ns));
 		}
-		/* a pair's second frame may share its present with the first */
-		bool may_share = c->pairs && i % 2 == 1;
-		if (last && (f->seq < last->seq || (f->seq == last->seq && !may_share))) {
+		if (last && f->seq <= last->seq) {
 			FAIL(c, "frame %d: seq %llu after %llu", i, (unsigned long long)f->seq,
 				(unsigned long long)last->seq);
 		}
@@ -396,13 +332,11 @@ int main(int argc, char *argv[])
 	};
 	int opt;
 	while ((opt = getopt_long(argc, argv, "", options, NULL)) != -1) {
-		if (opt == 'm' && (strcmp(optarg, "animated") == 0 || strcmp(optarg, "idle") == 0 ||
-				strcmp(optarg, "pairs") == 0)) {
+		if (opt == 'm' && (strcmp(optarg, "animated") == 0 || strcmp(optarg, "idle") == 0)) {
 			animated = strcmp(optarg, "animated") == 0;
-			c.pairs = strcmp(optarg, "pairs") == 0;
 		} else if (opt == 'n' && client_parse_int(optarg, 1, 100000, &frames)) {
 		} else {
-			fprintf(stderr, "usage: oriel-test-presentation [--mode animated|idle|pairs] "
+			fprintf(stderr, "usage: oriel-test-presentation [--mode animated|idle] "
 				"[--frames N]\n");
 			return 2;
 		}
@@ -420,7 +354,7 @@ int main(int argc, char *argv[])
 			"xdg_wm_base or wl_shm\n");
 		return 1;
 	}
-	c.n_frames = c.pairs ? 2 * frames + 3 : frames + 2;
+	c.n_frames = frames + 2;
 	c.frames = calloc((size_t)c.n_frames, sizeof(*c.frames));
 	c.surface = wl_compositor_create_surface(c.globals.compositor);
 	c.xdg_surface = xdg_wm_base_get_xdg_surface(c.globals.wm_base, c.surface);
@@ -433,27 +367,10 @@ int main(int argc, char *argv[])
 		return 1;
 	}
 
-	if (c.pairs) {
-		c.surface2 = wl_compositor_create_surface(c.globals.compositor);
-		c.xdg_surface2 = xdg_wm_base_get_xdg_surface(c.globals.wm_base, c.surface2);
-		xdg_surface_add_listener(c.xdg_surface2, &xdg_surface_listener2, &c);
-		c.toplevel2 = xdg_surface_get_toplevel(c.xdg_surface2);
-		xdg_toplevel_set_title(c.toplevel2, "presentation 2");
-		wl_surface_commit(c.surface2);
-		if (!wait_until(&c, &c.configured2, WAIT_MS)) {
-			fprintf(stderr, "oriel-test-presentation: no configure of the second window\n");
-			return 1;
-		}
-		/* the second window mapped and shown too, before the pairs */
-		commit_surface_frame(&c, c.surface2, true, true);
-		wait_until(&c, &c.frame_done, WAIT_MS);
-	}
-
 	/* Mapped and shown first, so that every checked frame has something to replace. */
 	commit_frame(&c, true, true);
 	bool ok = wait_until(&c, &c.frame_done, WAIT_MS);
-	int together = c.pairs && ok ? run_pairs(&c, frames) : 0;
-	for (int i = 0; ok && !c.pairs && i < frames; i++) {
+	for (int i = 0; ok && i < frames; i++) {
 		if (animated) {
 			commit_frame(&c, true, true);
 			ok = wait_until(&c, &c.frame_done, WAIT_MS);
@@ -487,9 +404,6 @@ int main(int argc, char *argv[])
 		FAIL(&c, "only %d of %d paced frames with new pixels were presented",
 			presented, c.n_committed);
 	}
-	if (c.pairs) {
-		printf("pairs %d shown together %d\n", frames, together);
-	}
 	printf("presented %d discarded %d\n", presented, discarded);
 	fflush(stdout);
 
@@ -497,11 +411,6 @@ int main(int argc, char *argv[])
 		if (c.frames[i].feedback) {
 			wp_presentation_feedback_destroy(c.frames[i].feedback);
 		}
-	}
-	if (c.toplevel2) {
-		xdg_toplevel_destroy(c.toplevel2);
-		xdg_surface_destroy(c.xdg_surface2);
-		wl_surface_destroy(c.surface2);
 	}
 	xdg_toplevel_destroy(c.toplevel);
 	xdg_surface_destroy(c.xdg_surface);

@@ -4,7 +4,10 @@
  * under bench/run-rdp's AVC figures.
  *
  * Frames: bench/apps/animate's (its pattern scrolled by 4 px a frame, its
- * counter blocks), made here in memory at --size. Each encoder gets the
+ * counter blocks), made here in memory at --size; or, with --text FILE, a
+ * picture of a terminal (a binary PPM at --size, e.g. bench/run-rdp's
+ * client picture of its text workload) scrolled up --scroll px a frame,
+ * as textscroll scrolls its text. Each encoder gets the
  * same sequence as BGRX with a stride, as rdp_gfx_h264.c has it, and does
  * all its work: colour conversion included.
  * - x264-ultrafast, x264-superfast: oriel's encoder (rdp_h264_x264.c,
@@ -65,9 +68,39 @@ static void draw_frame(uint32_t *pixels, const uint32_t *pattern, int w, int h, 
 	}
 }
 
+/* The rows of a w x h binary PPM (P6, 8 bits) as XRGB; NULL after saying why. */
+static uint32_t *read_ppm(const char *path, int w, int h) {
+	FILE *f = fopen(path, "rb");
+	int pw, ph, max;
+	if (!f || fscanf(f, "P6 %d %d %d", &pw, &ph, &max) != 3 || fgetc(f) == EOF ||
+			pw != w || ph != h || max != 255) {
+		fprintf(stderr, "bench-h264: %s is no %dx%d binary PPM\n", path, w, h);
+		if (f) {
+			fclose(f);
+		}
+		return NULL;
+	}
+	uint32_t *picture = malloc((size_t)w * h * 4);
+	for (size_t i = 0; i < (size_t)w * h; i++) {
+		int r = fgetc(f), g = fgetc(f), b = fgetc(f);
+		picture[i] = (uint32_t)(r & 0xff) << 16 | (uint32_t)(g & 0xff) << 8 | (uint32_t)(b & 0xff);
+	}
+	fclose(f);
+	return picture;
+}
+
+/* Frame n of a terminal scrolling picture up by scroll px a frame. */
+static void scroll_frame(uint32_t *pixels, const uint32_t *picture, int w, int h, int scroll,
+		uint32_t n) {
+	int top = (int)(((uint64_t)n * (uint64_t)scroll) % (uint64_t)h);
+	for (int y = 0; y < h; y++) {
+		memcpy(pixels + (size_t)y * w, picture + (size_t)((y + top) % h) * w, (size_t)w * 4);
+	}
+}
+
 int main(int argc, char **argv) {
-	int w = 1920, h = 1080, frames = 120;
-	const char *which = "x264";
+	int w = 1920, h = 1080, frames = 120, scroll = 28;
+	const char *which = "x264", *text = NULL;
 	for (int i = 1; i + 1 < argc; i += 2) {
 		if (!strcmp(argv[i], "--size")) {
 			sscanf(argv[i + 1], "%dx%d", &w, &h);
@@ -75,7 +108,15 @@ int main(int argc, char **argv) {
 			frames = atoi(argv[i + 1]);
 		} else if (!strcmp(argv[i], "--encoder")) {
 			which = argv[i + 1];
+		} else if (!strcmp(argv[i], "--text")) {
+			text = argv[i + 1];
+		} else if (!strcmp(argv[i], "--scroll")) {
+			scroll = atoi(argv[i + 1]);
 		}
+	}
+	uint32_t *picture = text ? read_ppm(text, w, h) : NULL;
+	if (text && !picture) {
+		return 1;
 	}
 	int pw = w + PATTERN_PERIOD;
 	uint32_t *pattern = malloc((size_t)pw * h * 4);
@@ -106,7 +147,11 @@ int main(int argc, char **argv) {
 	double convert = 0, encode = 0, bytes = 0;
 	double cpu0 = 0;
 	for (int n = 0; n < frames; n++) {
-		draw_frame(pixels, pattern, w, h, (uint32_t)n);
+		if (picture) {
+			scroll_frame(pixels, picture, w, h, scroll, (uint32_t)n);
+		} else {
+			draw_frame(pixels, pattern, w, h, (uint32_t)n);
+		}
 		if (n == 1) {
 			/* The key frame apart. */
 			cpu0 = cpu_ms();
@@ -147,8 +192,9 @@ int main(int argc, char **argv) {
 		bytes += (double)length;
 	}
 	int counted = frames - 1;
-	printf("%s %dx%d: convert %.2f ms, encode %.2f ms, wall %.2f ms/frame, "
-		"CPU %.2f ms/frame, %.1f KiB/frame\n", which, w, h, convert / counted,
+	printf("%s %dx%d%s: convert %.2f ms, encode %.2f ms, wall %.2f ms/frame, "
+		"CPU %.2f ms/frame, %.1f KiB/frame\n", which, w, h, picture ? " text" : "",
+		convert / counted,
 		encode / counted, (convert + encode) / counted, (cpu_ms() - cpu0) / counted,
 		bytes / counted / 1024);
 	return 0;

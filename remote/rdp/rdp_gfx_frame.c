@@ -24,8 +24,15 @@
 #define LOSSLESS_SHARE 32
 /* Lossy areas are refined after being still this long... */
 #define REFINE_AFTER_MS 200
-/* ...with at most this many tiles a frame (the rest in the next ones). */
+/* ...with at most this many tiles a frame (the rest in the next ones)... */
 #define REFINE_MAX_TILES 128
+/*
+ * ...and, for a client whose H.264 rate follows its link, no more bytes a
+ * frame than that rate carries in this long: on a slow link a still
+ * screen of grain is 12 KB a tile, and 128 tiles would keep the link busy
+ * for seconds, with the next moving frame queued behind them.
+ */
+#define REFINE_LINK_MS 100
 
 /* Milliseconds of the day in the frame's timestamp format (MS-RDPEGFX 2.2.2.11). */
 static UINT32 frame_timestamp(void) {
@@ -117,7 +124,7 @@ static bool send_tile(struct rdp_gfx *gfx, const pixman_box32_t *tile) {
  * went is then exact on the client: no longer lossy.
  */
 static bool send_lossless_frame(struct rdp_gfx *gfx, uint32_t frame_id,
-		const pixman_region32_t *region, int max_tiles) {
+		const pixman_region32_t *region, int max_tiles, uint64_t max_bytes) {
 	rdp_server_fb_sync(gfx->peer->rdp);
 	RDPGFX_START_FRAME_PDU start = { .timestamp = frame_timestamp(), .frameId = frame_id };
 	RDPGFX_END_FRAME_PDU end = { .frameId = frame_id };
@@ -126,6 +133,7 @@ static bool send_lossless_frame(struct rdp_gfx *gfx, uint32_t frame_id,
 	}
 	pixman_region32_t done;
 	pixman_region32_init(&done);
+	uint64_t first_byte = gfx->peer->stat_bytes;
 	int n_boxes, n_tiles = 0;
 	const pixman_box32_t *boxes = pixman_region32_rectangles(
 		(pixman_region32_t *)region, &n_boxes);
@@ -143,6 +151,9 @@ static bool send_lossless_frame(struct rdp_gfx *gfx, uint32_t frame_id,
 				pixman_region32_union_rect(&done, &done, tile.x1, tile.y1,
 					(unsigned)(tile.x2 - tile.x1), (unsigned)(tile.y2 - tile.y1));
 				n_tiles++;
+				if (gfx->peer->stat_bytes - first_byte >= max_bytes) {
+					max_tiles = n_tiles; /* at least one tile went */
+				}
 			}
 		}
 	}
@@ -164,7 +175,7 @@ bool rdp_gfx_send_frame(struct rdp_peer *peer, const pixman_region32_t *damage) 
 	if (gfx->lossless || region_area(damage) * LOSSLESS_SHARE < desktop) {
 		/* H.264's copy of the surface catches up with its next frame. */
 		pixman_region32_union(&gfx->h264_stale, &gfx->h264_stale, damage);
-		return send_lossless_frame(gfx, peer->frame_id, damage, INT32_MAX);
+		return send_lossless_frame(gfx, peer->frame_id, damage, INT32_MAX, UINT64_MAX);
 	}
 	if (gfx->h264_encoder) {
 		/* Sent from rdp_gfx_handle_encoded; no other frame meanwhile. */
@@ -216,5 +227,11 @@ bool rdp_gfx_refine_due(struct rdp_peer *peer) {
 }
 
 bool rdp_gfx_send_refine(struct rdp_peer *peer) {
-	return send_lossless_frame(peer->gfx, peer->frame_id, &peer->gfx->lossy, REFINE_MAX_TILES);
+	struct rdp_gfx *gfx = peer->gfx;
+	uint64_t max_bytes = UINT64_MAX;
+	if (gfx->h264_encoder) {
+		max_bytes = (uint64_t)rdp_h264_kbit_rate(gfx->h264_encoder) * 1000 / 8 *
+			REFINE_LINK_MS / 1000;
+	}
+	return send_lossless_frame(gfx, peer->frame_id, &gfx->lossy, REFINE_MAX_TILES, max_bytes);
 }

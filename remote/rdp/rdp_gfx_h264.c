@@ -411,3 +411,7 @@ void rdp_h264_acked(struct rdp_h264 *h264, const struct link_backlog *backlog) {
 		h264->kbit_rate = rate;
 	}
 }
+
+unsigned rdp_h264_kbit_rate(const struct rdp_h264 *h264) {
+	return h264->kbit_rate;
+}

@@ -482,6 +482,8 @@ bool rdp_h264_result(struct rdp_h264 *h264, RDPGFX_SURFACE_COMMAND *cmd);
  * had backlog: the rate follows the link. */
 void rdp_h264_sent(struct rdp_h264 *h264, size_t bytes);
 void rdp_h264_acked(struct rdp_h264 *h264, const struct link_backlog *backlog);
+/* The rate the client's link is given now, kbit/s. */
+unsigned rdp_h264_kbit_rate(const struct rdp_h264 *h264);
 
 /* rdp_gfx_encode.c: the codecs of GFX frames that run in the loop. */
 struct rdp_gfx_encoder;

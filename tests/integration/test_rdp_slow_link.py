@@ -17,9 +17,17 @@ seconds of full-screen motion, for the rest of MOTION:
 - a frame costs fewer bytes than on the unlimited link (oriel lowered its
   rate rather than sending the same frames less often, as it does when
   it cannot see the link's queue).
+Then the app stands still (SIGUSR1): the grain H.264 left coarse is refined
+losslessly, 12 KB a tile, in pieces the link carries: the first reaches the
+client within REFINED_WITHIN of the last moving frame (sent whole, the
+first 128 tiles took 8 s on this link). The app moves again: a new frame
+number within FRESH_EVERY, not queued behind the rest of the refinement.
 """
 import mmap
+import re
+import signal
 import statistics
+import time
 import struct
 import tempfile
 from pathlib import Path
@@ -43,6 +51,7 @@ BASELINE = 6.0    # seconds measured on the unlimited link
 LAG_BOUND = 1.0   # seconds
 FRESH_EVERY = 1.0  # at least one new frame number a second
 COARSER = 0.75    # bytes per frame on the slow link, at most this share
+REFINED_WITHIN = 1.0  # seconds from the last moving frame to the first refinement
 
 
 def animate_args(app):
@@ -115,9 +124,43 @@ def watch(s, client, app, seconds, skip, what):
     return window, lags, per_frame, gap
 
 
-def coarser_not_queued(s, link, app, client):
+def still_then_moving(s, app_proc, client, rate):
+    """The app (app_proc, animate) pauses and resumes while client watches
+    through the slow link."""
+    mark = len(app_proc.log())
+    app_proc.proc.send_signal(signal.SIGUSR1)
+
+    def paused_at():
+        m = re.search(r"paused at frame (\d+)", app_proc.log()[mark:])
+        return int(m.group(1)) if m else NotYet("the app has not paused yet")
+    last = s.wait_for(paused_at, what="the app to pause")
+    shown = s.wait_for(lambda: [t for n, t, _ in counters(client) if n == last] or
+                       NotYet("frame %d not read yet" % last),
+                       what="%s link: the last moving frame" % rate)[0]
+    refined = s.wait_for(lambda: [t for _, t in paints(client) if t > shown] or
+                         NotYet("no paint since the last moving frame"),
+                         timeout=harness.T(30), what="%s link: a refinement" % rate)[0]
+    app_proc.proc.send_signal(signal.SIGUSR1)
+    resumed = time.monotonic_ns()
+    moving = s.wait_for(lambda: [t for n, t, _ in counters(client) if n > last] or
+                        NotYet("no new frame number since the pause"),
+                        timeout=harness.T(30), what="%s link: motion again" % rate)[0]
+    harness.log("%s link, still then moving: first refinement %.2f s after the last "
+                "moving frame, a new frame number %.2f s after the app moved again"
+                % (rate, (refined - shown) / 1e9, (moving - resumed) / 1e9))
+    expect((refined - shown) / 1e9 <= REFINED_WITHIN,
+           "%s link: the first refinement came %.2f s after the last moving frame"
+           % (rate, (refined - shown) / 1e9))
+    expect((moving - resumed) / 1e9 <= FRESH_EVERY,
+           "%s link: the client waited %.2f s for motion after the app moved again"
+           % (rate, (moving - resumed) / 1e9))
+
+
+def coarser_not_queued(s, link, app, client, app_proc=None):
     """The unlimited link, then the slow one: client(name) connects a
-    counting client through link; s waits (a Session or a gateway Front)."""
+    counting client through link; s waits (a Session or a gateway Front).
+    With app_proc (animate, which s started), the app then stands still and
+    moves again (still_then_moving)."""
     fast = client("unlimited")
     window, _, fast_bytes, _ = watch(s, fast, app, BASELINE + 2, 2, "unlimited link")
     fast.close()
@@ -138,6 +181,8 @@ def coarser_not_queued(s, link, app, client):
     expect(slow_bytes <= COARSER * fast_bytes,
            "%s link: %.0f bytes a frame, the unlimited link %.0f: frames did not "
            "get coarser" % (rate, slow_bytes, fast_bytes))
+    if app_proc is not None:
+        still_then_moving(s, app_proc, slow, rate)
     slow.close()
 
 
@@ -154,13 +199,13 @@ def main():
             s.park_pointer()
             secret = rdp.write_secret(s, PASSWORD)
             app = AppLog(str(d / "frames.log"))
-            s.spawn_x([build_animate(d)] + animate_args(app))
+            app_proc = s.spawn_x([build_animate(d)] + animate_args(app))
 
             def client(name):
                 return rdp.RdpClient(s, port, name=name, user="ines", password_file=secret,
                                      size=OUTPUT, gfx="avc420", link=link,
                                      extra=["--counter", "--no-rects"])
-            coarser_not_queued(s, link, app, client)
+            coarser_not_queued(s, link, app, client, app_proc)
             s.check_alive()
 
 

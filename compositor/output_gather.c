@@ -51,8 +51,11 @@ bool output_gather_ready(struct output_gather *gather) {
 		return true;
 	}
 	if (!gather->waiting) {
+		if (wl_event_source_timer_update(gather->timer, OUTPUT_GATHER_MS) < 0) {
+			gather->expecting = false;
+			return true; /* no timer: drawn now rather than never */
+		}
 		gather->waiting = true;
-		wl_event_source_timer_update(gather->timer, OUTPUT_GATHER_MS);
 	}
 	return false;
 }

@@ -241,10 +241,6 @@ class Flood:
         for t in self.threads:
             t.start()
 
-    def running(self):
-        """Every thread still opening connections."""
-        return all(t.is_alive() for t in self.threads)
-
     def finish(self):
         self.stop.set()
         for t in self.threads:

@@ -14,7 +14,8 @@
  *   compiled in with the preset named) after FreeRDP's SIMD RGB to
  *   YUV 4:2:0 (the conversion is timed apart);
  * - avc444v2: FreeRDP's RGB to AVC444v2 split, then oriel's encoder on
- *   both pictures (luma and chroma, one stream);
+ *   both pictures (luma and chroma, one stream), or on the luma picture
+ *   alone where the chroma picture adds nothing (rdp_avc444_chroma.c);
  * - freerdp: FreeRDP 2's H.264 context (avc420_compress: libavcodec's
  *   libx264, its own settings).
  * Prints per encoder: wall ms/frame (convert, encode), CPU ms/frame (all
@@ -30,6 +31,7 @@
 #include <freerdp/codec/h264.h>
 #include <freerdp/primitives.h>
 #include <winpr/crt.h>
+#include "remote/rdp/rdp_avc444_chroma.h"
 #include "remote/rdp/rdp_h264_x264.h"
 
 #define PATTERN_PERIOD 256
@@ -145,6 +147,7 @@ int main(int argc, char **argv) {
 		enc = rdp_x264_create(w, h, 60, kbit, avc444 ? 2 : 1);
 	}
 	double convert = 0, encode = 0, bytes = 0;
+	int chroma_frames = 0;
 	double cpu0 = 0;
 	for (int n = 0; n < frames; n++) {
 		if (picture) {
@@ -156,6 +159,7 @@ int main(int argc, char **argv) {
 			/* The key frame apart. */
 			cpu0 = cpu_ms();
 			convert = encode = bytes = 0;
+			chroma_frames = 0;
 		}
 		double t0 = now_ms();
 		size_t length = 0;
@@ -179,9 +183,12 @@ int main(int argc, char **argv) {
 				prims->RGBToYUV420_8u_P3AC4R((BYTE *)pixels, PIXEL_FORMAT_BGRX32,
 					(UINT32)w * 4, planes[0], strides[0], &roi);
 			}
+			bool chroma = avc444 && (n == 0 || rdp_avc444_chroma_needed(planes[0], strides[0],
+				planes[1], strides[1], w, 0, 0, w, h));
+			chroma_frames += chroma;
 			convert += now_ms() - t0;
 			t0 = now_ms();
-			for (int i = 0; i < (avc444 ? 2 : 1); i++) {
+			for (int i = 0; i < (chroma ? 2 : 1); i++) {
 				const uint8_t *data;
 				size_t len;
 				rdp_x264_encode(enc, i, &data, &len);
@@ -197,5 +204,8 @@ int main(int argc, char **argv) {
 		convert / counted,
 		encode / counted, (convert + encode) / counted, (cpu_ms() - cpu0) / counted,
 		bytes / counted / 1024);
+	if (avc444) {
+		printf("  with the chroma picture: %d of %d frames\n", chroma_frames, counted);
+	}
 	return 0;
 }

@@ -8,6 +8,7 @@
 #include <freerdp/codec/color.h>
 #include <freerdp/primitives.h>
 #include <wlr/util/log.h>
+#include "remote/rdp/rdp_avc444_chroma.h"
 #include "remote/rdp/rdp_h264_x264.h"
 #include "remote/rdp/rdp_private.h"
 #include "remote/rdp/rdp_stage_time.h"
@@ -28,7 +29,9 @@
  *   second one carrying the chroma that 4:2:0 drops, encoded one after
  *   the other as frames of one stream (the client decodes both with one
  *   decoder); the split lays rows out whole, so the change is converted
- *   in full rows.
+ *   in full rows. A frame whose damage has no chroma that the luma
+ *   picture lacks (grey text above all: rdp_avc444_chroma.c) goes as its
+ *   luma picture alone, at about AVC420's cost.
  * The whole picture is encoded (the client decodes at the surface's size;
  * a P-frame costs few bits where nothing changed); the damage goes as the
  * frame's region rectangles, which are all the client copies to its
@@ -54,6 +57,7 @@
 struct rdp_h264 {
 	struct rdp_x264 *encoder; /* AVC444v2: luma, then chroma pictures */
 	bool avc444;
+	bool chroma;      /* AVC444v2: this frame has its chroma picture */
 	int width, height;
 	bool started;     /* sent a first frame */
 
@@ -136,7 +140,7 @@ static void *encode_thread(void *arg) {
 		}
 		pthread_mutex_unlock(&h264->lock);
 		bool ok = true;
-		for (int i = 0; i < (h264->avc444 ? 2 : 1) && ok; i++) {
+		for (int i = 0; i < (h264->chroma ? 2 : 1) && ok; i++) {
 			const uint8_t *data;
 			size_t length;
 			ok = rdp_x264_encode(h264->encoder, i, &data, &length);
@@ -295,6 +299,50 @@ static void convert(struct rdp_h264 *h264, const uint8_t *fb, int stride,
 	pixman_region32_fini(&aligned);
 }
 
+/*
+ * Makes damage cover whole 2x2 blocks (false if it did already). FreeRDP's
+ * client puts a rectangle's pixels together from the blocks counted from
+ * its corner: an odd edge would take the chroma of the block beside.
+ * What grows is lossy too, and refined with the rest.
+ */
+static bool region_on_whole_blocks(const struct rdp_h264 *h264, pixman_region32_t *damage) {
+	int n_boxes;
+	const pixman_box32_t *boxes = pixman_region32_rectangles(damage, &n_boxes);
+	pixman_region32_t whole;
+	pixman_region32_init(&whole);
+	bool grew = false;
+	for (int i = 0; i < n_boxes; i++) {
+		pixman_box32_t box = {
+			align_down(boxes[i].x1, 2), align_down(boxes[i].y1, 2),
+			align_up(boxes[i].x2, 2, h264->width), align_up(boxes[i].y2, 2, h264->height),
+		};
+		grew |= memcmp(&box, &boxes[i], sizeof(box)) != 0;
+		pixman_region32_union_rect(&whole, &whole, box.x1, box.y1,
+			(unsigned)(box.x2 - box.x1), (unsigned)(box.y2 - box.y1));
+	}
+	if (grew) {
+		pixman_region32_copy(damage, &whole);
+	}
+	pixman_region32_fini(&whole);
+	return !grew;
+}
+
+/* Whether damage (on whole blocks) needs the chroma picture. */
+static bool damage_needs_chroma(struct rdp_h264 *h264, const pixman_box32_t *boxes, int n_boxes) {
+	uint8_t *planes[2][3];
+	uint32_t strides[2][3];
+	for (int i = 0; i < 2; i++) {
+		rdp_x264_planes(h264->encoder, i, planes[i], strides[i]);
+	}
+	for (int i = 0; i < n_boxes; i++) {
+		if (rdp_avc444_chroma_needed(planes[0], strides[0], planes[1], strides[1],
+				h264->width, boxes[i].x1, boxes[i].y1, boxes[i].x2, boxes[i].y2)) {
+			return true;
+		}
+	}
+	return false;
+}
+
 bool rdp_h264_start(struct rdp_h264 *h264, const uint8_t *fb, int stride,
 		const pixman_region32_t *changed, pixman_region32_t *damage) {
 	/* The thread is idle: the pictures and the rectangles are the loop's. */
@@ -309,7 +357,10 @@ bool rdp_h264_start(struct rdp_h264 *h264, const uint8_t *fb, int stride,
 		boxes = &all;
 		n_boxes = 1;
 		h264->started = true;
-	} else if (n_boxes > MAX_REGION_RECTS) {
+	} else if (h264->avc444 && !region_on_whole_blocks(h264, damage)) {
+		boxes = pixman_region32_rectangles(damage, &n_boxes);
+	}
+	if (boxes != &all && n_boxes > MAX_REGION_RECTS) {
 		/* The client draws all of the box from the picture: all of it is lossy. */
 		pixman_box32_t box = *pixman_region32_extents(damage);
 		pixman_region32_fini(damage);
@@ -317,6 +368,8 @@ bool rdp_h264_start(struct rdp_h264 *h264, const uint8_t *fb, int stride,
 			(unsigned)(box.y2 - box.y1));
 		boxes = pixman_region32_rectangles(damage, &n_boxes);
 	}
+	/* The key frame has both pictures: the stream starts with both. */
+	h264->chroma = h264->avc444 && (boxes == &all || damage_needs_chroma(h264, boxes, n_boxes));
 	for (int i = 0; i < n_boxes; i++) {
 		h264->rects[i] = rect16(&boxes[i]);
 		h264->quality[i] = (RDPGFX_H264_QUANT_QUALITY){
@@ -356,16 +409,19 @@ bool rdp_h264_result(struct rdp_h264 *h264, RDPGFX_SURFACE_COMMAND *cmd) {
 		cmd->length = h264->stream[0].length;
 		return true;
 	}
-	/* Both streams, luma first; its size counts its metablock (MS-RDPEGFX 2.2.4.6). */
+	/*
+	 * Both streams, luma first (LC 0), or the luma alone (LC 1); the
+	 * first's size counts its metablock (MS-RDPEGFX 2.2.4.6).
+	 */
 	RDPGFX_AVC444_BITMAP_STREAM *avc444 = &h264->avc444_stream;
-	avc444->LC = 0;
+	avc444->LC = h264->chroma ? 0 : 1;
 	avc444->bitstream[0] = h264->stream[0];
 	avc444->bitstream[1] = h264->stream[1];
 	avc444->cbAvc420EncodedBitstream1 = 4 + h264->stream[0].meta.numRegionRects * 10 +
 		h264->stream[0].length;
 	cmd->codecId = RDPGFX_CODECID_AVC444v2;
 	cmd->extra = avc444;
-	cmd->length = h264->stream[0].length + h264->stream[1].length;
+	cmd->length = h264->stream[0].length + (h264->chroma ? h264->stream[1].length : 0);
 	return true;
 }
 

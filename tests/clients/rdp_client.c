@@ -106,7 +106,9 @@
  *   sound-open TAG RATE CHANNELS BITS  --sound: the server chose this format
  *   sound BYTES T         --sound: a block to play arrived at T (ns)
  *   microphone-open RATE CHANNELS  --microphone: the server opened it
- *   stats PAINTS RECTS BYTES COUNTERS
+ *   stats PAINTS RECTS BYTES COUNTERS BOTH LUMA
+ *                         BOTH, LUMA: AVC444 frames with both pictures
+ *                         (LC 0) and with the luma picture alone (LC 1)
  *   done COMMAND
  *   auth-failed           the logon was refused (exit 2)
  *   tls-failed            TLS failed, e.g. the certificate is not the
@@ -189,6 +191,7 @@ struct client {
 	struct opts *opts;
 	/* what arrived */
 	uint64_t paints, rects, counters;
+	uint64_t avc444_both, avc444_luma; /* AVC444 frames by what they carry */
 	int sock;         /* the connection's TCP socket, for TCP_INFO */
 	bool redirect_seen; /* its `redirected` line was said */
 	uint8_t *painted; /* snapshot: one byte a pixel, set once painted */
@@ -516,6 +519,13 @@ static UINT gfx_surface_command(RdpgfxClientContext *gfx, const RDPGFX_SURFACE_C
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
 		if (names[i].id == cmd->codecId)
 			codec_once(c, 16 + (unsigned)i, names[i].name);
+	if (cmd->codecId == RDPGFX_CODECID_AVC444 || cmd->codecId == RDPGFX_CODECID_AVC444v2) {
+		const RDPGFX_AVC444_BITMAP_STREAM *avc444 = cmd->extra;
+		if (avc444->LC == 1)
+			c->avc444_luma++;
+		else
+			c->avc444_both++;
+	}
 	return c->gfx_surface_command(gfx, cmd);
 }
 
@@ -882,9 +892,10 @@ static int entry_points(RDP_CLIENT_ENTRY_POINTS *ep)
 
 static void stats(struct client *c)
 {
-	rdp_client_say("stats %llu %llu %llu %llu", (unsigned long long)c->paints,
+	rdp_client_say("stats %llu %llu %llu %llu %llu %llu", (unsigned long long)c->paints,
 	    (unsigned long long)c->rects, (unsigned long long)bytes_received(c),
-	    (unsigned long long)c->counters);
+	    (unsigned long long)c->counters, (unsigned long long)c->avc444_both,
+	    (unsigned long long)c->avc444_luma);
 }
 
 /* Types utf8 as Unicode keyboard events; false on bad UTF-8. */

@@ -453,12 +453,15 @@ def _rdpclient_class():
             return int(w), int(h), gfx
 
         def stats(self):
-            """{paints, rects, bytes, counters} as the client counts them now."""
+            """{paints, rects, bytes, counters, avc444_both, avc444_luma} as
+            the client counts them now (the last two: AVC444 frames with
+            both pictures, and with the luma picture alone)."""
             mark = self.mark()
             self.send("stats")
             line = [l for l in self.lines_since(mark, "stats")][0]
-            paints, rects, nbytes, counters = (int(v) for v in line.split()[1:5])
-            return {"paints": paints, "rects": rects, "bytes": nbytes, "counters": counters}
+            paints, rects, nbytes, counters, both, luma = (int(v) for v in line.split()[1:7])
+            return {"paints": paints, "rects": rects, "bytes": nbytes, "counters": counters,
+                    "avc444_both": both, "avc444_luma": luma}
 
         def codecs(self):
             return [l.split()[1] for l in self.lines_since(0, "codec")]

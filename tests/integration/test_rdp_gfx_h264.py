@@ -13,13 +13,18 @@ asking for AVC420, then for AVC444. Each time:
   refined losslessly (the pointer's corner aside: RDP sends it as a shape);
 - the colour window moved shows at its new place within H.264's
   tolerance, then, once still, exactly again;
+- through AVC444v2, the xterm's text (black on white) scrolled by typing
+  comes as luma pictures alone, which 4:2:0 carries in full, and shows
+  exactly once still;
 - with nothing changing, no frame and no byte comes.
 Then xfreerdp with /gfx:avc444 gets AVC444v2 and shows the window at its
 place, and after a move, exactly. Last, bench/apps/animate repaints the
-whole screen (a colourful scrolling pattern, its frame counter in black
-and white blocks): through AVC420 and AVC444v2 alike, the client reads
-ever new frame numbers from the decoded frames while everything moves,
-which wrong colours or a misdecoded stream would not give.
+whole screen (a colourful scrolling pattern under fresh grain, its frame
+counter in black and white blocks): through AVC420 and AVC444v2 alike,
+the client reads ever new frame numbers from the decoded frames while
+everything moves, which wrong colours or a misdecoded stream would not
+give; through AVC444v2 those frames, whose grain differs pixel by pixel
+in colour, carry their chroma picture.
 """
 import tempfile
 import time
@@ -37,6 +42,7 @@ OUTPUT = (1024, 768)
 PASSWORD = "h264-Pass-7261"
 IDLE = 2.0
 COUNTERS = 10
+LINES = 20
 TEXT = "\n".join("%3d  The quick brown fox jumps over the lazy dog: 0123456789 "
                  "{[(<*#%%&@>)]}" % n for n in range(30))
 
@@ -66,6 +72,39 @@ def move_and_check(s, client, window, place, pointer_box, what):
     exact(s, client, pointer_box, "%s, the window moved" % what)
 
 
+def luma_alone_scroll(s, client, xterm):
+    """AVC444v2: the xterm's text (black on white) scrolled goes as luma
+    pictures alone. The xterm is placed so that its text starts on whole
+    2x2 blocks: a block shared with its coloured frame needs the chroma
+    picture. Returns the pointer's box."""
+    place = (1, 1)  # its text then starts at 4,28
+    s.orielctl("move", xterm["id"], *place)
+    s.wait_window(id=xterm["id"], where=lambda w: (w["x"], w["y"]) == place,
+                  what="the xterm to move to %r" % (place,))
+    s.click(xterm["x"] + 100, xterm["y"] + 200)
+    s.wait_x_focus(s.x_search(name="text")[0], what="X input focus on the xterm")
+    pointer_box = s.park_pointer()
+    rdp.wait_settled(s, client)  # its frame, drawn focused, is sent
+    before = client.stats()
+    s.key_type("".join("grey line %d\n" % n for n in range(LINES)))
+
+    def luma_alone():
+        now = client.stats()
+        if now["avc444_luma"] == before["avc444_luma"]:
+            raise NotYet("no luma-only AVC444 frame yet")
+        return now
+    s.wait_for(luma_alone, what="the xterm's scrolling in luma-only AVC444 frames")
+    exact(s, client, pointer_box, "--gfx avc444, the xterm scrolled")
+    after = client.stats()
+    harness.log("the xterm's scrolling: %d AVC444 frames with both pictures, %d with the "
+                "luma picture alone" % (after["avc444_both"] - before["avc444_both"],
+                                        after["avc444_luma"] - before["avc444_luma"]))
+    expect(after["avc444_both"] == before["avc444_both"],
+           "the xterm's grey text came with %d chroma pictures"
+           % (after["avc444_both"] - before["avc444_both"]))
+    return pointer_box
+
+
 def chosen_codec(s, before):
     def logged():
         lines = [l for l in s.log_text().splitlines() if "graphics pipeline" in l][before:]
@@ -82,7 +121,7 @@ def main():
         port = vnc.free_port()
         with Session(outputs=["%dx%d" % OUTPUT], args=rdp.rdp_args(port, "--rdp-users", users)) \
                 as s:
-            text_xterm(s, d)
+            xterm = text_xterm(s, d)
             _, window = s.colour_window_at(COLOUR, SIZE, (600, 400), "colour",
                                            "org.oriel.test.h")
             rdp.wait_listening(s, port)
@@ -100,6 +139,8 @@ def main():
                                  what="a frame in %s" % codec)
                 exact(s, client, pointer_box, "--gfx %s" % gfx)
                 move_and_check(s, client, window, place, pointer_box, "--gfx %s" % gfx)
+                if gfx == "avc444":
+                    pointer_box = luma_alone_scroll(s, client, xterm)
                 codecs = client.codecs()
                 harness.log("--gfx %s: codecs %s" % (gfx, codecs))
                 expect(codec in codecs and "gfx-planar" in codecs,
@@ -123,7 +164,7 @@ def main():
                 client = rdp.XFreeRDP(s, xvfb, port, "hugo", PASSWORD,
                                       ["/size:1024x768", "/gfx:avc444"], name="xfreerdp-avc444")
                 try:
-                    place = (500, 300)
+                    place = (600, 440)  # clear of the xterm, now raised
                     s.orielctl("move", window["id"], *place)
                     rdp.wait_shows_colour(s, xvfb, client, COLOUR, place, SIZE, 16)
                     line = chosen_codec(s, before)
@@ -137,13 +178,14 @@ def main():
             finally:
                 xvfb.close()
 
-            s.spawn_x([build_animate(d), "--size", "%dx%d" % OUTPUT, "--fps", "30"])
+            s.spawn_x([build_animate(d), "--size", "%dx%d" % OUTPUT, "--fps", "30", "--noise"])
             for gfx, codec in (("avc420", "gfx-avc420"), ("avc444", "gfx-avc444v2")):
                 client = rdp.RdpClient(s, port, name="animate-" + gfx, user="hugo",
                                        password_file=secret, size=OUTPUT, gfx=gfx,
                                        extra=["--counter"])
                 client.wait_connected()
                 client.wait_line(lambda l: l == "codec " + codec, what="a frame in " + codec)
+                start = client.stats()
 
                 def counted():
                     n = client.stats()["counters"]
@@ -152,6 +194,10 @@ def main():
                     return n
                 s.wait_for(counted, what="--gfx %s: %d frame numbers read from moving frames"
                            % (gfx, COUNTERS))
+                if gfx == "avc444":
+                    both = client.stats()["avc444_both"] - start["avc444_both"]
+                    expect(both >= COUNTERS - 1, "--gfx avc444: the colourful frames came "
+                           "with only %d chroma pictures" % both)
                 client.close()
             s.check_alive()
 

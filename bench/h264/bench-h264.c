@@ -19,7 +19,10 @@
  * - freerdp: FreeRDP 2's H.264 context (avc420_compress: libavcodec's
  *   libx264, its own settings).
  * Prints per encoder: wall ms/frame (convert, encode), CPU ms/frame (all
- * threads, getrusage), KiB/frame.
+ * threads, getrusage), KiB/frame. With --decode, each frame of oriel's
+ * encoder is then decoded as FreeRDP's client decodes it (its H.264
+ * context: libavcodec, and for AVC444 the pictures put together), timed
+ * apart (the CPU figure then includes it): the client's floor.
  *
  * Build: see bench/README.md (run from the repository root).
  */
@@ -103,7 +106,17 @@ static void scroll_frame(uint32_t *pixels, const uint32_t *picture, int w, int h
 int main(int argc, char **argv) {
 	int w = 1920, h = 1080, frames = 120, scroll = 28;
 	const char *which = "x264", *text = NULL;
+	bool decode = false;
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--decode")) {
+			decode = true;
+		}
+	}
 	for (int i = 1; i + 1 < argc; i += 2) {
+		if (!strcmp(argv[i], "--decode")) {
+			i--;
+			continue;
+		}
 		if (!strcmp(argv[i], "--size")) {
 			sscanf(argv[i + 1], "%dx%d", &w, &h);
 		} else if (!strcmp(argv[i], "--frames")) {
@@ -146,7 +159,17 @@ int main(int argc, char **argv) {
 	} else {
 		enc = rdp_x264_create(w, h, 60, kbit, avc444 ? 2 : 1);
 	}
-	double convert = 0, encode = 0, bytes = 0;
+	H264_CONTEXT *decoder = NULL;
+	uint32_t *decoded = NULL;
+	if (decode && enc) {
+		decoder = h264_context_new(FALSE);
+		decoded = malloc((size_t)w * h * 4);
+		if (!decoder || !decoded || !h264_context_reset(decoder, (UINT32)w, (UINT32)h)) {
+			fprintf(stderr, "bench-h264: no H.264 decoder\n");
+			return 1;
+		}
+	}
+	double convert = 0, encode = 0, bytes = 0, decoding = 0;
 	int chroma_frames = 0;
 	double cpu0 = 0;
 	for (int n = 0; n < frames; n++) {
@@ -158,7 +181,7 @@ int main(int argc, char **argv) {
 		if (n == 1) {
 			/* The key frame apart. */
 			cpu0 = cpu_ms();
-			convert = encode = bytes = 0;
+			convert = encode = bytes = decoding = 0;
 			chroma_frames = 0;
 		}
 		double t0 = now_ms();
@@ -188,12 +211,29 @@ int main(int argc, char **argv) {
 			chroma_frames += chroma;
 			convert += now_ms() - t0;
 			t0 = now_ms();
+			const uint8_t *data[2] = { NULL, NULL };
+			size_t len[2] = { 0, 0 };
 			for (int i = 0; i < (chroma ? 2 : 1); i++) {
-				const uint8_t *data;
-				size_t len;
-				rdp_x264_encode(enc, i, &data, &len);
-				length += len;
+				rdp_x264_encode(enc, i, &data[i], &len[i]);
+				length += len[i];
 			}
+			encode += now_ms() - t0;
+			t0 = now_ms();
+			if (decoder) {
+				RECTANGLE_16 all = { 0, 0, (UINT16)w, (UINT16)h };
+				INT32 rc = avc444 ? avc444_decompress(decoder, chroma ? 0 : 1, &all, 1,
+					data[0], (UINT32)len[0], &all, chroma ? 1 : 0, data[1],
+					(UINT32)len[1], (BYTE *)decoded, PIXEL_FORMAT_BGRX32,
+					(UINT32)w * 4, (UINT32)w, (UINT32)h, RDPGFX_CODECID_AVC444v2) :
+					avc420_decompress(decoder, data[0], (UINT32)len[0], (BYTE *)decoded,
+					PIXEL_FORMAT_BGRX32, (UINT32)w * 4, (UINT32)w, (UINT32)h, &all, 1);
+				if (rc < 0) {
+					fprintf(stderr, "bench-h264: frame %d does not decode (%d)\n", n, rc);
+					return 1;
+				}
+				decoding += now_ms() - t0;
+			}
+			t0 = now_ms();
 		}
 		encode += now_ms() - t0;
 		bytes += (double)length;
@@ -206,6 +246,9 @@ int main(int argc, char **argv) {
 		bytes / counted / 1024);
 	if (avc444) {
 		printf("  with the chroma picture: %d of %d frames\n", chroma_frames, counted);
+	}
+	if (decoder) {
+		printf("  decoded as FreeRDP's client does: %.2f ms/frame\n", decoding / counted);
 	}
 	return 0;
 }

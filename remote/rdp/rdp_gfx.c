@@ -35,13 +35,6 @@
  */
 
 #define MAX_UNACKED 2
-/*
- * auto gives AVC444v2 to the clients that take it up to this size: its two
- * pictures cost about 3.5 times AVC420's CPU (bench/h264), which two
- * cores keep up with at 1280x720 (about 18 ms a frame of full motion),
- * not at 1080p; --rdp-codec avc444 asks for it at any size.
- */
-#define AUTO_AVC444_MAX_PIXELS (1280 * 720)
 /* A client that opens the channel but says nothing gets classic updates. */
 #define CAPS_TIMEOUT_MS 5000
 
@@ -109,6 +102,11 @@ static bool create_surface(struct rdp_gfx *gfx) {
 		return false;
 	}
 	gfx->encoder = rdp_gfx_encoder_create(rdp->padded_width, rdp->padded_height);
+	if (gfx->avc444_auto) {
+		/* A new desktop is judged anew. */
+		gfx->avc444 = true;
+		rdp_avc444_budget_init(&gfx->avc444_budget);
+	}
 	if (gfx->h264) {
 		gfx->h264_encoder = rdp_h264_create(rdp->padded_width, rdp->padded_height,
 			gfx->avc444, rdp->server->loop, rdp_gfx_handle_encoded, gfx);
@@ -156,9 +154,14 @@ static UINT handle_caps_advertise(RdpgfxServerContext *context,
 	}
 	bool offers_avc444 = rdp_gfx_caps_offer_avc444(advertise->capsSets,
 		advertise->capsSetCount);
-	uint64_t pixels = (uint64_t)peer->rdp->padded_width * (uint64_t)peer->rdp->padded_height;
+	/*
+	 * auto gives AVC444v2 while it keeps up (rdp_avc444_budget.c): its two
+	 * pictures of colourful motion cost about 3.5 times AVC420's CPU
+	 * (bench/h264), grey text about AVC420's.
+	 */
+	gfx->avc444_auto = gfx->h264 && offers_avc444 && codec == CONFIG_RDP_CODEC_AUTO;
 	gfx->avc444 = gfx->h264 && offers_avc444 && (codec == CONFIG_RDP_CODEC_AVC444 ||
-		(codec == CONFIG_RDP_CODEC_AUTO && pixels <= AUTO_AVC444_MAX_PIXELS));
+		gfx->avc444_auto);
 	gfx->lossless = codec == CONFIG_RDP_CODEC_PLANAR;
 	const char *name = gfx->avc444 ? "AVC444v2" : gfx->h264 ? "AVC420" :
 		gfx->lossless ? "planar" : "progressive RemoteFX";

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <wayland-server-core.h>
+#include "remote/rdp/rdp_avc444_budget.h"
 
 #define RDP_GFX_SURFACE_ID 1
 
@@ -21,6 +22,8 @@ struct rdp_gfx {
 	bool confirmed;    /* capabilities confirmed */
 	bool h264;
 	bool avc444;       /* AVC444v2 rather than AVC420 (with h264) */
+	bool avc444_auto;  /* auto chooses between them: avc444_budget */
+	struct rdp_avc444_budget avc444_budget;
 	bool lossless;     /* planar only (--rdp-codec planar) */
 	bool surface;      /* created and mapped */
 	int width, height; /* the desktop the surface is for */
@@ -33,6 +36,7 @@ struct rdp_gfx {
 	struct rdp_gfx_encoder *encoder; /* progressive and planar */
 	struct rdp_h264 *h264_encoder;
 	bool encoding;                   /* a frame is in H.264's thread */
+	int64_t encoding_began_ms;
 	uint32_t encoding_id;
 	pixman_region32_t encoding_damage;
 	pixman_region32_t h264_stale;    /* changed, not in H.264's copy yet */

@@ -71,6 +71,23 @@ static bool send_lossy_frame(struct rdp_gfx *gfx, RDPGFX_SURFACE_COMMAND *cmd,
 	return rdp_channels_flush(peer);
 }
 
+/*
+ * H.264 goes on as AVC444v2 or AVC420 (auto's choice) from a new stream,
+ * whose pictures are converted whole with its first frame; a failed switch
+ * keeps the stream it has.
+ */
+static void switch_h264(struct rdp_gfx *gfx, bool avc444) {
+	struct rdp_server *rdp = gfx->peer->rdp;
+	if (!rdp_h264_switch(gfx->h264_encoder, avc444)) {
+		wlr_log(WLR_ERROR, "RDP: %s: cannot start %s: it stays %s", gfx->peer->host,
+			avc444 ? "AVC444v2" : "AVC420", gfx->avc444 ? "AVC444v2" : "AVC420");
+		return;
+	}
+	gfx->avc444 = avc444;
+	pixman_region32_union_rect(&gfx->h264_stale, &gfx->h264_stale, 0, 0,
+		(unsigned)rdp->width, (unsigned)rdp->height);
+}
+
 void rdp_gfx_handle_encoded(void *data) {
 	struct rdp_gfx *gfx = data;
 	struct rdp_peer *peer = gfx->peer;
@@ -85,6 +102,9 @@ void rdp_gfx_handle_encoded(void *data) {
 		return;
 	}
 	rdp_h264_sent(gfx->h264_encoder, cmd.length);
+	int64_t now = monotonic_ms();
+	bool fall_back = gfx->avc444_auto && rdp_avc444_budget_frame(&gfx->avc444_budget,
+		gfx->avc444, (double)(now - gfx->encoding_began_ms), now);
 	rdp_peer_enter_freerdp(peer);
 	int64_t begin = rdp_stage_begin();
 	bool ok = send_lossy_frame(gfx, &cmd, gfx->encoding_id, &gfx->encoding_damage);
@@ -99,6 +119,13 @@ void rdp_gfx_handle_encoded(void *data) {
 	if (!ok) {
 		rdp_peer_drop(peer, "cannot send a frame");
 		return;
+	}
+	if (fall_back) {
+		/* After the frame went: it is in the old stream's buffers. */
+		wlr_log(WLR_INFO, "RDP: %s: AVC444v2 frames take %.1f ms to encode, more than "
+			"a frame's time: AVC420 until the screen is still", peer->host,
+			gfx->avc444_budget.mean_ms);
+		switch_h264(gfx, false);
 	}
 	rdp_display_schedule(peer);
 }
@@ -178,8 +205,15 @@ bool rdp_gfx_send_frame(struct rdp_peer *peer, const pixman_region32_t *damage) 
 		return send_lossless_frame(gfx, peer->frame_id, damage, INT32_MAX, UINT64_MAX);
 	}
 	if (gfx->h264_encoder) {
+		if (gfx->avc444_auto && !gfx->avc444 &&
+				rdp_avc444_budget_renewed(&gfx->avc444_budget, monotonic_ms())) {
+			wlr_log(WLR_INFO, "RDP: %s: the screen was still: AVC444v2 again",
+				peer->host);
+			switch_h264(gfx, true);
+		}
 		/* Sent from rdp_gfx_handle_encoded; no other frame meanwhile. */
 		gfx->encoding = true;
+		gfx->encoding_began_ms = monotonic_ms();
 		gfx->encoding_id = peer->frame_id;
 		pixman_region32_copy(&gfx->encoding_damage, (pixman_region32_t *)damage);
 		pixman_region32_union(&gfx->h264_stale, &gfx->h264_stale, damage);

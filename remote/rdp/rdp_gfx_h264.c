@@ -35,7 +35,9 @@
  * The whole picture is encoded (the client decodes at the surface's size;
  * a P-frame costs few bits where nothing changed); the damage goes as the
  * frame's region rectangles, which are all the client copies to its
- * screen. The first frame of an encoder is a key frame and covers all.
+ * screen. The first frame of an encoder is a key frame and covers all;
+ * one after a switch between AVC444v2 and AVC420 is a key frame of the
+ * new stream, and covers the damage only: the client has the rest.
  *
  * The rate follows the link to the client: when the client acknowledges
  * a frame, what still waits to be sent, and how much longer round trips
@@ -198,6 +200,19 @@ struct rdp_h264 *rdp_h264_create(int width, int height, bool avc444,
 	}
 	h264->thread_started = true;
 	return h264;
+}
+
+bool rdp_h264_switch(struct rdp_h264 *h264, bool avc444) {
+	/* The thread is idle: the encoder is the loop's. */
+	struct rdp_x264 *encoder = rdp_x264_create(h264->width, h264->height, FRAME_RATE,
+		h264->kbit_rate, avc444 ? 2 : 1);
+	if (!encoder) {
+		return false;
+	}
+	rdp_x264_destroy(h264->encoder);
+	h264->encoder = encoder;
+	h264->avc444 = avc444;
+	return true;
 }
 
 void rdp_h264_destroy(struct rdp_h264 *h264) {

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: MIT */
+#include "remote/rdp/rdp_avc444_budget.h"
+
+/* A frame's time at 60 Hz: a client at the app's pace gets every frame. */
+#define BUDGET_MS (1000.0 / 60)
+/* The mean follows about this many frames, and judges after as many. */
+#define MEAN_FRAMES 16
+/* Still this long, AVC444v2 comes back. */
+#define STILL_MS 2000
+
+void rdp_avc444_budget_init(struct rdp_avc444_budget *budget) {
+	*budget = (struct rdp_avc444_budget){ 0 };
+}
+
+bool rdp_avc444_budget_frame(struct rdp_avc444_budget *budget, bool avc444,
+		double encode_ms, int64_t now_ms) {
+	budget->last_frame_ms = now_ms;
+	if (!avc444 || budget->over) {
+		return false;
+	}
+	budget->frames++;
+	unsigned weight = budget->frames < MEAN_FRAMES ? budget->frames : MEAN_FRAMES;
+	budget->mean_ms += (encode_ms - budget->mean_ms) / weight;
+	if (budget->frames >= MEAN_FRAMES && budget->mean_ms > BUDGET_MS) {
+		budget->over = true;
+		return true;
+	}
+	return false;
+}
+
+bool rdp_avc444_budget_renewed(struct rdp_avc444_budget *budget, int64_t now_ms) {
+	if (!budget->over || now_ms - budget->last_frame_ms < STILL_MS) {
+		return false;
+	}
+	rdp_avc444_budget_init(budget);
+	return true;
+}

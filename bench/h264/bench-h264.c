@@ -7,7 +7,9 @@
  * counter blocks), made here in memory at --size; or, with --text FILE, a
  * picture of a terminal (a binary PPM at --size, e.g. bench/run-rdp's
  * client picture of its text workload) scrolled up --scroll px a frame,
- * as textscroll scrolls its text. Each encoder gets the
+ * as textscroll scrolls its text; with --drag too, that picture's top
+ * left 800x600 moved over black by 8 px a frame (and 2 down, bouncing),
+ * as textscroll --drag moves its window. Each encoder gets the
  * same sequence as BGRX with a stride, as rdp_gfx_h264.c has it, and does
  * all its work: colour conversion included.
  * - x264-ultrafast, x264-superfast: oriel's encoder (rdp_h264_x264.c,
@@ -103,17 +105,37 @@ static void scroll_frame(uint32_t *pixels, const uint32_t *picture, int w, int h
 	}
 }
 
+#define DRAG_W 800
+#define DRAG_H 600
+#define DRAG_STEP 8
+
+/* Frame n of a window drag: picture's corner moved over black. */
+static void drag_frame(uint32_t *pixels, const uint32_t *picture, int w, int h, uint32_t n) {
+	memset(pixels, 0, (size_t)w * h * 4);
+	int span_x = w - DRAG_W, span_y = h - DRAG_H;
+	int x = (int)((n * DRAG_STEP) % (uint32_t)(2 * span_x));
+	int y = (int)((n * (DRAG_STEP / 4)) % (uint32_t)(2 * span_y));
+	x = x > span_x ? 2 * span_x - x : x;
+	y = y > span_y ? 2 * span_y - y : y;
+	for (int row = 0; row < DRAG_H; row++) {
+		memcpy(pixels + (size_t)(y + row) * w + x, picture + (size_t)row * w,
+			(size_t)DRAG_W * 4);
+	}
+}
+
 int main(int argc, char **argv) {
 	int w = 1920, h = 1080, frames = 120, scroll = 28;
 	const char *which = "x264", *text = NULL;
-	bool decode = false;
+	bool decode = false, drag = false;
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--decode")) {
 			decode = true;
+		} else if (!strcmp(argv[i], "--drag")) {
+			drag = true;
 		}
 	}
 	for (int i = 1; i + 1 < argc; i += 2) {
-		if (!strcmp(argv[i], "--decode")) {
+		if (!strcmp(argv[i], "--decode") || !strcmp(argv[i], "--drag")) {
 			i--;
 			continue;
 		}
@@ -173,7 +195,9 @@ int main(int argc, char **argv) {
 	int chroma_frames = 0;
 	double cpu0 = 0;
 	for (int n = 0; n < frames; n++) {
-		if (picture) {
+		if (picture && drag) {
+			drag_frame(pixels, picture, w, h, (uint32_t)n);
+		} else if (picture) {
 			scroll_frame(pixels, picture, w, h, scroll, (uint32_t)n);
 		} else {
 			draw_frame(pixels, pattern, w, h, (uint32_t)n);
@@ -240,7 +264,7 @@ int main(int argc, char **argv) {
 	}
 	int counted = frames - 1;
 	printf("%s %dx%d%s: convert %.2f ms, encode %.2f ms, wall %.2f ms/frame, "
-		"CPU %.2f ms/frame, %.1f KiB/frame\n", which, w, h, picture ? " text" : "",
+		"CPU %.2f ms/frame, %.1f KiB/frame\n", which, w, h, picture ? (drag ? " drag" : " text") : "",
 		convert / counted,
 		encode / counted, (convert + encode) / counted, (cpu_ms() - cpu0) / counted,
 		bytes / counted / 1024);

@@ -7,17 +7,21 @@
 
 /*
  * --rdp-codec auto between AVC444v2 and AVC420, for a client that takes
- * both: AVC444v2 while its frames are encoded within a frame's time at
- * 60 Hz, on average; AVC420 from a burst that does not fit (colourful
- * motion over a large desktop) until the screen has been still for a
- * while, when what did not fit has stopped.
+ * both: AVC444v2 while most of its frames are encoded within a frame's
+ * time at 60 Hz; AVC420 from a burst that does not fit (colourful motion
+ * over a large desktop) until the screen has been still for a while,
+ * when what did not fit has stopped.
  */
 struct rdp_avc444_budget {
-	double mean_ms;        /* AVC444v2 frames' encoding, a moving mean */
-	unsigned frames;       /* AVC444v2 frames in the mean */
+	uint32_t late;         /* the last AVC444v2 frames, a bit each: 1 if late */
+	unsigned frames;       /* AVC444v2 frames judged */
 	bool over;             /* AVC420 until the screen is still */
 	int64_t last_frame_ms; /* when the last H.264 frame was encoded */
 };
+
+/* The AVC444v2 frames judged together, and how many of them may be late. */
+#define RDP_AVC444_BUDGET_FRAMES 16
+#define RDP_AVC444_BUDGET_LATE 8
 
 void rdp_avc444_budget_init(struct rdp_avc444_budget *budget);
 

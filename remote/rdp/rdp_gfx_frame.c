@@ -122,9 +122,9 @@ void rdp_gfx_handle_encoded(void *data) {
 	}
 	if (fall_back) {
 		/* After the frame went: it is in the old stream's buffers. */
-		wlr_log(WLR_INFO, "RDP: %s: AVC444v2 frames take %.1f ms to encode, more than "
-			"a frame's time: AVC420 until the screen is still", peer->host,
-			gfx->avc444_budget.mean_ms);
+		wlr_log(WLR_INFO, "RDP: %s: more than %d of the last %d AVC444v2 frames took "
+			"longer than a frame's time to encode: AVC420 until the screen is still",
+			peer->host, RDP_AVC444_BUDGET_LATE, RDP_AVC444_BUDGET_FRAMES);
 		switch_h264(gfx, false);
 	}
 	rdp_display_schedule(peer);

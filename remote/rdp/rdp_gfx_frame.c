@@ -73,14 +73,17 @@ static bool send_lossy_frame(struct rdp_gfx *gfx, RDPGFX_SURFACE_COMMAND *cmd,
 
 /*
  * H.264 goes on as AVC444v2 or AVC420 (auto's choice) from a new stream,
- * whose pictures are converted whole with its first frame; a failed switch
- * keeps the stream it has.
+ * whose pictures are converted whole with its first frame. A failed
+ * switch keeps the stream it has, and auto tries again later: the budget
+ * judges anew.
  */
 static void switch_h264(struct rdp_gfx *gfx, bool avc444) {
 	struct rdp_server *rdp = gfx->peer->rdp;
 	if (!rdp_h264_switch(gfx->h264_encoder, avc444)) {
 		wlr_log(WLR_ERROR, "RDP: %s: cannot start %s: it stays %s", gfx->peer->host,
 			avc444 ? "AVC444v2" : "AVC420", gfx->avc444 ? "AVC444v2" : "AVC420");
+		rdp_avc444_budget_init(&gfx->avc444_budget);
+		gfx->avc444_budget.over = !gfx->avc444;
 		return;
 	}
 	gfx->avc444 = avc444;

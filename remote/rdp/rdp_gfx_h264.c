@@ -212,6 +212,7 @@ bool rdp_h264_switch(struct rdp_h264 *h264, bool avc444) {
 	rdp_x264_destroy(h264->encoder);
 	h264->encoder = encoder;
 	h264->avc444 = avc444;
+	h264->stream[0] = h264->stream[1] = (RDPGFX_AVC420_BITMAP_STREAM){ 0 };
 	return true;
 }
 
@@ -315,10 +316,12 @@ static void convert(struct rdp_h264 *h264, const uint8_t *fb, int stride,
 }
 
 /*
- * Makes damage cover whole 2x2 blocks (false if it did already). FreeRDP's
- * client puts a rectangle's pixels together from the blocks counted from
- * its corner: an odd edge would take the chroma of the block beside.
- * What grows is lossy too, and refined with the rest.
+ * Makes damage start on a column that is a multiple of 4, and its other
+ * edges even; true if it did already. FreeRDP's client puts a
+ * rectangle's pixels together from the samples counted from its corner:
+ * the luma picture's chroma by 2x2 blocks, the chroma picture's odd rows
+ * by 4 columns; an edge between would take the chroma of the pixels
+ * beside. What grows is lossy too, and refined with the rest.
  */
 static bool region_on_whole_blocks(const struct rdp_h264 *h264, pixman_region32_t *damage) {
 	int n_boxes;
@@ -328,7 +331,7 @@ static bool region_on_whole_blocks(const struct rdp_h264 *h264, pixman_region32_
 	bool grew = false;
 	for (int i = 0; i < n_boxes; i++) {
 		pixman_box32_t box = {
-			align_down(boxes[i].x1, 2), align_down(boxes[i].y1, 2),
+			align_down(boxes[i].x1, 4), align_down(boxes[i].y1, 2),
 			align_up(boxes[i].x2, 2, h264->width), align_up(boxes[i].y2, 2, h264->height),
 		};
 		grew |= memcmp(&box, &boxes[i], sizeof(box)) != 0;
@@ -383,7 +386,7 @@ bool rdp_h264_start(struct rdp_h264 *h264, const uint8_t *fb, int stride,
 			(unsigned)(box.y2 - box.y1));
 		boxes = pixman_region32_rectangles(damage, &n_boxes);
 	}
-	/* The key frame has both pictures: the stream starts with both. */
+	/* The first frame of all has both pictures: the client has no colour yet. */
 	h264->chroma = h264->avc444 && (boxes == &all || damage_needs_chroma(h264, boxes, n_boxes));
 	for (int i = 0; i < n_boxes; i++) {
 		h264->rects[i] = rect16(&boxes[i]);
@@ -431,7 +434,7 @@ bool rdp_h264_result(struct rdp_h264 *h264, RDPGFX_SURFACE_COMMAND *cmd) {
 	RDPGFX_AVC444_BITMAP_STREAM *avc444 = &h264->avc444_stream;
 	avc444->LC = h264->chroma ? 0 : 1;
 	avc444->bitstream[0] = h264->stream[0];
-	avc444->bitstream[1] = h264->stream[1];
+	avc444->bitstream[1] = h264->chroma ? h264->stream[1] : (RDPGFX_AVC420_BITMAP_STREAM){ 0 };
 	avc444->cbAvc420EncodedBitstream1 = 4 + h264->stream[0].meta.numRegionRects * 10 +
 		h264->stream[0].length;
 	cmd->codecId = RDPGFX_CODECID_AVC444v2;

@@ -63,7 +63,12 @@ struct rdp_x264 *rdp_x264_create(int width, int height, int fps, unsigned kbit_r
 	param->i_height = height;
 	param->i_csp = X264_CSP_I420;
 	enc->n_pictures = pictures == 2 ? 2 : 1;
-	/* Two pictures a frame: each refers back to the last of its kind. */
+	/*
+	 * Two pictures a frame: each refers back to the last of its kind
+	 * while both go. After frames of the luma picture alone, the next
+	 * chroma picture has only luma pictures to refer to and costs about
+	 * a key frame (more references would cost every frame more).
+	 */
 	param->i_frame_reference = enc->n_pictures;
 	/*
 	 * x264 counts each picture as a frame at fps: with two pictures a

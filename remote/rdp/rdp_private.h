@@ -466,9 +466,9 @@ struct rdp_h264 *rdp_h264_create(int width, int height, bool avc444,
 /* Waits for a frame being encoded. NULL is a no-op. */
 void rdp_h264_destroy(struct rdp_h264 *h264);
 /*
- * Goes on as AVC444v2 or AVC420, from a new stream whose pictures are
- * blank: the caller marks all as changed. Only while no frame is being
- * encoded.
+ * Goes on as AVC444v2 or AVC420, from a new stream whose pictures hold
+ * nothing yet: the caller marks all as changed. Only while no frame is
+ * being encoded.
  */
 bool rdp_h264_switch(struct rdp_h264 *h264, bool avc444);
 /*

@@ -13,9 +13,9 @@ asking for AVC420, then for AVC444. Each time:
   refined losslessly (the pointer's corner aside: RDP sends it as a shape);
 - the colour window moved shows at its new place within H.264's
   tolerance, then, once still, exactly again;
-- through AVC444v2, the xterm's text (black on white) scrolled by typing
-  comes as luma pictures alone, which 4:2:0 carries in full, and shows
-  exactly once still;
+- through AVC444v2, a terminal of grey text scrolling over the whole
+  screen comes as luma pictures alone, which 4:2:0 carries in full, and
+  shows exactly once still;
 - with nothing changing, no frame and no byte comes.
 Then xfreerdp with /gfx:avc444 gets AVC444v2 and shows the window at its
 place, and after a move, exactly. Last, bench/apps/animate repaints the
@@ -26,6 +26,8 @@ everything moves, which wrong colours or a misdecoded stream would not
 give; through AVC444v2 those frames, whose grain differs pixel by pixel
 in colour, carry their chroma picture.
 """
+import os
+import signal
 import tempfile
 import time
 from pathlib import Path
@@ -42,7 +44,7 @@ OUTPUT = (1024, 768)
 PASSWORD = "h264-Pass-7261"
 IDLE = 2.0
 COUNTERS = 10
-LINES = 20
+TEXTSCROLL = Path(__file__).resolve().parents[2] / "bench" / "apps" / "textscroll.c"
 TEXT = "\n".join("%3d  The quick brown fox jumps over the lazy dog: 0123456789 "
                  "{[(<*#%%&@>)]}" % n for n in range(30))
 
@@ -72,37 +74,48 @@ def move_and_check(s, client, window, place, pointer_box, what):
     exact(s, client, pointer_box, "%s, the window moved" % what)
 
 
-def luma_alone_scroll(s, client, xterm):
-    """AVC444v2: the xterm's text (black on white) scrolled goes as luma
-    pictures alone. The xterm is placed so that its text starts on whole
-    2x2 blocks: a block shared with its coloured frame needs the chroma
-    picture. Returns the pointer's box."""
-    place = (1, 1)  # its text then starts at 4,28
-    s.orielctl("move", xterm["id"], *place)
-    s.wait_window(id=xterm["id"], where=lambda w: (w["x"], w["y"]) == place,
-                  what="the xterm to move to %r" % (place,))
-    s.click(xterm["x"] + 100, xterm["y"] + 200)
-    s.wait_x_focus(s.x_search(name="text")[0], what="X input focus on the xterm")
-    pointer_box = s.park_pointer()
-    rdp.wait_settled(s, client)  # its frame, drawn focused, is sent
-    before = client.stats()
-    s.key_type("".join("grey line %d\n" % n for n in range(LINES)))
+def build_textscroll(d):
+    exe = d / "textscroll"
+    cmd = "cc -O2 -o %s %s -lxcb" % (exe, TEXTSCROLL)
+    expect(os.system(cmd) == 0, "cannot build %s" % TEXTSCROLL)
+    return str(exe)
 
-    def luma_alone():
-        now = client.stats()
-        if now["avc444_luma"] == before["avc444_luma"]:
-            raise NotYet("no luma-only AVC444 frame yet")
-        return now
-    s.wait_for(luma_alone, what="the xterm's scrolling in luma-only AVC444 frames")
-    exact(s, client, pointer_box, "--gfx avc444, the xterm scrolled")
-    after = client.stats()
-    harness.log("the xterm's scrolling: %d AVC444 frames with both pictures, %d with the "
-                "luma picture alone" % (after["avc444_both"] - before["avc444_both"],
-                                        after["avc444_luma"] - before["avc444_luma"]))
-    expect(after["avc444_both"] == before["avc444_both"],
-           "the xterm's grey text came with %d chroma pictures"
-           % (after["avc444_both"] - before["avc444_both"]))
-    return pointer_box
+
+def luma_alone_text(s, client, d, pointer_box):
+    """AVC444v2: a terminal of grey text scrolling over the whole screen
+    (bench/apps/textscroll, full screen) goes as luma pictures alone, and
+    shows exactly once still."""
+    text = d / "scroll.txt"
+    text.write_text("\n".join("%5d  grey text that scrolls: The quick brown fox jumps over "
+                              "the lazy dog {[(<*#%%&@>)]}" % n for n in range(3000)) + "\n")
+    start = client.stats()
+    app = s.spawn_x([build_textscroll(d), "--text", text, "--fps", "30"])
+
+    def luma_frames(since, count):
+        def enough():
+            now = client.stats()
+            if now["avc444_luma"] - since["avc444_luma"] < count:
+                raise NotYet("%d luma-only AVC444 frames"
+                             % (now["avc444_luma"] - since["avc444_luma"]))
+            return now
+        return s.wait_for(enough, what="%d luma-only AVC444 frames" % count)
+    # Its first frame covers the coloured windows: both pictures.
+    scrolling = luma_frames(start, 5)
+    scrolled = luma_frames(scrolling, 20)
+    harness.log("grey text scrolling: %d AVC444 frames with both pictures, %d with the luma "
+                "picture alone" % (scrolled["avc444_both"] - scrolling["avc444_both"],
+                                   scrolled["avc444_luma"] - scrolling["avc444_luma"]))
+    expect(scrolled["avc444_both"] == scrolling["avc444_both"],
+           "grey text scrolling came with %d chroma pictures"
+           % (scrolled["avc444_both"] - scrolling["avc444_both"]))
+    mark = len(app.log())
+    app.proc.send_signal(signal.SIGUSR1)
+    s.wait_for(lambda: "paused" in app.log()[mark:] or NotYet("not paused"),
+               what="textscroll to pause")
+    exact(s, client, pointer_box, "--gfx avc444, grey text scrolled")
+    app.proc.terminate()
+    app.proc.wait(timeout=10)
+    exact(s, client, pointer_box, "--gfx avc444, the terminal closed")
 
 
 def chosen_codec(s, before):
@@ -121,7 +134,7 @@ def main():
         port = vnc.free_port()
         with Session(outputs=["%dx%d" % OUTPUT], args=rdp.rdp_args(port, "--rdp-users", users)) \
                 as s:
-            xterm = text_xterm(s, d)
+            text_xterm(s, d)
             _, window = s.colour_window_at(COLOUR, SIZE, (600, 400), "colour",
                                            "org.oriel.test.h")
             rdp.wait_listening(s, port)
@@ -140,7 +153,7 @@ def main():
                 exact(s, client, pointer_box, "--gfx %s" % gfx)
                 move_and_check(s, client, window, place, pointer_box, "--gfx %s" % gfx)
                 if gfx == "avc444":
-                    pointer_box = luma_alone_scroll(s, client, xterm)
+                    luma_alone_text(s, client, d, pointer_box)
                 codecs = client.codecs()
                 harness.log("--gfx %s: codecs %s" % (gfx, codecs))
                 expect(codec in codecs and "gfx-planar" in codecs,
@@ -164,7 +177,7 @@ def main():
                 client = rdp.XFreeRDP(s, xvfb, port, "hugo", PASSWORD,
                                       ["/size:1024x768", "/gfx:avc444"], name="xfreerdp-avc444")
                 try:
-                    place = (600, 440)  # clear of the xterm, now raised
+                    place = (500, 300)
                     s.orielctl("move", window["id"], *place)
                     rdp.wait_shows_colour(s, xvfb, client, COLOUR, place, SIZE, 16)
                     line = chosen_codec(s, before)

@@ -17,10 +17,14 @@
 #define W 128
 #define H 32
 
+/* Rows padded as x264's are, by different amounts: strides are kept apart. */
+#define LUMA_PAD 32
+#define CHROMA_PAD 48
+
 struct pictures {
-	uint8_t luma_planes[3][W * H], chroma_planes[3][W * H];
+	uint8_t luma_planes[3][(W + LUMA_PAD) * H], chroma_planes[3][(W + CHROMA_PAD) * H];
 	uint8_t *luma[3], *chroma[3];
-	uint32_t strides[3];
+	uint32_t luma_strides[3], chroma_strides[3];
 };
 
 static uint32_t rgb[W * H];
@@ -29,11 +33,12 @@ static void split(struct pictures *p) {
 	for (int i = 0; i < 3; i++) {
 		p->luma[i] = p->luma_planes[i];
 		p->chroma[i] = p->chroma_planes[i];
-		p->strides[i] = i ? W / 2 : W;
+		p->luma_strides[i] = i ? (W + LUMA_PAD) / 2 : W + LUMA_PAD;
+		p->chroma_strides[i] = i ? (W + CHROMA_PAD) / 2 : W + CHROMA_PAD;
 	}
 	prim_size_t roi = { W, H };
 	primitives_get()->RGBToAVC444YUVv2((const BYTE *)rgb, PIXEL_FORMAT_BGRX32, W * 4,
-		p->luma, p->strides, p->chroma, p->strides, &roi);
+		p->luma, p->luma_strides, p->chroma, p->chroma_strides, &roi);
 }
 
 /* The colours FreeRDP's client shows, from the luma picture alone or both. */
@@ -43,11 +48,11 @@ static void show(struct pictures *p, bool with_chroma, uint32_t *out) {
 	const UINT32 strides444[3] = { W, W, W };
 	RECTANGLE_16 all = { 0, 0, W, H };
 	primitives_t *prims = primitives_get();
-	prims->YUV420CombineToYUV444(AVC444_LUMA, (const BYTE *const *)p->luma, p->strides,
-		W, H, planes, strides444, &all);
+	prims->YUV420CombineToYUV444(AVC444_LUMA, (const BYTE *const *)p->luma,
+		p->luma_strides, W, H, planes, strides444, &all);
 	if (with_chroma) {
 		prims->YUV420CombineToYUV444(AVC444_CHROMAv2, (const BYTE *const *)p->chroma,
-			p->strides, W, H, planes, strides444, &all);
+			p->chroma_strides, W, H, planes, strides444, &all);
 	}
 	prim_size_t roi = { W, H };
 	prims->YUV444ToRGB_8u_P3AC4R((const BYTE *const *)planes, strides444, (BYTE *)out, W * 4,
@@ -76,8 +81,8 @@ static void alone_as_good(struct pictures *p, const char *what) {
 }
 
 static bool needed_in(struct pictures *p, int x1, int y1, int x2, int y2) {
-	return rdp_avc444_chroma_needed(p->luma, p->strides, p->chroma, p->strides, W,
-		x1, y1, x2, y2);
+	return rdp_avc444_chroma_needed(p->luma, p->luma_strides, p->chroma, p->chroma_strides,
+		W, x1, y1, x2, y2);
 }
 
 static bool needed(struct pictures *p, int y1, int y2) {
@@ -151,7 +156,7 @@ int main(void) {
 	EXPECT(needed(&p, 0, H), "coloured strokes: chroma picture not needed");
 
 	/* A width whose quarters do not fall on whole blocks always gets it. */
-	EXPECT(rdp_avc444_chroma_needed(p.luma, p.strides, p.chroma, p.strides, W - 2,
+	EXPECT(rdp_avc444_chroma_needed(p.luma, p.luma_strides, p.chroma, p.chroma_strides, W - 2,
 		0, 0, W - 2, H),
 		"a width of %d: chroma picture not needed", W - 2);
 	return expect_report();

@@ -24,10 +24,31 @@
 
 #define MIN_VIEW_SIZE 32
 
+/*
+ * The node under lx, ly, the layers from the top. While a drag runs, the
+ * override-redirect X windows are passed over: none is a place to drop,
+ * and an X app's drag icon is one of them, following the pointer a step
+ * behind (X sources likewise look through their own icon).
+ */
+static struct wlr_scene_node *node_at(struct seat *seat, double lx, double ly,
+		double *sx, double *sy) {
+	bool dragging = seat->wlr_seat->drag != NULL;
+	for (int layer = LAYER_COUNT - 1; layer >= 0; layer--) {
+		if (dragging && layer == LAYER_UNMANAGED) {
+			continue;
+		}
+		struct wlr_scene_node *node = wlr_scene_node_at(
+			&seat->server->layers[layer]->node, lx, ly, sx, sy);
+		if (node) {
+			return node;
+		}
+	}
+	return NULL;
+}
+
 static struct wlr_surface *surface_at(struct seat *seat, double lx, double ly,
 		double *sx, double *sy, struct wlr_scene_node **node_out) {
-	struct wlr_scene_node *node =
-		wlr_scene_node_at(&seat->server->scene->node, lx, ly, sx, sy);
+	struct wlr_scene_node *node = node_at(seat, lx, ly, sx, sy);
 	if (node_out) {
 		*node_out = node;
 	}

@@ -12,7 +12,12 @@ green area, moves in steps over the blue window and releases:
   app sends in INCR pieces);
 - the X app sees its drag end as a successful copy (drag-end, and no
   drag-failed);
-- afterwards the X app still takes clicks (its pointer grab ended).
+- afterwards the X app still takes clicks (its pointer grab ended);
+- the same short drag again, dropped where an override-redirect X window
+  (oriel-test-xmove's, as a drag icon or a tooltip is) lies over the
+  Wayland app: the drop still reaches the app. (An X app's drag icon
+  follows the pointer a step behind: a drop target found under it would
+  be the icon, and the drop nobody's.)
 """
 import hashlib
 import itertools
@@ -167,6 +172,13 @@ def main():
                 raise NotYet("no new press in %r" % lines(source)[-4:])
             return True
         s.wait_for(pressed_again, what="the X app to take a click after the drop")
+        # An override-redirect X window over the drop point.
+        cover = s.spawn_x([harness.exe("ORIEL_TEST_XMOVE"), "--steps", 1,
+                           "--origin", "%d,%d" % (end[0] - 60, end[1] - 50)], name="cover")
+        s.wait_for(lambda: "ready" in lines(cover) or NotYet("no window yet"),
+                   what="the override-redirect window")
+        s.pointer_move(*start)
+        drag(s, source, target, payload_file, SMALL, start, end)
         expect(target.alive() and source.alive(), "an app died")
         s.check_alive()
 

@@ -84,6 +84,7 @@ static void switch_h264(struct rdp_gfx *gfx, bool avc444) {
 			avc444 ? "AVC444v2" : "AVC420", gfx->avc444 ? "AVC444v2" : "AVC420");
 		rdp_avc444_budget_init(&gfx->avc444_budget);
 		gfx->avc444_budget.over = !gfx->avc444;
+		gfx->avc444_budget.last_frame_ms = monotonic_ms();
 		return;
 	}
 	gfx->avc444 = avc444;

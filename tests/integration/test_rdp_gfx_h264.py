@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: MIT
 """H.264 through the graphics pipeline: AVC420 and AVC444v2 (x264).
 
-oriel serves RDP with a users file and its default codec choice (auto);
+oriel serves RDP with a users file and --rdp-codec avc444 (H.264 for
+every client that takes it, AVC444v2 for those that take that too, on a
+machine of any speed; test_rdp_avc444_auto covers auto's switching);
 the session shows an xterm full of text and a colour window.
 oriel-test-rdpclient (libfreerdp-client2, FreeRDP's software GDI) logs on
 asking for AVC420, then for AVC444. Each time:
@@ -132,7 +134,8 @@ def main():
         d = Path(d)
         users = vnc.write_users_file(d, [("hugo", PASSWORD)])
         port = vnc.free_port()
-        with Session(outputs=["%dx%d" % OUTPUT], args=rdp.rdp_args(port, "--rdp-users", users)) \
+        with Session(outputs=["%dx%d" % OUTPUT],
+                     args=rdp.rdp_args(port, "--rdp-users", users, "--rdp-codec", "avc444")) \
                 as s:
             text_xterm(s, d)
             _, window = s.colour_window_at(COLOUR, SIZE, (600, 400), "colour",

@@ -51,12 +51,13 @@ static bool row_pair_needs_chroma(uint8_t *const luma[3], const uint32_t luma_st
 		chroma[1] + (size_t)(y / 2) * chroma_strides[1],
 		chroma[2] + (size_t)(y / 2) * chroma_strides[2],
 	};
-	bool alike = true;
 	for (int k = block1; k < block2; k++) {
 		const uint8_t *plane = by_parity[k & 1];
-		alike &= near(plane[k / 2], u[k]) & near(plane[quarter + k / 2], v[k]);
+		if (!near(plane[k / 2], u[k]) || !near(plane[quarter + k / 2], v[k])) {
+			return true;
+		}
 	}
-	return !alike;
+	return false;
 }
 
 bool rdp_avc444_chroma_needed(uint8_t *const luma[3], const uint32_t luma_strides[3],

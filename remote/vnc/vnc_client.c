@@ -58,6 +58,7 @@ static void handle_client_gone(rfbClientPtr cl) {
 	vnc_backlog_client_gone(client);
 	wl_event_source_remove(client->source);
 	wl_event_source_remove(client->timer);
+	vnc_refine_finish(client);
 	if (client->idle_timer) {
 		wl_event_source_remove(client->idle_timer);
 	}
@@ -232,7 +233,8 @@ enum rfbNewClientAction vnc_client_new_hook(rfbClientPtr cl) {
 		client->login_deadline = wl_event_loop_add_timer(loop_of(vnc),
 			handle_login_deadline, client);
 	}
-	if (!client->source || !client->timer ||
+	bool refine = vnc_refine_init(client);
+	if (!client->source || !client->timer || !refine ||
 			(!admission->authenticated && !client->login_deadline) ||
 			(admission->authenticated && !skip_handshake(cl, admission)) ||
 			!vnc_backlog_adopt(client)) {
@@ -242,6 +244,7 @@ enum rfbNewClientAction vnc_client_new_hook(rfbClientPtr cl) {
 		if (client->timer) {
 			wl_event_source_remove(client->timer);
 		}
+		vnc_refine_finish(client);
 		if (client->idle_timer) {
 			wl_event_source_remove(client->idle_timer);
 		}

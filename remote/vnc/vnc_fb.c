@@ -47,9 +47,13 @@ static bool viewers_have_everything(struct vnc_server *vnc) {
 	rfbClientPtr cl;
 	bool all = true;
 	while (all && (cl = rfbClientIteratorNext(it))) {
-		/* A viewer in its handshake has the whole screen still to come. */
+		/*
+		 * A viewer in its handshake has the whole screen still to come,
+		 * one with JPEG's pixels their refinement.
+		 */
+		struct vnc_client *client = cl->clientData;
 		all = cl->state == RFB_NORMAL && sraRgnEmpty(cl->modifiedRegion) &&
-			sraRgnEmpty(cl->copyRegion);
+			sraRgnEmpty(cl->copyRegion) && !(client && vnc_refine_pending(client));
 	}
 	rfbReleaseClientIterator(it);
 	return all;

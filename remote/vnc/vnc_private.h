@@ -172,6 +172,11 @@ struct vnc_client {
 	bool logged_in;
 	struct wl_event_source *login_deadline;
 	struct vnc_ws_login *ws_login; /* oriel's handshake over WebSocket, if any */
+	/* Lossless refinement (vnc_refine.c) */
+	pixman_region32_t lossy; /* sent while JPEG was allowed, not since */
+	struct wl_event_source *refine_timer;
+	bool refining; /* the next update goes without JPEG */
+	int saved_quality, saved_turbo_quality;
 };
 
 /*
@@ -279,6 +284,15 @@ void vnc_copyrect_frame(struct vnc_source *source, const struct output_capture_f
  * common case for a raw viewer); false when libvncserver must send it.
  */
 bool vnc_raw_update(struct vnc_client *client);
+
+/* Lossless refinement of what went as JPEG, once still (vnc_refine.c). */
+bool vnc_refine_init(struct vnc_client *client);
+void vnc_refine_finish(struct vnc_client *client);
+/* Around each update: what it sends, and whether without JPEG. */
+void vnc_refine_begin_update(struct vnc_client *client);
+void vnc_refine_end_update(struct vnc_client *client);
+/* Whether the viewer has lossy pixels still to be refined. */
+bool vnc_refine_pending(struct vnc_client *client);
 
 /* vnc_listen.c */
 /* The listener set, listening nowhere yet. */

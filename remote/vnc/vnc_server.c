@@ -47,10 +47,11 @@ static void send_update(struct vnc_client *client) {
 	}
 	vnc_fb_busy(client->vnc);
 	clock_gettime(CLOCK_MONOTONIC, &client->last_update);
-	if (vnc_raw_update(client)) {
-		return;
+	vnc_refine_begin_update(client);
+	if (!vnc_raw_update(client)) {
+		rfbUpdateClient(client->cl);
 	}
-	rfbUpdateClient(client->cl);
+	vnc_refine_end_update(client);
 	vnc_client_check_gone(client);
 }
 

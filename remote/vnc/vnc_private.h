@@ -174,9 +174,13 @@ struct vnc_client {
 	struct vnc_ws_login *ws_login; /* oriel's handshake over WebSocket, if any */
 	/* Lossless refinement (vnc_refine.c) */
 	pixman_region32_t lossy; /* sent while JPEG was allowed, not since */
+	pixman_region32_t band;  /* marked for the next update, without JPEG */
 	struct wl_event_source *refine_timer;
-	bool refining; /* the next update goes without JPEG */
-	int saved_quality, saved_turbo_quality;
+	bool refine_armed;
+	bool refining;     /* the band is marked; its update goes without JPEG */
+	bool band_follows; /* the last update was a band: the next one goes at once */
+	int64_t last_send_ms;
+	int saved_quality, saved_compress;
 };
 
 /*
